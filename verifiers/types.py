@@ -1,0 +1,46 @@
+"""Typed results shared by every verifier family.
+
+A reward function may return a bare ``float``; the families in this package return a
+``Verdict`` from their ``*_check`` functions so that a reward always travels with the reason
+it was given (the answer extracted from the completion, the normalised gold, and why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# Reasons a verifier may give. Free-form strings are allowed, these are the common ones.
+CORRECT = "correct"
+WRONG = "wrong"
+NO_ANSWER = "no_answer"  # nothing answer-like could be extracted from the completion
+TIMEOUT = "timeout"  # the deadline expired; reward is 0
+PARSE_ERROR = "parse_error"  # the gold or the prediction could not be parsed
+FORMAT = "format"  # the completion broke a format rule
+NO_SIGNAL = "no_signal"  # infrastructure failure: reward is None, not 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one verification.
+
+    ``reward`` is in [0, 1], or ``None`` when the verifier could not decide for reasons that
+    are not the completion's fault (a sandbox that failed to start). Trainers must drop
+    ``None`` rewards from the loss instead of treating them as 0.
+    """
+
+    reward: float | None
+    reason: str
+    pred: str | None = None
+    gold: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        if self.reward is None:
+            raise ValueError(f"verdict has no reward (reason={self.reason!r})")
+        return float(self.reward)
+
+    @property
+    def correct(self) -> bool:
+        return self.reward is not None and self.reward >= 1.0
