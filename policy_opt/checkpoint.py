@@ -1,0 +1,134 @@
+"""Atomic checkpoints: model (safetensors) + tokenizer + config + optimiser + RNG state.
+
+Layout under ``<out>/checkpoints/``::
+
+    step-000010/   model.safetensors, config.json, tokenizer files, trainer_state.pt
+    latest         the name of the newest complete checkpoint folder
+
+A checkpoint is written into ``step-N.tmp`` and renamed when complete, and ``latest`` is
+replaced with ``os.replace``; a crash mid-write therefore never leaves ``latest`` pointing
+at a half-written folder.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+
+
+def checkpoint_dir(out: str | Path) -> Path:
+    return Path(out) / "checkpoints"
+
+
+def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
+                    trainer_state: dict[str, Any],
+                    model_state: dict[str, torch.Tensor] | None = None) -> Path:
+    """Write checkpoint ``step`` atomically and point ``latest`` at it; returns its folder.
+
+    ``model_state``: a full state dict to save instead of the model's own (FSDP gathers it).
+    """
+    root = checkpoint_dir(out)
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / f"step-{step:06d}"
+    tmp = root / f"step-{step:06d}.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
+    tokenizer.save_pretrained(tmp)
+    state = dict(trainer_state)
+    state["rng"] = {
+        "python": random.getstate(),
+        "torch": torch.get_rng_state(),
+        "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None,
+    }
+    torch.save(state, tmp / "trainer_state.pt")
+    if final.exists():
+        shutil.rmtree(final)
+    os.replace(tmp, final)
+    pointer = root / "latest.tmp"
+    pointer.write_text(final.name + "\n")
+    os.replace(pointer, root / "latest")
+    return final
+
+
+def latest_checkpoint(out: str | Path) -> Path | None:
+    """The newest complete checkpoint folder under ``out``, or None."""
+    pointer = checkpoint_dir(out) / "latest"
+    if not pointer.is_file():
+        return None
+    folder = checkpoint_dir(out) / pointer.read_text().strip()
+    return folder if (folder / "trainer_state.pt").is_file() else None
+
+
+def load_trainer_state(folder: Path) -> dict[str, Any]:
+    """Read trainer_state.pt and restore the global RNGs it saved."""
+    state = torch.load(folder / "trainer_state.pt", weights_only=False)
+    rng = state.get("rng") or {}
+    if rng.get("python") is not None:
+        random.setstate(rng["python"])
+    if rng.get("torch") is not None:
+        torch.set_rng_state(rng["torch"])
+    if rng.get("cuda") is not None and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(rng["cuda"])
+    return state
+
+
+def load_model_weights(model: Any, folder: Path) -> None:
+    """Load the checkpoint's safetensors weights into an already-built model, strictly."""
+    from safetensors.torch import load_file
+
+    files = sorted(folder.glob("*.safetensors"))
+    if not files:
+        raise FileNotFoundError(f"no .safetensors file in checkpoint {folder}")
+    state: dict[str, torch.Tensor] = {}
+    for f in files:
+        state.update(load_file(str(f)))
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    # Tied embeddings are saved once; the tied copy legitimately shows up as missing.
+    tied = {k for k in missing if k.endswith("lm_head.weight")}
+    if set(missing) - tied or unexpected:
+        raise RuntimeError(f"checkpoint {folder} does not match the model: missing "
+                           f"{sorted(set(missing) - tied)[:5]}, unexpected {sorted(unexpected)[:5]}")
+
+
+def full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, info: Any, strategy: str
+                     ) -> tuple[dict[str, torch.Tensor] | None, dict[str, Any]]:
+    """(model state or None, optimiser state) as full, unsharded dicts.
+
+    Under FSDP2 every rank must call this (it gathers shards); otherwise it is the optimiser's
+    own state dict and None for the model (``save_pretrained`` reads the model itself).
+    """
+    if not (info.enabled and strategy == "fsdp"):
+        return None, optimizer.state_dict()
+    from torch.distributed.checkpoint.state_dict import (
+        StateDictOptions,
+        get_model_state_dict,
+        get_optimizer_state_dict,
+    )
+
+    opts = StateDictOptions(full_state_dict=True, cpu_offload=True)
+    return (get_model_state_dict(model, options=opts),
+            get_optimizer_state_dict(model, optimizer, options=opts))
+
+
+def load_full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, folder: Path,
+                          optim_state: dict[str, Any]) -> None:
+    """Load a checkpoint written by ``full_state_dicts`` into FSDP2-sharded model and optimiser."""
+    from safetensors.torch import load_file
+    from torch.distributed.checkpoint.state_dict import (
+        StateDictOptions,
+        set_model_state_dict,
+        set_optimizer_state_dict,
+    )
+
+    state: dict[str, torch.Tensor] = {}
+    for f in sorted(folder.glob("*.safetensors")):
+        state.update(load_file(str(f)))
+    opts = StateDictOptions(full_state_dict=True, strict=False)
+    set_model_state_dict(model, state, options=opts)
+    set_optimizer_state_dict(model, optimizer, optim_state, options=opts)

@@ -1,0 +1,159 @@
+"""``python -m policy_opt.compare``: the same model, data, seed and budget for each algorithm.
+
+Runs ``policy_opt.train`` once per algorithm into ``<out>/<algo>/`` and writes
+
+- ``<out>/compare.png``: held-out greedy accuracy, batch reward, and response length split
+  by correct / incorrect completions (the quantity Dr.GRPO's length-bias argument is about),
+  one line per algorithm;
+- ``<out>/compare.md``: a Markdown table of the start and final numbers.
+
+Example::
+
+    python -m policy_opt.compare --env arithmetic --algos grpo,dr_grpo,gspo --steps 40
+
+Any other flag is passed to every run unchanged (``--model``, ``--lr``, ``--group-size`` ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from policy_opt.config import ALGOS, ConfigError, parse_config
+from policy_opt.plots import read_metrics
+
+
+def summarise(algo: str, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Start and final held-out numbers and the last steps' batch statistics of one run."""
+    evals = [r for r in records if r.get("kind") == "eval"]
+    train = [r for r in records if r.get("kind") == "train"]
+    tail = train[-max(1, len(train) // 5):] if train else []
+
+    def avg(key: str) -> float | None:
+        vals = [r[key] for r in tail if r.get(key) is not None]
+        return sum(vals) / len(vals) if vals else None
+
+    return {
+        "algo": algo,
+        "steps": train[-1]["step"] if train else 0,
+        "acc_start": evals[0]["accuracy"] if evals else None,
+        "acc_final": evals[-1]["accuracy"] if evals else None,
+        "pass_k_final": evals[-1]["pass_at_k"] if evals else None,
+        "reward_final": avg("reward_mean"),
+        "len_correct": avg("len_correct"),
+        "len_incorrect": avg("len_incorrect"),
+        "minutes": sum(r.get("time_step", 0.0) for r in train) / 60,
+    }
+
+
+def markdown_table(rows: list[dict[str, Any]], k: int) -> str:
+    def fmt(v: Any, pct: bool = False) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, float):
+            return f"{100 * v:.1f}" if pct else f"{v:.2f}"
+        return str(v)
+
+    head = ("| algo | steps | train min | held-out acc start | held-out acc final | change (pts) "
+            f"| pass@{k} final | batch reward (last 20%) | len correct | len incorrect |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n")
+    lines = []
+    for r in rows:
+        delta = (None if r["acc_start"] is None or r["acc_final"] is None
+                 else 100 * (r["acc_final"] - r["acc_start"]))
+        lines.append(
+            f"| {r['algo']} | {r['steps']} | {fmt(r['minutes'])} | {fmt(r['acc_start'], True)} "
+            f"| {fmt(r['acc_final'], True)} | {'-' if delta is None else f'{delta:+.1f}'} "
+            f"| {fmt(r['pass_k_final'], True)} | {fmt(r['reward_final'])} "
+            f"| {fmt(r['len_correct'])} | {fmt(r['len_incorrect'])} |")
+    return head + "\n".join(lines) + "\n"
+
+
+def plot_compare(runs: dict[str, list[dict[str, Any]]], png: Path, title: str) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 4, figsize=(17, 3.8))
+    for algo, records in runs.items():
+        evals = [r for r in records if r.get("kind") == "eval"]
+        train = [r for r in records if r.get("kind") == "train"]
+        line = axes[0].plot([r["step"] for r in evals], [r["accuracy"] for r in evals],
+                            marker="o", label=algo)[0]
+        color = line.get_color()
+        axes[1].plot([r["step"] for r in train], [r["reward_mean"] for r in train],
+                     color=color, label=algo)
+        for ax, key in ((axes[2], "len_correct"), (axes[3], "len_incorrect")):
+            pts = [(r["step"], r[key]) for r in train if r.get(key) is not None]
+            if pts:
+                ax.plot(*zip(*pts), color=color, label=algo)
+    titles = ("held-out greedy accuracy", "batch mean reward", "length of correct (tokens)",
+              "length of incorrect (tokens)")
+    for ax, t in zip(axes, titles):
+        ax.set_title(t, fontsize=10)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m policy_opt.compare",
+        description="Train each algorithm with the same model, data, seed and budget; plot and "
+                    "tabulate. Unknown flags are passed to every policy_opt.train run.")
+    parser.add_argument("--algos", default="grpo,dr_grpo,gspo",
+                        help="comma-separated algorithm presets")
+    parser.add_argument("--steps", type=int, default=None, help="training steps per algorithm")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="wall-clock budget per algorithm (minutes)")
+    parser.add_argument("--out", default="runs/compare", help="output folder")
+    args, rest = parser.parse_known_args(argv)
+    algos = [a.strip() for a in args.algos.split(",") if a.strip()]
+    bad = [a for a in algos if a not in ALGOS]
+    if not algos or bad:
+        print(f"error: --algos must name presets from {', '.join(ALGOS)}; got {args.algos!r}",
+              file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    extra = list(rest)
+    if args.steps is not None:
+        extra += ["--max-steps", str(args.steps)]
+    if args.minutes is not None:
+        extra += ["--max-minutes", str(args.minutes)]
+
+    from policy_opt.train import Trainer, TrainingError
+
+    runs: dict[str, list[dict[str, Any]]] = {}
+    env = "env"
+    k = 4
+    for algo in algos:
+        try:
+            cfg = parse_config(extra + ["--algo", algo, "--out", str(out / algo)])
+        except ConfigError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        env, k = cfg.env, cfg.eval_k
+        print(f"== {algo} ==", flush=True)
+        try:
+            Trainer(cfg).train()
+        except TrainingError as err:
+            print(f"{algo}: training stopped: {err}", file=sys.stderr)
+        runs[algo] = read_metrics(out / algo / "metrics.jsonl")
+    table = markdown_table([summarise(a, r) for a, r in runs.items()], k)
+    (out / "compare.md").write_text(table)
+    png = plot_compare(runs, out / "compare.png", title=f"{', '.join(algos)} on {env}")
+    print(table)
+    print(f"wrote {png} and {out / 'compare.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

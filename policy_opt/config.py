@@ -1,0 +1,193 @@
+"""Training configuration: one dataclass, a CLI generated from it, YAML files, validation.
+
+Every field is a command-line flag (``max_steps`` -> ``--max-steps``) whose help text is the
+field's ``help`` metadata. Precedence: built-in default < ``--config FILE.yaml`` < flags.
+A bad value raises ``ConfigError`` naming the flag, never a traceback from deep in the loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ALGOS = ("grpo", "dr_grpo", "gspo", "gspo_token")
+
+
+class ConfigError(ValueError):
+    """A configuration value is invalid; the message names the flag."""
+
+
+def _f(default: Any, help: str, **kw: Any) -> Any:
+    return field(default=default, metadata={"help": help, **kw})
+
+
+@dataclass
+class TrainConfig:
+    # what to train
+    env: str = _f("arithmetic", "environment: a short alias (gsm8k, arithmetic, ...), a gymnasium id "
+                  "(rlvr/gsm8k-v0) or module:EnvClass")
+    algo: str = _f("gspo", "algorithm preset: " + ", ".join(ALGOS), choices=ALGOS)
+    model: str = _f("default", "hub id or local path of a transformers causal LM; 'default' is the "
+                    "project's own small model, built and cached on first use")
+    # batch shape
+    max_steps: int = _f(30, "number of training steps (one batch of rollouts each)")
+    max_minutes: float = _f(0.0, "wall-clock budget for the training steps; 0 = no limit "
+                            "(the run stops early, then evaluates and checkpoints)")
+    prompts_per_step: int = _f(16, "prompts (groups) per step, B")
+    group_size: int = _f(8, "completions per prompt, G")
+    max_new_tokens: int = _f(16, "generation budget per turn; also Dr.GRPO's constant normaliser")
+    max_turns: int = _f(1, "turn limit for multi-turn environments")
+    temperature: float = _f(1.0, "sampling temperature for rollouts")
+    top_p: float = _f(1.0, "nucleus sampling threshold for rollouts")
+    # optimisation
+    lr: float = _f(3e-4, "AdamW learning rate")
+    weight_decay: float = _f(0.0, "AdamW weight decay")
+    lr_schedule: str = _f("constant", "learning-rate schedule", choices=("constant", "linear", "cosine"))
+    warmup_steps: int = _f(0, "linear warm-up steps of the schedule")
+    mu: int = _f(2, "optimisation passes over each batch of rollouts (old log-probs kept when > 1)")
+    minibatches: int = _f(1, "optimiser steps per pass: the batch is split into this many minibatches")
+    micro_batch_size: int = _f(0, "rows per forward/backward (gradient accumulation); 0 = whole minibatch")
+    grad_clip: float = _f(1.0, "max global gradient norm; 0 disables clipping")
+    beta: float | None = _f(None, "k3 KL coefficient to the reference model (loaded only when > 0); "
+                            "default: the algo preset's")
+    eps_low: float | None = _f(None, "lower clip range; default: the algo preset's")
+    eps_high: float | None = _f(None, "upper clip range; default: the algo preset's")
+    # evaluation and output
+    eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
+    eval_prompts: int = _f(64, "held-out prompts per evaluation")
+    eval_k: int = _f(4, "samples per held-out prompt for pass@k")
+    save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
+    out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
+    resume: bool = _f(False, "continue from the newest checkpoint in --out")
+    # machine
+    seed: int = _f(0, "seed for prompts, sampling and initialisation")
+    dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else float32",
+                    choices=("auto", "float32", "bfloat16"))
+    device: str = _f("auto", "auto, cpu or cuda[:N]")
+    engine: str = _f("transformers", "rollout engine", choices=("transformers", "vllm"))
+    threads: int = _f(0, "torch CPU threads; 0 = all cores")
+    strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
+                       "(FSDP2 fully_shard, for models that do not fit one device)",
+                       choices=("ddp", "fsdp"))
+    env_workers: int = _f(4, "threads that run env steps (verifiers) concurrently")
+
+    def validate(self) -> TrainConfig:
+        """Check every field; raise ConfigError naming the flag of the first bad one."""
+        positive = ("max_steps", "prompts_per_step", "group_size", "max_new_tokens", "max_turns",
+                    "mu", "minibatches", "eval_prompts", "eval_k", "env_workers")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
+        non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
+                        "save_every", "threads", "weight_decay")
+        for name in non_negative:
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
+        if not self.lr > 0:
+            raise ConfigError(f"--lr must be > 0, got {self.lr}")
+        if not self.temperature >= 0:
+            raise ConfigError(f"--temperature must be >= 0, got {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p}")
+        if self.beta is not None and self.beta < 0:
+            raise ConfigError(f"--beta must be >= 0, got {self.beta}")
+        for name in ("eps_low", "eps_high"):
+            v = getattr(self, name)
+            if v is not None and not v > 0:
+                raise ConfigError(f"{_flag(name)} must be > 0, got {v}")
+        if self.group_size < 2:
+            raise ConfigError("--group-size must be >= 2: a group of one has no relative advantage")
+        rows = self.prompts_per_step * self.group_size
+        if rows % self.minibatches:
+            raise ConfigError(f"--minibatches ({self.minibatches}) must divide prompts-per-step x "
+                              f"group-size ({rows})")
+        for f in dataclasses.fields(self):
+            choices = f.metadata.get("choices")
+            if choices and getattr(self, f.name) not in choices:
+                raise ConfigError(f"{_flag(f.name)} must be one of {', '.join(choices)}; "
+                                  f"got {getattr(self, f.name)!r}")
+        if not (self.device in ("auto", "cpu") or self.device.startswith("cuda")):
+            raise ConfigError(f"--device must be auto, cpu or cuda[:N]; got {self.device!r}")
+        return self
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _parse_bool(text: str) -> bool:
+    low = text.lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
+
+
+def _field_type(f: dataclasses.Field) -> type:
+    # Annotations are strings under `from __future__ import annotations`; the default's type is
+    # the reliable source, with None-defaulted fields declared as `float | None`.
+    if f.default is None:
+        return float
+    return type(f.default)
+
+
+def build_parser(prog: str = "python -m policy_opt.train") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Train a policy with GRPO, Dr.GRPO or GSPO on a verifier-backed environment.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--config", type=Path, default=None,
+                        help="YAML file of field: value pairs (flags given on the command line win)")
+    for f in dataclasses.fields(TrainConfig):
+        kind = _field_type(f)
+        kwargs: dict[str, Any] = {"default": argparse.SUPPRESS, "help": f.metadata["help"]}
+        if kind is bool:
+            kwargs.update(nargs="?", const=True, type=_parse_bool)
+        else:
+            kwargs["type"] = kind
+        if f.metadata.get("choices"):
+            kwargs["choices"] = f.metadata["choices"]
+        parser.add_argument(_flag(f.name), dest=f.name, **kwargs)
+    return parser
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+
+    if not path.is_file():
+        raise ConfigError(f"--config: no such file {str(path)!r}")
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as err:
+        raise ConfigError(f"--config {path}: not valid YAML ({err})") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"--config {path}: expected a mapping of field: value")
+    known = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        name = str(key).replace("-", "_")
+        if name not in known:
+            raise ConfigError(f"--config {path}: unknown field {key!r}")
+        kind = _field_type(known[name])
+        if value is not None and not isinstance(value, kind) and not (
+            kind is float and isinstance(value, int) and not isinstance(value, bool)
+        ):
+            raise ConfigError(f"--config {path}: field {key!r} must be {kind.__name__}, "
+                              f"got {value!r}")
+        out[name] = value
+    return out
+
+
+def parse_config(argv: list[str] | None = None) -> TrainConfig:
+    """Build a validated TrainConfig from defaults, an optional YAML file and flags."""
+    parser = build_parser()
+    ns = vars(parser.parse_args(argv))
+    config_path = ns.pop("config", None)
+    values: dict[str, Any] = load_yaml(config_path) if config_path else {}
+    values.update(ns)
+    return TrainConfig(**values).validate()

@@ -1,0 +1,57 @@
+"""Learning-curve plots from a run's metrics.jsonl (matplotlib, no display needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def read_metrics(path: str | Path) -> list[dict]:
+    """The JSON records of a metrics.jsonl file, in order (blank lines skipped)."""
+    records = []
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            records.append(json.loads(line))
+    return records
+
+
+def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") -> Path:
+    """Write a PNG of reward, held-out accuracy and response length over steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    records = read_metrics(metrics_path)
+    train = [r for r in records if r.get("kind") == "train"]
+    evals = [r for r in records if r.get("kind") == "eval"]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    steps = [r["step"] for r in train]
+    axes[0].plot(steps, [r["reward_mean"] for r in train], label="batch reward")
+    axes[0].plot(steps, [r["accuracy"] for r in train], label="batch accuracy", alpha=0.7)
+    axes[0].set_title("reward")
+    if evals:
+        es = [r["step"] for r in evals]
+        axes[1].plot(es, [r["accuracy"] for r in evals], marker="o", label="greedy accuracy")
+        axes[1].plot(es, [r["pass_at_k"] for r in evals], marker="s",
+                     label=f"pass@{evals[0].get('k', 'k')}")
+    axes[1].set_title("held-out")
+    axes[2].plot(steps, [r["len_mean"] for r in train], label="all")
+    for key, label in (("len_correct", "correct"), ("len_incorrect", "incorrect")):
+        pts = [(r["step"], r[key]) for r in train if r.get(key) is not None]
+        if pts:
+            axes[2].plot(*zip(*pts), label=label, alpha=0.7)
+    axes[2].set_title("response length (tokens)")
+    for ax in axes:
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    png_path = Path(png_path)
+    tmp = png_path.with_suffix(".tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(png_path)
+    return png_path

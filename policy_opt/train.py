@@ -1,0 +1,549 @@
+"""``python -m policy_opt.train``: GRPO, Dr.GRPO and GSPO on a verifier-backed environment.
+
+One step, in the order of ``docs/algorithms.md``::
+
+    1. sample B prompt seeds; roll out G episodes per prompt    -> Episode x (B*G)
+    2. rewards r [B*G] from the env (verifiers)                 -> advantages A [B*G]
+    3. old log-probs  logp_old [B*G, L] (kept when mu > 1)      -> ref log-probs if beta > 0
+    4. mu passes x minibatches: logp [n, L] -> policy_loss -> backward -> clip -> AdamW step
+    5. sync the rollout engine, log metrics, evaluate, checkpoint
+
+Every random choice of step k is derived from (seed, k), so a run resumed from the
+checkpoint of step k repeats the uninterrupted run's step k+1 exactly.
+
+Example::
+
+    python -m policy_opt.train --env arithmetic --algo gspo --max-steps 40 --out runs/demo
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from policy_opt.advantages import group_advantages
+from policy_opt.checkpoint import (
+    full_state_dicts,
+    latest_checkpoint,
+    load_full_state_dicts,
+    load_model_weights,
+    load_trainer_state,
+    save_checkpoint,
+)
+from policy_opt.config import ConfigError, TrainConfig, parse_config
+from policy_opt.distributed import (
+    DistInfo,
+    any_rank,
+    barrier,
+    gather_objects,
+    init_distributed,
+    mean_over_ranks,
+    shutdown,
+    unsharded,
+    wrap_model,
+)
+from policy_opt.logprobs import token_logprobs
+from policy_opt.losses import policy_loss, resolve_config
+from policy_opt.rollout import Episode, collect_episodes
+
+
+class TrainingError(RuntimeError):
+    """Training cannot go on (NaN loss, empty dataset, ...); the message says what to do."""
+
+
+# --------------------------------------------------------------------------- batching
+
+
+@dataclass
+class Batch:
+    """Episodes packed for the policy: prompts left-padded to a common width P so that every
+    completion starts at column P, completions right-padded to L.
+
+    input_ids, attention_mask, position_ids: [N, P + L]
+    completion_ids, completion_mask:         [N, L]   (mask 1 on the model's own tokens)
+    """
+
+    input_ids: torch.Tensor
+    attention_mask: torch.Tensor
+    position_ids: torch.Tensor
+    completion_ids: torch.Tensor
+    completion_mask: torch.Tensor
+
+    def rows(self, idx: torch.Tensor | slice) -> Batch:
+        return Batch(*(t[idx] for t in (self.input_ids, self.attention_mask, self.position_ids,
+                                         self.completion_ids, self.completion_mask)))
+
+    def to(self, device: torch.device) -> Batch:
+        return Batch(*(t.to(device) for t in (self.input_ids, self.attention_mask,
+                                               self.position_ids, self.completion_ids,
+                                               self.completion_mask)))
+
+
+def pack_episodes(episodes: Sequence[Episode], pad_id: int) -> Batch:
+    """Pack episodes into a Batch (see its docstring for the layout)."""
+    n = len(episodes)
+    p = max(len(e.prompt_ids) for e in episodes)
+    length = max(1, max(len(e.completion_ids) for e in episodes))
+    input_ids = torch.full((n, p + length), pad_id, dtype=torch.long)
+    attention = torch.zeros((n, p + length), dtype=torch.long)
+    comp_mask = torch.zeros((n, length), dtype=torch.float32)
+    for i, e in enumerate(episodes):
+        start = p - len(e.prompt_ids)
+        c = len(e.completion_ids)
+        input_ids[i, start:p] = torch.tensor(e.prompt_ids, dtype=torch.long)
+        attention[i, start:p] = 1
+        if c:
+            input_ids[i, p:p + c] = torch.tensor(e.completion_ids, dtype=torch.long)
+            attention[i, p:p + c] = 1
+            comp_mask[i, :c] = torch.tensor(e.completion_mask, dtype=torch.float32)
+    position_ids = (attention.cumsum(-1) - 1).clamp(min=0)
+    return Batch(input_ids, attention, position_ids, input_ids[:, p:].clone(), comp_mask)
+
+
+def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: int = 0
+                        ) -> torch.Tensor:
+    """log pi(o_t | q, o_<t) of every completion token: [N, L] float32.
+
+    Only the last L+1 positions' logits are computed (``logits_to_keep``), and the sampled
+    tokens' log-probs are gathered chunk by chunk (policy_opt.logprobs) so the full
+    [N, L, V] log-softmax never exists.
+    """
+    n, length = batch.completion_ids.shape
+    step = micro_batch_size or n
+    out = []
+    for s in range(0, n, step):
+        mb = batch.rows(slice(s, s + step))
+        logits = model(input_ids=mb.input_ids, attention_mask=mb.attention_mask,
+                       position_ids=mb.position_ids, logits_to_keep=length + 1,
+                       use_cache=False).logits
+        out.append(token_logprobs(logits[:, :-1], mb.completion_ids))
+    return torch.cat(out)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def episode_correct(ep: Episode) -> bool:
+    """Whether the env judged the final answer correct (falls back to reward >= 1)."""
+    if "correct" in ep.info:
+        return bool(ep.info["correct"])
+    return ep.reward is not None and ep.reward >= 1.0
+
+
+def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool]:
+    """(reward, model tokens, correct, truncated): what the step metrics need of an episode."""
+    return ep.reward, sum(ep.completion_mask), episode_correct(ep), bool(ep.info.get("truncated"))
+
+
+def rollout_metrics(stats: Sequence[tuple[float | None, int, bool, bool]], group_size: int
+                    ) -> dict[str, Any]:
+    """Batch statistics from ``episode_stats`` tuples in group-major order."""
+    rewards = [s[0] for s in stats]
+    lengths = [s[1] for s in stats]
+    correct = [s[2] for s in stats]
+    valid = [r for r in rewards if r is not None]
+    groups = [rewards[i:i + group_size] for i in range(0, len(rewards), group_size)]
+    mixed = sum(1 for g in groups if len({r for r in g if r is not None}) > 1)
+
+    def mean(xs: Sequence[float]) -> float | None:
+        return sum(xs) / len(xs) if xs else None
+
+    return {
+        "reward_mean": mean(valid) if valid else 0.0,
+        "accuracy": mean([float(c) for c in correct]),
+        "mixed_groups": mixed / max(1, len(groups)),
+        "no_signal": len(rewards) - len(valid),
+        "len_mean": mean(lengths),
+        "len_correct": mean([n for n, c in zip(lengths, correct) if c]),
+        "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
+        "truncated": mean([float(s[3]) for s in stats]),
+    }
+
+
+# --------------------------------------------------------------------------- the trainer
+
+
+def resolve_device(name: str, info: DistInfo | None = None) -> torch.device:
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError(f"--device {name}: CUDA is not available on this machine")
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and info is not None and info.enabled:
+        return torch.device("cuda", info.local_rank)
+    return torch.device(name)
+
+
+def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    if name == "auto":
+        if device.type == "cuda" and torch.cuda.is_bf16_supported():
+            return torch.bfloat16
+        return torch.float32
+    return {"float32": torch.float32, "bfloat16": torch.bfloat16}[name]
+
+
+def lr_lambda(cfg: TrainConfig):
+    def f(step: int) -> float:
+        if cfg.warmup_steps and step < cfg.warmup_steps:
+            return (step + 1) / cfg.warmup_steps
+        if cfg.lr_schedule == "constant":
+            return 1.0
+        span = max(1, cfg.max_steps - cfg.warmup_steps)
+        frac = min(1.0, (step - cfg.warmup_steps) / span)
+        if cfg.lr_schedule == "linear":
+            return 1.0 - frac
+        return 0.5 * (1.0 + math.cos(math.pi * frac))
+
+    return f
+
+
+def step_seed(seed: int, step: int, salt: str) -> int:
+    """A 31-bit seed derived from (seed, step, salt); stable across machines and processes."""
+    return random.Random(f"{seed}:{step}:{salt}").randrange(2**31)
+
+
+class Trainer:
+    """Holds the policy, optimiser and engine; ``train()`` runs the loop of the module doc."""
+
+    def __init__(self, cfg: TrainConfig, log=print):
+        from envs import make as make_env
+        from policy_opt.model import load_policy
+
+        self.cfg = cfg
+        self.dist = init_distributed(cfg.device)
+        self.log = log if self.dist.is_main else (lambda *a, **k: None)
+        for name in ("prompts_per_step", "eval_prompts"):
+            if getattr(cfg, name) % self.dist.world:
+                raise ConfigError(f"--{name.replace('_', '-')} ({getattr(cfg, name)}) must be "
+                                  f"divisible by the number of ranks ({self.dist.world})")
+        if cfg.threads:
+            torch.set_num_threads(cfg.threads)
+        torch.manual_seed(cfg.seed)
+        self.device = resolve_device(cfg.device, self.dist)
+        self.dtype = resolve_dtype(cfg.dtype, self.device)
+        self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
+                                       eps_high=cfg.eps_high,
+                                       max_completion_length=cfg.max_new_tokens * cfg.max_turns)
+
+        # Fail on a bad --env before spending minutes on the model.
+        try:
+            probe = make_env(cfg.env, split="train")
+        except (KeyError, ValueError, ImportError, FileNotFoundError) as err:
+            raise ConfigError(f"--env {cfg.env!r}: {err}") from err
+        probe.close()
+        self.make_train_env = lambda: make_env(cfg.env, split="train")
+        self.make_eval_env = lambda: make_env(cfg.env, split="test")
+
+        try:
+            self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,
+                                                     device=self.device)
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"--model {cfg.model!r}: {err}") from err
+        self.ref_model = None
+        if self.loss_cfg.beta > 0:
+            # A frozen copy of the initial policy; never built when beta == 0.
+            import copy
+
+            self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
+        # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
+        self.policy = wrap_model(self.model, self.dist, cfg.strategy)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
+                                           weight_decay=cfg.weight_decay)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lr_lambda(cfg))
+        self.engine = self.make_engine()
+        self.out = Path(cfg.out)
+        self.start_step = 0
+        self.last_checkpoint: Path | None = None
+
+    def make_engine(self) -> Any:
+        from policy_opt.engine import TransformersEngine, VLLMEngine
+
+        if self.cfg.engine == "transformers":
+            return TransformersEngine(self.model, self.tokenizer)
+        if self.cfg.model == "default":
+            from policy_opt.model import default_model_path
+
+            name = str(default_model_path())
+        else:
+            name = self.cfg.model
+        try:
+            engine = VLLMEngine(name, dtype=str(self.dtype).removeprefix("torch."),
+                                seed=self.cfg.seed)
+        except (ImportError, RuntimeError) as err:
+            raise ConfigError(f"--engine vllm: {err}") from err
+        engine.sync_weights(self.model)
+        return engine
+
+    # ---------------------------------------------------------------- one step
+
+    def rollout(self, step: int) -> list[Episode]:
+        """This rank's share of the step's prompts, G episodes each (group-major)."""
+        rng = random.Random(step_seed(self.cfg.seed, step, "prompts"))
+        seeds = [rng.randrange(2**31) for _ in range(self.cfg.prompts_per_step)]
+        self.model.eval()
+        with unsharded(self.model, self.dist):
+            return collect_episodes(
+                self.make_train_env, self.engine, self.tokenizer,
+                seeds[self.dist.shard(len(seeds))], self.cfg.group_size,
+                max_new_tokens=self.cfg.max_new_tokens, max_turns=self.cfg.max_turns,
+                temperature=self.cfg.temperature, top_p=self.cfg.top_p,
+                seed=step_seed(self.cfg.seed, step, f"sampling:{self.dist.rank}"),
+                workers=self.cfg.env_workers,
+            )
+
+    def advantages(self, episodes: Sequence[Episode]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Group advantages [N] and a row mask [N] that drops no-signal (None) rewards.
+
+        A None reward is replaced by its group's mean valid reward, so it neither shifts the
+        other members' advantages nor receives a gradient (its row mask is 0).
+        """
+        g = self.cfg.group_size
+        raw = [e.reward for e in episodes]
+        filled: list[float] = []
+        for i in range(0, len(raw), g):
+            group = raw[i:i + g]
+            valid = [r for r in group if r is not None]
+            fill = sum(valid) / len(valid) if valid else 0.0
+            filled.extend(fill if r is None else float(r) for r in group)
+        rewards = torch.tensor(filled, dtype=torch.float64)
+        adv = group_advantages(rewards, group_size=g, scale=self.loss_cfg.adv_scale)
+        keep = torch.tensor([r is not None for r in raw], dtype=torch.float32)
+        return adv.float(), keep
+
+    def optimise(self, step: int, batch: Batch, adv: torch.Tensor) -> dict[str, float]:
+        cfg = self.cfg
+        n = batch.input_ids.shape[0]
+        with torch.no_grad():
+            old_logp = (completion_logprobs(self.model, batch, cfg.micro_batch_size)
+                        if cfg.mu > 1 else None)
+            ref_logp = (completion_logprobs(self.ref_model, batch, cfg.micro_batch_size)
+                        if self.ref_model is not None else None)
+        self.model.train()
+        gen = torch.Generator().manual_seed(step_seed(cfg.seed, step, "minibatches"))
+        sums: dict[str, float] = {}
+        count = 0
+        size = n // cfg.minibatches
+        for _ in range(cfg.mu):
+            order = torch.randperm(n, generator=gen)
+            for m in range(cfg.minibatches):
+                idx = order[m * size:(m + 1) * size]
+                micro = cfg.micro_batch_size or size
+                self.optimizer.zero_grad(set_to_none=True)
+                for s in range(0, size, micro):
+                    rows = idx[s:s + micro]
+                    mb = batch.rows(rows)
+                    last = s + micro >= size
+                    # DDP all-reduces gradients on the last micro-batch only.
+                    sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
+                            else contextlib.nullcontext())
+                    with sync:
+                        logp = completion_logprobs(self.policy, mb)
+                        loss, metrics = policy_loss(
+                            logp, None if old_logp is None else old_logp[rows], adv[rows],
+                            mb.completion_mask, config=self.loss_cfg,
+                            ref_logp=None if ref_logp is None else ref_logp[rows],
+                        )
+                        if any_rank(not torch.isfinite(loss).item(), self.dist):
+                            raise TrainingError(
+                                f"the loss became {loss.item()} at step {step}; stopping. The "
+                                f"last good checkpoint is "
+                                f"{self.last_checkpoint or '(none written yet)'}. Lower --lr, "
+                                "keep --grad-clip on, or check the rewards.")
+                        (loss * len(rows) / size).backward()
+                    for k, v in metrics.items():
+                        sums[k] = sums.get(k, 0.0) + float(v) * len(rows) / size
+                    sums["loss"] = sums.get("loss", 0.0) + loss.item() * len(rows) / size
+                grad_norm = torch.nn.utils.clip_grad_norm_(
+                    self.model.parameters(), cfg.grad_clip if cfg.grad_clip > 0 else float("inf"))
+                if any_rank(not torch.isfinite(grad_norm).item(), self.dist):
+                    raise TrainingError(
+                        f"the gradient norm became {grad_norm.item()} at step {step}; stopping. "
+                        f"The last good checkpoint is {self.last_checkpoint or '(none yet)'}.")
+                sums["grad_norm"] = sums.get("grad_norm", 0.0) + grad_norm.item()
+                self.optimizer.step()
+                count += 1
+        self.scheduler.step()
+        return mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
+
+    def train_step(self, step: int) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        episodes = self.rollout(step)
+        t1 = time.perf_counter()
+        adv, keep = self.advantages(episodes)
+        batch = pack_episodes(episodes, self.tokenizer.pad_token_id).to(self.device)
+        batch.completion_mask = batch.completion_mask * keep.to(self.device)[:, None]
+        metrics = self.optimise(step, batch, adv.to(self.device))
+        self.engine.sync_weights(self.model)
+        t2 = time.perf_counter()
+        stats = [x for part in gather_objects([episode_stats(e) for e in episodes], self.dist)
+                 for x in part]
+        generated = sum(x[1] for x in stats)
+        return {
+            "kind": "train", "step": step + 1, **rollout_metrics(stats, self.cfg.group_size),
+            **metrics, "lr": self.scheduler.get_last_lr()[0],
+            "tokens_per_s": generated / max(t1 - t0, 1e-9),
+            "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,
+        }
+
+    def evaluate(self, step: int) -> dict[str, Any]:
+        """Greedy accuracy and pass@k on held-out prompts (fixed seeds, so comparable)."""
+        cfg = self.cfg
+        seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
+        self.model.eval()
+        with unsharded(self.model, self.dist):
+            greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
+                                      max_new_tokens=cfg.max_new_tokens,
+                                      max_turns=cfg.max_turns, temperature=0.0,
+                                      seed=cfg.seed, workers=cfg.env_workers)
+            sampled = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds,
+                                       cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
+                                       max_turns=cfg.max_turns, temperature=cfg.temperature,
+                                       top_p=cfg.top_p, seed=cfg.seed + 1 + self.dist.rank,
+                                       workers=cfg.env_workers)
+        local = ([episode_correct(e) for e in greedy], [e.reward or 0.0 for e in greedy],
+                 [episode_correct(e) for e in sampled])
+        parts = gather_objects(local, self.dist)
+        right = [c for p in parts for c in p[0]]
+        rewards = [r for p in parts for r in p[1]]
+        hits = [h for p in parts for h in p[2]]
+        pass_k = [any(hits[i:i + cfg.eval_k]) for i in range(0, len(hits), cfg.eval_k)]
+        return {
+            "kind": "eval", "step": step, "k": cfg.eval_k,
+            "accuracy": sum(right) / len(right),
+            "reward_mean": sum(rewards) / len(rewards),
+            "pass_at_k": sum(pass_k) / len(pass_k),
+        }
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def checkpoint(self, step: int) -> None:
+        """Rank 0 writes; under FSDP every rank first joins in gathering the full state."""
+        model_state, optim_state = full_state_dicts(self.model, self.optimizer, self.dist,
+                                                     self.cfg.strategy)
+        if self.dist.is_main:
+            state = {"step": step, "optimizer": optim_state,
+                     "scheduler": self.scheduler.state_dict(), "config": asdict(self.cfg)}
+            self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
+                                                   state, model_state=model_state)
+        else:
+            self.last_checkpoint = self.out / "checkpoints" / f"step-{step:06d}"
+        barrier(self.dist)
+
+    def maybe_resume(self, metrics_path: Path) -> None:
+        folder = latest_checkpoint(self.out)
+        if folder is None:
+            raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
+        state = load_trainer_state(folder)
+        if self.cfg.strategy == "fsdp" and self.dist.enabled:
+            load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
+        else:
+            load_model_weights(self.model, folder)
+            self.optimizer.load_state_dict(state["optimizer"])
+        self.scheduler.load_state_dict(state["scheduler"])
+        self.start_step = int(state["step"])
+        self.last_checkpoint = folder
+        self.engine.sync_weights(self.model)
+        # Drop records written after the checkpoint so the resumed run appends cleanly.
+        if metrics_path.exists() and self.dist.is_main:
+            kept = [line for line in metrics_path.read_text().splitlines()
+                    if line.strip() and json.loads(line).get("step", 0) <= self.start_step]
+            metrics_path.write_text("".join(line + "\n" for line in kept))
+        self.log(f"resumed from {folder} at step {self.start_step}")
+
+    def train(self) -> Path:
+        from tqdm.auto import tqdm
+
+        from policy_opt.plots import plot_run
+
+        cfg = self.cfg
+        main_rank = self.dist.is_main
+        metrics_path = self.out / "metrics.jsonl"
+        if main_rank:
+            self.out.mkdir(parents=True, exist_ok=True)
+        barrier(self.dist)
+        if cfg.resume:
+            self.maybe_resume(metrics_path)
+        elif metrics_path.exists() and main_rank:
+            metrics_path.unlink()
+        if main_rank:
+            (self.out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+
+        def record(rec: dict[str, Any]) -> None:
+            if main_rank:
+                with metrics_path.open("a") as fh:
+                    fh.write(json.dumps(rec) + "\n")
+
+        if self.start_step == 0:
+            ev = self.evaluate(0)
+            record(ev)
+            self.log(f"step 0 held-out: accuracy {ev['accuracy']:.3f}, "
+                     f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
+        bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
+                   total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
+                   dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
+        started = time.perf_counter()
+        final = cfg.max_steps
+        for step in bar:
+            if cfg.max_minutes and time.perf_counter() - started > 60 * cfg.max_minutes:
+                final = step
+                self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
+                break
+            rec = self.train_step(step)
+            record(rec)
+            bar.set_postfix(reward=f"{rec['reward_mean']:.3f}", acc=f"{rec['accuracy']:.2f}",
+                            kl=f"{rec.get('kl', 0.0):.4f}", clip=f"{rec.get('clip_frac', 0.0):.3f}",
+                            len=f"{rec['len_mean']:.1f}", tok_s=f"{rec['tokens_per_s']:.0f}")
+            done = step + 1
+            if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
+                ev = self.evaluate(done)
+                record(ev)
+                self.log(f"step {done} held-out: accuracy {ev['accuracy']:.3f}, "
+                          f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
+            if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
+                self.checkpoint(done)
+        bar.close()
+        if self.start_step < final:
+            ev = self.evaluate(final)
+            record(ev)
+            self.log(f"step {final} held-out: accuracy {ev['accuracy']:.3f}, "
+                     f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
+        self.checkpoint(final)
+        if main_rank:
+            png = plot_run(metrics_path, self.out / "curves.png",
+                           title=f"{cfg.algo} on {cfg.env}")
+            self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
+        return self.out
+
+
+def main(argv: list[str] | None = None) -> int:
+    trainer = None
+    try:
+        cfg = parse_config(argv)
+        trainer = Trainer(cfg)
+        trainer.train()
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except TrainingError as err:
+        print(f"training stopped: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if trainer is not None:
+            shutdown(trainer.dist)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Run policy_opt.train with a deterministic rollout engine and dump the final parameters.
+
+Used by tests/test_distributed.py, once plainly and once under
+``torchrun --nproc_per_node 2``. The engine's completions depend only on the prompt and the
+copy's index in its group, so the episodes are the same however the prompts are sharded,
+and any difference in the final parameters comes from the data-parallel update itself.
+
+    python tests/distributed_worker.py DUMP_DIR -- <policy_opt.train flags>
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+
+import torch
+
+from policy_opt.engine import Generation
+from policy_opt.train import Trainer, main
+
+
+class ScriptedEngine:
+    """Answers ``#### k`` with k = (crc32(prompt) + copy index) % 4, except the first copy of
+    each group, which drops the ``####`` (a format miss): every group has mixed rewards."""
+
+    def __init__(self, tokenizer, group_size: int):
+        self.tokenizer = tokenizer
+        self.group_size = group_size
+
+    def sync_weights(self, model) -> None:
+        pass
+
+    def generate(self, prompts, *, max_new_tokens, temperature=1.0, top_p=1.0, stop=(),
+                 seed=None):
+        out = []
+        for j, ids in enumerate(prompts):
+            k = (zlib.crc32(bytes(i % 256 for i in ids)) + j % self.group_size) % 4
+            text = f"{k}" if j % self.group_size == 0 else f"#### {k}"
+            toks = self.tokenizer.encode(text, add_special_tokens=False)[:max_new_tokens]
+            toks = (toks + [self.tokenizer.eos_token_id])[:max_new_tokens]
+            out.append(Generation(token_ids=toks, logprobs=None,
+                                  finish_reason="stop" if len(toks) < max_new_tokens else "length"))
+        return out
+
+
+def run(dump_dir: str, argv: list[str]) -> int:
+    def make_engine(self):
+        return ScriptedEngine(self.tokenizer, self.cfg.group_size)
+
+    Trainer.make_engine = make_engine
+    captured = {}
+    original_train = Trainer.train
+
+    def train(self):
+        result = original_train(self)
+        captured["state"] = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
+        return result
+
+    Trainer.train = train
+    rc = main(argv)
+    rank = int(os.environ.get("RANK", "0"))
+    torch.save(captured.get("state"), os.path.join(dump_dir, f"params-rank{rank}.pt"))
+    return rc
+
+
+if __name__ == "__main__":
+    sep = sys.argv.index("--")
+    sys.exit(run(sys.argv[1], sys.argv[sep + 1:]))

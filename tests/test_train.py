@@ -1,0 +1,135 @@
+"""The trainer end to end on a tiny model: outputs, exact resume, NaN stop, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from policy_opt.config import ConfigError, parse_config
+from policy_opt.rollout import Episode
+from policy_opt.train import Trainer, TrainingError, main, pack_episodes
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A 2-layer Llama with the project tokenizer, saved like any local checkpoint."""
+    from transformers import LlamaForCausalLM
+
+    from policy_opt.model import default_config, default_tokenizer
+
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("tiny")
+    cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                         intermediate_size=64)
+    LlamaForCausalLM(cfg).save_pretrained(path)
+    default_tokenizer().save_pretrained(path)
+    return path
+
+
+def _argv(model: Path, out: Path, *extra: str) -> list[str]:
+    return ["--model", str(model), "--env", "arithmetic", "--out", str(out),
+            "--prompts-per-step", "2", "--group-size", "3", "--max-new-tokens", "6",
+            "--eval-prompts", "3", "--eval-k", "2", "--threads", "1", "--env-workers", "1",
+            *extra]
+
+
+def _records(out: Path, kind: str = "train") -> list[dict]:
+    lines = (out / "metrics.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r["kind"] == kind]
+
+
+def test_pack_episodes_aligns_completions_at_one_column():
+    eps = [Episode([5, 6, 7], [8, 9], [1, 1], 1.0, 0), Episode([5], [8, 1, 9], [1, 0, 1], 0.0, 0)]
+    b = pack_episodes(eps, pad_id=0)
+    assert b.input_ids.tolist() == [[5, 6, 7, 8, 9, 0], [0, 0, 5, 8, 1, 9]]
+    assert b.attention_mask.tolist() == [[1, 1, 1, 1, 1, 0], [0, 0, 1, 1, 1, 1]]
+    assert b.position_ids[1, 2:].tolist() == [0, 1, 2, 3]
+    assert b.completion_ids.tolist() == [[8, 9, 0], [8, 1, 9]]
+    assert b.completion_mask.tolist() == [[1, 1, 0], [1, 0, 1]]
+
+
+def test_a_run_writes_metrics_plot_and_checkpoint(tiny_model, tmp_path):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--algo", "grpo")) == 0
+    train = _records(out)
+    assert [r["step"] for r in train] == [1, 2]
+    for key in ("reward_mean", "accuracy", "clip_frac", "len_mean", "tokens_per_s", "loss"):
+        assert key in train[0], key
+    evals = _records(out, "eval")
+    assert [r["step"] for r in evals] == [0, 2]
+    assert (out / "curves.png").stat().st_size > 1000
+    ckpt = out / "checkpoints" / "step-000002"
+    assert (ckpt / "model.safetensors").is_file() and (ckpt / "trainer_state.pt").is_file()
+    assert (out / "checkpoints" / "latest").read_text().strip() == "step-000002"
+    # The checkpoint is an ordinary transformers folder.
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    AutoModelForCausalLM.from_pretrained(ckpt)
+    assert AutoTokenizer.from_pretrained(ckpt).decode([104, 105]) is not None
+
+
+def test_resume_repeats_the_uninterrupted_run_exactly(tiny_model, tmp_path):
+    common = ("--max-steps", "3", "--mu", "2", "--algo", "gspo", "--eval-every", "0")
+    full = tmp_path / "full"
+    assert main(_argv(tiny_model, full, *common, "--save-every", "0")) == 0
+    part = tmp_path / "part"
+    # Stop after step 2 (checkpoint), then resume to step 3.
+    assert main(_argv(tiny_model, part, "--max-steps", "2", "--mu", "2", "--algo", "gspo",
+                      "--eval-every", "0")) == 0
+    assert main(_argv(tiny_model, part, *common, "--resume")) == 0
+    a, b = _records(full), _records(part)
+    assert [r["step"] for r in b] == [1, 2, 3]
+    for key in ("reward_mean", "loss", "grad_norm", "clip_frac", "len_mean"):
+        assert a[2][key] == b[2][key], key
+
+
+def test_nan_loss_stops_with_a_clear_message_and_keeps_the_last_checkpoint(
+        tiny_model, tmp_path, monkeypatch):
+    out = tmp_path / "nan"
+    cfg = parse_config(_argv(tiny_model, out, "--max-steps", "3", "--save-every", "1",
+                             "--eval-every", "0"))
+    trainer = Trainer(cfg, log=lambda *a: None)
+    real = trainer.advantages
+    calls = {"n": 0}
+
+    def poisoned(episodes):
+        calls["n"] += 1
+        adv, keep = real(episodes)
+        return (adv * float("nan") if calls["n"] == 2 else adv), keep
+
+    monkeypatch.setattr(trainer, "advantages", poisoned)
+    with pytest.raises(TrainingError, match="step 1.*step-000001"):
+        trainer.train()
+    assert (out / "checkpoints" / "latest").read_text().strip() == "step-000001"
+
+
+@pytest.mark.parametrize(
+    "extra, flag",
+    [(("--env", "no-such-env"), "--env"), (("--model", "/no/such/model"), "--model")],
+)
+def test_bad_env_or_model_is_a_clear_error(tmp_path, extra, flag, capsys):
+    argv = ["--out", str(tmp_path / "x"), "--max-steps", "1", *extra]
+    assert main(argv) == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_resume_without_a_checkpoint_names_the_flag(tiny_model, tmp_path, capsys):
+    assert main(_argv(tiny_model, tmp_path / "empty", "--resume")) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_help_lists_flags():
+    proc = subprocess.run([sys.executable, "-m", "policy_opt.train", "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0
+    for flag in ("--env", "--algo", "--group-size", "--beta", "--resume", "--config"):
+        assert flag in proc.stdout
+
+
+def test_config_error_type_is_a_value_error():
+    assert issubclass(ConfigError, ValueError)
