@@ -1,0 +1,37 @@
+"""Gymnasium text environments: observation = the chat messages the env adds, action = the
+model's text. Importing the package registers every task as ``rlvr/<task>-v0`` and the
+multi-turn envs (``rlvr/guess-number-v0``, ``rlvr/calculator-v0``, ``rlvr/code-feedback-v0``).
+
+Example:
+    >>> import envs, gymnasium
+    >>> env = gymnasium.make("rlvr/guess-number-v0")
+    >>> prompt, info = env.reset(seed=0)
+    >>> prompt[-1]["role"]
+    'user'
+    >>> envs.make("guess-number").spec.id
+    'rlvr/guess-number-v0'
+"""
+
+from envs.base import ChatMessages, EpisodeOver, TextEnv, UnicodeText
+from envs.code_feedback import CodeFeedbackEnv
+from envs.guess_number import GuessNumberEnv
+from envs.registry import env_id, make, names, register_all
+from envs.single_turn import SingleTurnEnv
+from envs.tool_use import ToolUseEnv
+
+register_all()
+
+__all__ = [
+    "ChatMessages",
+    "CodeFeedbackEnv",
+    "EpisodeOver",
+    "GuessNumberEnv",
+    "SingleTurnEnv",
+    "ToolUseEnv",
+    "TextEnv",
+    "UnicodeText",
+    "env_id",
+    "make",
+    "names",
+    "register_all",
+]

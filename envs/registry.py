@@ -1,0 +1,108 @@
+"""Env ids, short aliases and ``make``.
+
+Every task in ``tasks.names()`` is registered with Gymnasium as ``rlvr/<task>-v0`` (a
+``SingleTurnEnv``), next to the multi-turn envs ``rlvr/guess-number-v0``,
+``rlvr/calculator-v0`` and ``rlvr/code-feedback-v0``. ``make`` accepts a short alias
+(``gsm8k``, ``guess-number``), a Gymnasium id, or ``"package.module:EnvClass"``.
+
+Example:
+    >>> import envs
+    >>> envs.env_id("gsm8k"), envs.env_id("rlvr/guess-number-v0")
+    ('rlvr/gsm8k-v0', 'rlvr/guess-number-v0')
+    >>> env = envs.make("guess-number", high=10)
+    >>> env.unwrapped.high
+    10
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any
+
+import gymnasium
+
+NAMESPACE = "rlvr"
+_lock = threading.Lock()  # rollouts make envs from several threads at once
+
+# Multi-turn envs: alias -> entry point (their ids are rlvr/<alias>-v0).
+MULTI_TURN = {
+    "guess-number": "envs.guess_number:GuessNumberEnv",
+    "calculator": "envs.tool_use:ToolUseEnv",
+    "code-feedback": "envs.code_feedback:CodeFeedbackEnv",
+}
+
+
+def _id(alias: str) -> str:
+    return f"{NAMESPACE}/{alias}-v0"
+
+
+def register_all() -> list[str]:
+    """Register every task and multi-turn env not registered yet; return all our ids.
+
+    Called on ``import envs`` and again by ``make``, so a task registered after the import
+    (``@tasks.register("mine")``) is still reachable as ``rlvr/mine-v0``.
+    """
+    import tasks
+
+    ids = []
+    with _lock:
+        for alias, entry in MULTI_TURN.items():
+            ids.append(_register(_id(alias), entry, {}))
+        for name in tasks.names():
+            if name in MULTI_TURN:
+                continue  # a task may not shadow a multi-turn env's alias
+            ids.append(_register(_id(name), "envs.single_turn:SingleTurnEnv", {"task": name}))
+    return ids
+
+
+def _register(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> str:
+    if env_id not in gymnasium.registry:
+        # No TimeLimit wrapper: the envs count their own turns (and truncate by themselves).
+        gymnasium.register(env_id, entry_point=entry_point, kwargs=kwargs)
+    return env_id
+
+
+def names() -> list[str]:
+    """The short aliases ``make`` accepts (tasks and multi-turn envs)."""
+    import tasks
+
+    return sorted({*MULTI_TURN, *tasks.names()})
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id for an alias or id; raises ``ValueError`` for an unknown name."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"env name must be a non-empty string, got {name!r}")
+    register_all()
+    if name in gymnasium.registry:
+        return name
+    if _id(name) in gymnasium.registry:
+        return _id(name)
+    raise ValueError(f"unknown env {name!r}; known: {', '.join(names())} (or a Gymnasium id, "
+                     "or 'package.module:EnvClass')")
+
+
+def make(name: str, **kwargs: Any) -> gymnasium.Env:
+    """Make an env from an alias (``gsm8k``), a Gymnasium id (``rlvr/gsm8k-v0``) or
+    ``"package.module:EnvClass"``; ``kwargs`` go to the env's constructor.
+
+    Example:
+        >>> make("rlvr/guess-number-v0").spec.id
+        'rlvr/guess-number-v0'
+    """
+    if isinstance(name, str) and ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as err:
+            raise ImportError(f"env {name!r}: cannot import module {module_name!r}: {err}") from err
+        target = getattr(module, attr, None)
+        if isinstance(target, type) and issubclass(target, gymnasium.Env):
+            return target(**kwargs)
+        # Otherwise Gymnasium's own "module:EnvId" form: importing registered the id.
+        if attr in gymnasium.registry:
+            return gymnasium.make(attr, **kwargs)
+        raise ValueError(f"env {name!r}: {module_name} has no gymnasium.Env class and "
+                         f"registered no env id {attr!r}")
+    return gymnasium.make(env_id(name), **kwargs)

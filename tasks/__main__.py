@@ -1,0 +1,141 @@
+"""``python -m tasks``: list the tasks, show rendered rows, audit the reference solutions.
+
+    python -m tasks list
+    python -m tasks show gsm8k -n 3 [--split test] [--plain]
+    python -m tasks audit gsm8k [--split train] [--limit 100] [--path FILE_OR_FOLDER]
+    python -m tasks audit arithmetic -o level=3          # factory options
+    python -m tasks audit double --module my_tasks       # a task registered in your module
+
+``audit`` prints one line per failing reference, then ``audit NAME: X/Y references score
+1.0``; it exits 1 if any reference fails and 2 if the data cannot be loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from tasks.audit import audit, explain
+from tasks.base import Task
+from tasks.prompts import render_plain
+from tasks.registry import get, names
+from tasks.sources import DataError, DataNotFound
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value  # a bare word is a string
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tasks", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list", help="the registered tasks")
+    for name, help_text in (
+        ("show", "print rendered prompts, reference answers and their rewards"),
+        ("audit", "score every reference completion under the task's rubric"),
+    ):
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("task", help="a registered name, or package.module:factory")
+        sub.add_argument("--split", help="one split (default: show the first, audit all)")
+        sub.add_argument("--path", help="a data file or folder (overrides $RLVR_DATA_DIR)")
+        sub.add_argument("--seed", type=int, default=0, help="row seed (generated tasks)")
+        sub.add_argument(
+            "-o",
+            "--option",
+            type=_option,
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a keyword for the task's factory",
+        )
+        sub.add_argument(
+            "--module",
+            action="append",
+            default=[],
+            help="import this module first (it registers your tasks)",
+        )
+        if name == "show":
+            sub.add_argument("-n", type=int, default=3, help="how many rows")
+            sub.add_argument(
+                "--plain",
+                action="store_true",
+                help="print the plain-text rendering instead of the messages",
+            )
+        else:
+            sub.add_argument("--limit", type=int, help="at most this many rows per split")
+            sub.add_argument(
+                "--workers", type=int, default=1, help="score in parallel (rubric.score_batch)"
+            )
+            sub.add_argument("-q", "--quiet", action="store_true", help="print only the final line")
+    return parser
+
+
+def _show(task: Task, args: argparse.Namespace) -> int:
+    split = args.split or task.splits[0]
+    for row in task.rows(split, seed=args.seed, limit=args.n, path=args.path):
+        print(f"=== {row.id} ===")
+        if args.plain:
+            print(render_plain(row.prompt))
+        else:
+            for message in row.prompt:
+                print(f"[{message['role']}]\n{message['content']}")
+        completion = task.reference_completion(row)
+        score = task.score(row, completion)
+        print(f"--- reference answer: {row.answer}")
+        print(f"--- reference completion:\n{completion}")
+        breakdown = ", ".join(
+            f"{k}={v:g}" if v is not None else f"{k}=None" for k, v in score.breakdown.items()
+        )
+        print(f"--- reward: {score.total} ({breakdown})")
+        if score.total is None or score.total < 1.0:
+            print(f"--- why: {explain(score)}")
+        print()
+    return 0
+
+
+def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
+    splits = [args.split] if args.split else None
+    report = audit(
+        task, splits=splits, seed=args.seed, limit=args.limit, path=args.path, workers=args.workers
+    )
+    if not args.quiet:
+        for failure in report.failures:
+            print(f"FAIL {failure.row_id}: total={failure.total} {failure.reason}")
+    print(report.summary(name))
+    return 1 if report.failures else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "list":
+        for name in names():
+            try:
+                task = get(name)
+                print(f"{name:12s} splits={','.join(task.splits):24s} {task.description}")
+            except Exception as e:  # one broken task must not hide the others from the list
+                print(f"{name:12s} (cannot load: {type(e).__name__}: {e})")
+        return 0
+    for module in args.module:
+        importlib.import_module(module)
+    try:
+        task = get(args.task, **dict(args.option))
+        if args.command == "show":
+            return _show(task, args)
+        return _audit(task, args.task, args)
+    except (DataNotFound, DataError, KeyError, ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The audit: score every reference completion under the task's own rubric.
+
+A reference that does not score 1.0 is a bug in the verifier, the rubric, the prompt's
+promised format or the data, and it would silently cap (or zero) the reward of every run on
+that task. Every task, built-in or new, gets this check for free.
+
+>>> import tasks
+>>> report = audit(tasks.get("arithmetic"), splits=["test"], limit=20)
+>>> report.summary("arithmetic")
+'audit arithmetic: 20/20 references score 1.0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from tasks.base import Row, Task
+
+PERFECT = 1.0 - 1e-9  # rubric totals are sums of floats
+
+
+@dataclass(frozen=True)
+class Failure:
+    row_id: str
+    total: float | None
+    reason: str
+
+
+@dataclass
+class AuditReport:
+    checked: int = 0
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return self.checked - len(self.failures)
+
+    def summary(self, name: str) -> str:
+        return f"audit {name}: {self.passed}/{self.checked} references score 1.0"
+
+
+def explain(score) -> str:  # type: ignore[no-untyped-def]
+    """One line per reward function that did not give 1.0: ``name=value (reason)``."""
+    parts = []
+    for name, value in score.breakdown.items():
+        if value is None or value < PERFECT:
+            reason = score.reasons.get(name, "") if score.reasons else ""
+            shown = "None" if value is None else f"{value:g}"
+            parts.append(f"{name}={shown}" + (f" ({reason})" if reason else ""))
+    for error in score.errors or ():
+        parts.append(f"error: {error}")
+    return "; ".join(parts) or f"total={score.total}"
+
+
+def passes(score) -> bool:  # type: ignore[no-untyped-def]
+    """1.0 overall, every function at 1.0, and no reward function error."""
+    return (
+        score.total is not None
+        and score.total >= PERFECT
+        and not score.errors
+        and all(v is not None and v >= PERFECT for v in score.breakdown.values())
+    )
+
+
+def _score_rows(task: Task, rows: list[Row], workers: int) -> Iterator[tuple[Row, object]]:
+    completions = [task.reference_completion(row) for row in rows]
+    if workers > 1 and len(rows) > 1:
+        scores = task.rubric.score_batch(
+            completions, [r.answer for r in rows], [dict(r.info) for r in rows], workers=workers
+        )
+    else:
+        scores = [task.score(row, c) for row, c in zip(rows, completions)]
+    yield from zip(rows, scores)
+
+
+def audit(
+    task: Task,
+    *,
+    splits: Iterable[str] | None = None,
+    seed: int = 0,
+    limit: int | None = None,
+    path: str | None = None,
+    workers: int = 1,
+) -> AuditReport:
+    """Score the reference completion of every row of ``splits`` (default: all of them)."""
+    report = AuditReport()
+    for split in splits or task.splits:
+        rows = task.rows(split, seed=seed, limit=limit, path=path)
+        for row, score in _score_rows(task, rows, workers):
+            report.checked += 1
+            if not passes(score):
+                report.failures.append(Failure(row.id, score.total, explain(score)))
+    return report

@@ -1,0 +1,91 @@
+"""Name -> task factory. Built-in tasks are imported on first use, so ``import tasks`` stays
+cheap and a task whose dependencies are missing does not break the others.
+
+>>> @register("tiny-demo")
+... def tiny_demo(n: int = 3):
+...     from tasks.arithmetic import arithmetic
+...     return arithmetic(n_train=n)
+>>> "tiny-demo" in names()
+True
+>>> len(get("tiny-demo", n=2).rows("train"))
+2
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from tasks.base import Task
+
+Factory = Callable[..., Task]
+F = TypeVar("F", bound=Factory)
+
+# Built-ins: name -> "module:factory", imported by ``get``.
+_BUILTIN: dict[str, str] = {
+    "gsm8k": "tasks.gsm8k:gsm8k",
+    "math500": "tasks.math500:math500",
+    "mbpp": "tasks.code:mbpp",
+    "humaneval": "tasks.code:humaneval",
+    "arithmetic": "tasks.arithmetic:arithmetic",
+    "countdown": "tasks.countdown:countdown",
+}
+_REGISTRY: dict[str, Factory] = {}
+
+
+def register(name: str) -> Callable[[F], F]:
+    """Decorator: register ``factory(**kwargs) -> Task`` under ``name``.
+
+    Registering a name twice replaces the factory (so re-running a notebook cell works); a
+    built-in name cannot be taken.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"task name must be a non-empty string, got {name!r}")
+
+    def decorate(factory: F) -> F:
+        if not callable(factory):
+            raise TypeError(f"register({name!r}) expects a callable returning a Task")
+        if name in _BUILTIN and _BUILTIN[name] != _qualname(factory):
+            raise ValueError(f"{name!r} is a built-in task name; choose another")
+        _REGISTRY[name] = factory
+        return factory
+
+    return decorate
+
+
+def _qualname(factory: Factory) -> str:
+    return f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
+
+
+def names() -> list[str]:
+    """Every registered task name, sorted (built-ins included, imported or not)."""
+    return sorted({*_BUILTIN, *_REGISTRY})
+
+
+def get(name: str, **kwargs: Any) -> Task:
+    """Build the task ``name``; ``kwargs`` go to its factory (difficulty, prompt options, ...).
+
+    ``name`` may also be ``"package.module:factory"`` for a factory that is not registered.
+    """
+    factory = _REGISTRY.get(name)
+    if factory is None and name in _BUILTIN:
+        _import(_BUILTIN[name])  # its @register fills _REGISTRY
+        factory = _REGISTRY.get(name)
+    if factory is None and ":" in name:
+        factory = _import(name)
+    if factory is None:
+        raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(names())}")
+    task = factory(**kwargs)
+    if not isinstance(task, Task):
+        raise TypeError(f"factory for {name!r} returned {type(task).__name__}, expected a Task")
+    return task
+
+
+def _import(target: str) -> Factory:
+    module_name, _, attr = target.partition(":")
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise KeyError(f"module {module_name!r} has no task factory {attr!r}") from None

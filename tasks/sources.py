@@ -1,0 +1,262 @@
+"""Where a dataset task's records come from: an explicit path, the ``RLVR_DATA_DIR`` folder, or
+the Hugging Face hub, in that order, and never anything else.
+
+1. ``path=`` (a file, or a folder laid out like ``RLVR_DATA_DIR/<task>/``): used if given; a
+   path that does not exist is an error, not a reason to look elsewhere.
+2. ``$RLVR_DATA_DIR/<task>/``: a folder with one subfolder per task, e.g. ``gsm8k/train.jsonl``,
+   ``gsm8k/main/train-00000-of-00001.parquet``, ``math500/test.jsonl``.
+3. the hub, through ``datasets.load_dataset(hub_id, config, split=split)`` (needs network).
+
+When none of them gives data, :class:`DataNotFound` names all three and why each failed. Bad
+data raises :class:`DataError` naming the file, the line (or row index) and the field.
+
+Files: ``.jsonl`` / ``.jsonl.gz`` (one object a line), ``.json`` (a list of objects),
+``.parquet``.
+
+>>> import json, tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> with open(os.path.join(folder, "test.jsonl"), "w") as f:
+...     _ = f.write(json.dumps({"question": "1+1?", "answer": "2"}) + "\\n")
+>>> [r.field("answer") for r in DataSource("demo").records("test", path=folder)]
+['2']
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+ENV_VAR = "RLVR_DATA_DIR"
+
+
+class DataError(ValueError):
+    """The data was found but is unusable: empty file, malformed line, missing field."""
+
+
+class DataNotFound(FileNotFoundError):
+    """No source gave data for the requested task and split."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One raw record and where it came from (``"<file> line 12"``), so that every error about
+    its content can say where to look."""
+
+    data: Mapping[str, Any]
+    where: str
+
+    def field(self, name: str, kind: type | tuple[type, ...] = str) -> Any:
+        """The value of ``name``, checked to be of ``kind``.
+
+        >>> Record({"a": 1}, "x.jsonl line 3").field("b")
+        Traceback (most recent call last):
+        ...
+        tasks.sources.DataError: x.jsonl line 3: missing field 'b' (fields: ['a'])
+        """
+        if name not in self.data:
+            raise DataError(f"{self.where}: missing field {name!r} (fields: {sorted(self.data)})")
+        value = self.data[name]
+        # bool is an int subclass; a True where a number is expected is bad data, not a 1
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+            expected = " or ".join(k.__name__ for k in _kinds(kind))
+            raise DataError(
+                f"{self.where}: field {name!r} should be {expected}, got "
+                f"{type(value).__name__} {_short(value)}"
+            )
+        return value
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _short(value: Any, n: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def read_records(path: str) -> list[Record]:
+    """Every record of one file; raises :class:`DataError` on an empty file, a malformed line
+    or a record that is not an object."""
+    name = path.lower()
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        records = _read_jsonl(path)
+    elif name.endswith(".json"):
+        records = _read_json(path)
+    elif name.endswith(".parquet"):
+        records = _read_parquet(path)
+    else:
+        raise DataError(f"{path}: unsupported file type (use .jsonl, .jsonl.gz, .json or .parquet)")
+    if not records:
+        raise DataError(f"{path}: file is empty (no rows)")
+    return records
+
+
+def _read_jsonl(path: str) -> list[Record]:
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    records = []
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                if not line.strip():
+                    continue
+                where = f"{path} line {number}"
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise DataError(
+                        f"{where}: malformed JSON ({e.msg} at column {e.colno})"
+                    ) from None
+                records.append(Record(_object(data, where), where))
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError) as e:
+        raise DataError(f"{path}: cannot be read as UTF-8 JSON lines ({e})") from None
+    return records
+
+
+def _read_json(path: str) -> list[Record]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text ({e})") from None
+    if not text.strip():
+        return []
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(
+            f"{path} line {e.lineno}: malformed JSON ({e.msg} at column {e.colno})"
+        ) from None
+    if not isinstance(data, list):
+        raise DataError(f"{path}: expected a JSON list of objects, got {type(data).__name__}")
+    return [Record(_object(d, f"{path} item {i}"), f"{path} item {i}") for i, d in enumerate(data)]
+
+
+def _read_parquet(path: str) -> list[Record]:
+    import pyarrow  # lazy: only parquet users pay for it
+    import pyarrow.parquet
+
+    try:
+        rows = pyarrow.parquet.read_table(path).to_pylist()
+    except (pyarrow.ArrowException, OSError) as e:
+        raise DataError(f"{path}: not a readable parquet file ({e})") from None
+    return [Record(row, f"{path} row {i}") for i, row in enumerate(rows)]
+
+
+def _object(data: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(data, dict):
+        raise DataError(
+            f"{where}: expected a JSON object, got {type(data).__name__} {_short(data)}"
+        )
+    return data
+
+
+def _load_hub(hub_id: str, config: str | None, split: str) -> Iterable[Mapping[str, Any]]:
+    """The hub rows of one split (module-level so tests can replace it)."""
+    import datasets  # lazy: importing datasets costs ~1 s and most users have local files
+
+    return datasets.load_dataset(hub_id, config, split=split)
+
+
+def default_patterns(split: str) -> tuple[str, ...]:
+    """File names looked for in a task folder, first match wins (all shards of it are read)."""
+    return (
+        f"{split}.jsonl",
+        f"{split}.jsonl.gz",
+        f"{split}.json",
+        f"{split}.parquet",
+        f"{split}-*.parquet",
+        f"*/{split}.jsonl",
+        f"*/{split}-*.parquet",
+    )
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """The places a dataset task looks for its records.
+
+    Arguments:
+        task: the folder name under ``RLVR_DATA_DIR`` (usually the task name).
+        hub_id, hub_config: the hub dataset, or ``None`` for local-only data.
+        patterns: ``patterns(split) -> file name globs`` tried in a folder, in order, before
+            :func:`default_patterns` (for datasets shipped as one file for all splits).
+    """
+
+    task: str
+    hub_id: str | None = None
+    hub_config: str | None = None
+    patterns: Callable[[str], Sequence[str]] = field(default=lambda split: ())
+
+    def records(self, split: str, path: str | None = None) -> list[Record]:
+        """The records of ``split`` from the first source that has them (see module doc)."""
+        if path is not None:
+            return self._from_path(os.fspath(path), split)
+        tried = ["1. path= argument: not given"]
+        env = os.environ.get(ENV_VAR)
+        if not env:
+            tried.append(f"2. ${ENV_VAR}: not set")
+        else:
+            folder = os.path.join(env, self.task)
+            if not os.path.isdir(folder):
+                tried.append(f"2. ${ENV_VAR}={env}: no folder {folder}")
+            else:
+                files = self._files(folder, split)
+                if files:
+                    return [r for f in files for r in read_records(f)]
+                tried.append(
+                    f"2. ${ENV_VAR}={env}: no file for split {split!r} in {folder} "
+                    f"(looked for {', '.join(self._patterns(split))})"
+                )
+        if self.hub_id is None:
+            tried.append("3. hub: this task has no hub dataset")
+        else:
+            call = f"datasets.load_dataset({self.hub_id!r}, {self.hub_config!r}, split={split!r})"
+            # any hub failure (network, auth, a wrong name) is reported with the other two ways
+            try:
+                rows = _load_hub(self.hub_id, self.hub_config, split)
+                records = [
+                    Record(row, f"hub {self.hub_id} {split} row {i}") for i, row in enumerate(rows)
+                ]
+            except Exception as e:
+                tried.append(f"3. hub: {call} failed: {type(e).__name__}: {_short(str(e), 200)}")
+            else:
+                if not records:
+                    raise DataError(f"hub {self.hub_id} split {split!r}: no rows")
+                return records
+        raise DataNotFound(
+            f"no data for task {self.task!r} split {split!r}. Tried, in order:\n  "
+            + "\n  ".join(tried)
+            + f"\nFix one of them: pass path=<file or folder>, set {ENV_VAR} to a folder holding "
+            f"{self.task}/ (e.g. {ENV_VAR}=../shared/data), or allow network access to the hub "
+            "(offline, HF_HUB_OFFLINE=1 makes the hub fail at once instead of retrying)."
+        )
+
+    def _from_path(self, path: str, split: str) -> list[Record]:
+        if os.path.isfile(path):
+            return read_records(path)
+        if not os.path.isdir(path):
+            raise DataNotFound(f"path {path!r} (task {self.task!r}) does not exist")
+        # a folder laid out like RLVR_DATA_DIR/<task>/, or RLVR_DATA_DIR itself
+        for folder in (path, os.path.join(path, self.task)):
+            files = self._files(folder, split) if os.path.isdir(folder) else []
+            if files:
+                return [r for f in files for r in read_records(f)]
+        raise DataNotFound(
+            f"path {path!r} has no file for task {self.task!r} split {split!r} "
+            f"(looked for {', '.join(self._patterns(split))} there and in {self.task}/)"
+        )
+
+    def _patterns(self, split: str) -> tuple[str, ...]:
+        return (*self.patterns(split), *default_patterns(split))
+
+    def _files(self, folder: str, split: str) -> list[str]:
+        for pattern in self._patterns(split):
+            matches = sorted(glob.glob(os.path.join(glob.escape(folder), pattern)))
+            if matches:
+                return matches
+        return []

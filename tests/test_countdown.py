@@ -1,0 +1,128 @@
+"""The countdown checker: exact, safe, each number at most once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifiers.countdown import (
+    MAX_EXPRESSION_CHARS,
+    countdown_check,
+    countdown_reward,
+    extract_expression,
+)
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "#### (3+5)*2",
+        "#### (3+5)*2 = 16",
+        "Let me think.\n3+5=8\n8*2=16\n#### (3 + 5) * 2",
+        "<answer>(3+5)*2</answer>",
+        "#### 2*(5+3)\n",
+        "#### 64/(7-3)",  # exact division over fractions
+        "#### (3+5)\u00d72",  # the multiplication sign
+    ],
+)
+def test_correct_expressions_score_one(completion: str) -> None:
+    verdict = countdown_check(completion, "16", numbers=[2, 3, 5, 7, 64])
+    assert (verdict.reward, verdict.reason) == (1.0, "correct"), verdict
+
+
+def test_fractions_are_exact_not_floats() -> None:
+    # 1/3*3 is exactly 1 over fractions; floats give 0.9999999999999999 for some orders
+    assert countdown_reward("#### 1/3*3", "1", numbers=[1, 3, 3]) == 1.0
+    assert countdown_reward("#### 7/2", "3", numbers=[7, 2]) == 0.0  # 3.5 is not 3
+
+
+@pytest.mark.parametrize(
+    ("completion", "numbers", "reason_part"),
+    [
+        ("#### 3*3+7", [3, 7, 9], "number 3 used 2 times but given 1 time"),
+        ("#### 4*4", [3, 7], "number 4 used 2 times but not given"),
+        ("#### 3+7", [3, 7, 9], "wrong"),
+        ("no answer here", [3, 7], "no_answer"),
+        ("#### 16/0", [16, 0], "division by zero"),
+        ("#### -3+19", [3, 19], "UnaryOp"),
+        ("#### 2**4", [2, 4], "Pow"),
+        ("#### 16.0", [16], "whole numbers"),
+        ("#### __import__('os').system('echo pwned')", [16], "Call"),
+        ("#### x", [16], "Name"),
+        ("#### 16)", [16], "parse_error"),
+        ("#### [16][0]", [16], "parse_error"),
+        ("#### 16 if 1 else 0", [16, 1, 0], "IfExp"),
+    ],
+)
+def test_rejections_say_why(completion: str, numbers: list[int], reason_part: str) -> None:
+    verdict = countdown_check(completion, "16", numbers=numbers)
+    assert verdict.reward == 0.0
+    assert reason_part in verdict.reason, verdict
+
+
+def test_use_all_requires_every_number() -> None:
+    assert countdown_reward("#### 8*2", "16", numbers=[8, 2, 1]) == 1.0
+    verdict = countdown_check("#### 8*2", "16", numbers=[8, 2, 1], use_all=True)
+    assert verdict.reward == 0.0 and "[1]" in verdict.reason
+    assert countdown_reward("#### 8*2*1", "16", numbers=[8, 2, 1], use_all=True) == 1.0
+
+
+def test_the_last_answer_counts_and_tags_win() -> None:
+    assert extract_expression("#### 1+1\n#### 8*2") == "8*2"
+    assert extract_expression("<answer>8*2</answer>\n#### 1+1") == "8*2"
+    assert extract_expression("#### ") is None
+
+
+def test_long_and_deeply_nested_input_is_refused_without_crashing() -> None:
+    deep = "#### " + "(" * 5000 + "1" + ")" * 5000
+    verdict = countdown_check(deep, "1", numbers=[1])
+    assert verdict.reward == 0.0 and verdict.reason == "format"
+    just_under = "#### " + "(" * 99 + "1" + ")" * 99
+    assert len(just_under) - 5 < MAX_EXPRESSION_CHARS
+    assert countdown_reward(just_under, "1", numbers=[1]) == 1.0
+
+
+def test_bad_gold_is_the_callers_error() -> None:
+    with pytest.raises(ValueError, match="answer"):
+        countdown_check("#### 1", "sixteen", numbers=[1])
+    with pytest.raises(ValueError, match="numbers"):
+        countdown_check("#### 1", "1", numbers=[1.5])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="numbers"):
+        countdown_check("#### 1", "1", numbers="12")  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789+-*/() #=<>answerx.\n", max_size=80))
+def test_any_text_gives_a_verdict_never_an_exception(text: str) -> None:
+    verdict = countdown_check(text, "24", numbers=[1, 2, 3, 4, 6, 8])
+    assert verdict.reward in (0.0, 1.0)
+    assert verdict.reason
+
+
+def test_agrees_with_python_arithmetic_on_random_expressions() -> None:
+    # An independent oracle: build random expressions and evaluate them with Fraction by hand.
+    from fractions import Fraction
+
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(300):
+        nums = [rng.randint(1, 20) for _ in range(4)]
+        a, b, c = nums[:3]
+        op1, op2 = rng.choice("+-*/"), rng.choice("+-*/")
+        text = f"({a}{op1}{b}){op2}{c}"
+        left = {
+            "+": Fraction(a) + b,
+            "-": Fraction(a) - b,
+            "*": Fraction(a) * b,
+            "/": Fraction(a) / b,
+        }[op1]
+        value = {"+": left + c, "-": left - c, "*": left * c, "/": left / c}[op2]
+        if value.denominator != 1:
+            continue
+        checked += 1
+        assert countdown_reward(f"#### {text}", str(value), numbers=nums) == 1.0, text
+        assert countdown_reward(f"#### {text}", str(value + 1), numbers=nums) == 0.0, text
+    assert checked > 100

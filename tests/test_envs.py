@@ -1,0 +1,337 @@
+"""Text envs: spaces, check_env on every registered env, seeding, and scripted episodes."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import gymnasium
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import envs
+from envs.base import ChatMessages, EpisodeOver, UnicodeText
+from envs.guess_number import GuessNumberEnv, optimal_turns
+from envs.tool_use import CalculatorError, ToolUseEnv, calculate, parse_tool_calls
+from tasks import Row
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = os.environ.get("RLVR_DATA_DIR") or (
+    str(REPO.parent / "shared" / "data") if (REPO.parent / "shared" / "data").is_dir() else None)
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(monkeypatch):
+    if DATA:
+        monkeypatch.setenv("RLVR_DATA_DIR", DATA)
+
+
+# ----------------------------------------------------------------------------- a fake task
+
+
+@dataclass
+class FakeScore:
+    total: float | None
+    breakdown: dict = field(default_factory=dict)
+    reasons: dict = field(default_factory=dict)
+    errors: tuple = ()
+
+
+class SumTask:
+    """Three rows 'What is a + b?'; the answer must end with '#### a+b'."""
+
+    name = "sum"
+    splits = ("train", "test")
+
+    def rows(self, split="train", *, seed=0, limit=None, path=None):
+        rows = [Row(f"sum/{split}/{i}", ({"role": "user", "content": f"What is {i} + {i + 10}?"},),
+                    str(2 * i + 10)) for i in range(3)]
+        return rows[:limit]
+
+    def score(self, row, completion):
+        ok = completion.strip().endswith(f"#### {row.answer}")
+        return FakeScore(float(ok), {"accuracy": float(ok)}, {"accuracy": "ok" if ok else "wrong"})
+
+
+# ----------------------------------------------------------------------------- spaces
+
+
+def test_unicode_text_holds_ordinary_prompts_that_gymnasium_text_rejects():
+    prompt = "Natalia sold clips to 48 of her friends in April. How many? Größe ≥ 5 ✓ 你好"
+    assert prompt not in gymnasium.spaces.Text(1000)
+    space = UnicodeText(1000)
+    assert prompt in space
+    assert "\ud800" not in space  # a lone surrogate cannot be encoded, nor tokenised
+    assert b"bytes" not in space and None not in space
+    assert "x" * 1001 not in space
+
+
+def test_spaces_sample_is_seeded_and_inside_the_space():
+    a, b = UnicodeText(50, seed=7), UnicodeText(50, seed=7)
+    samples = [a.sample() for _ in range(20)]
+    assert samples == [b.sample() for _ in range(20)]
+    assert all(s in a for s in samples)
+    assert any(ord(c) > 127 for s in samples for c in s)  # multi-byte text gets exercised
+    m1, m2 = ChatMessages(seed=3), ChatMessages(seed=3)
+    msgs = [m1.sample() for _ in range(10)]
+    assert msgs == [m2.sample() for _ in range(10)]
+    assert all(m in m1 for m in msgs)
+
+
+def test_chat_messages_contains_checks_roles_and_fields():
+    space = ChatMessages(max_messages=2)
+    assert space.contains([])
+    assert space.contains([{"role": "user", "content": "hi"}, {"role": "assistant", "content": ""}])
+    assert not space.contains([{"role": "user"}])
+    assert not space.contains([{"role": "user", "content": 3}])
+    assert not space.contains([{"role": "wizard", "content": "x"}])
+    assert not space.contains([{"role": "user", "content": "a"}] * 3)
+    assert not space.contains("user: hi")
+
+
+# ----------------------------------------------------------------------------- registry
+
+
+def test_every_builtin_task_and_multi_turn_env_is_registered():
+    # Built-in tasks only: tasks other tests register after `import envs` are reachable
+    # through envs.make (which re-registers) but not yet in the registry.
+    for name in ("gsm8k", "math500", "mbpp", "humaneval", "arithmetic", "countdown"):
+        assert f"rlvr/{name}-v0" in gymnasium.registry
+    for name in ("guess-number", "calculator", "code-feedback"):
+        assert f"rlvr/{name}-v0" in gymnasium.registry
+
+
+def test_make_accepts_alias_id_and_module_class():
+    assert envs.make("guess-number").spec.id == "rlvr/guess-number-v0"
+    assert gymnasium.make("rlvr/guess-number-v0", high=7).unwrapped.high == 7
+    env = envs.make("envs.guess_number:GuessNumberEnv", high=5)
+    assert isinstance(env, GuessNumberEnv) and env.high == 5
+    with pytest.raises(ValueError, match="unknown env 'nope'"):
+        envs.make("nope")
+    with pytest.raises(ImportError, match="no_such_module"):
+        envs.make("no_such_module:Env")
+
+
+def _check(env_name: str, **kwargs) -> None:
+    env = gymnasium.make(f"rlvr/{env_name}-v0", **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a checker warning is a failure too
+        check_env(env.unwrapped)
+    env.close()
+
+
+MULTI = ["guess-number", "calculator"]
+
+
+@pytest.mark.parametrize("name", MULTI)
+def test_check_env_passes_for_multi_turn_envs(name):
+    _check(name)
+
+
+def _task_names():
+    import tasks
+
+    return [n for n in tasks.names() if n not in ("mbpp", "humaneval")]  # code: test_envs_code
+
+
+@pytest.mark.parametrize("name", _task_names())
+def test_check_env_passes_for_every_task_env(name):
+    if DATA is None:
+        pytest.skip("RLVR_DATA_DIR is unset and ../shared/data does not exist")
+    _check(name)
+
+
+def test_check_env_passes_for_a_fake_task_tool_env():
+    if "rlvr-test/sum-calculator-v0" not in gymnasium.registry:
+        gymnasium.register("rlvr-test/sum-calculator-v0",
+                           entry_point=lambda **kw: ToolUseEnv(SumTask(), **kw))
+    env = gymnasium.make("rlvr-test/sum-calculator-v0").unwrapped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env)
+
+
+# ----------------------------------------------------------------------------- seeding
+
+
+@pytest.mark.parametrize("make", [lambda: GuessNumberEnv(), lambda: ToolUseEnv(SumTask())])
+def test_same_seed_same_episode(make):
+    a, b = make(), make()
+    first = [a.reset(seed=s)[0] for s in range(20)]
+    assert first == [b.reset(seed=s)[0] for s in range(20)]
+    # An unseeded reset continues the seeded stream: the same sequence on both copies.
+    a.reset(seed=5), b.reset(seed=5)
+    assert [a.reset()[0] for _ in range(5)] == [b.reset()[0] for _ in range(5)]
+
+
+def test_guess_number_seeds_spread_and_splits_differ():
+    train, test = GuessNumberEnv(split="train"), GuessNumberEnv(split="test")
+    secrets = []
+    for s in range(50):
+        train.reset(seed=s)
+        test.reset(seed=s)
+        secrets.append((train.secret, test.secret))
+    assert len({a for a, _ in secrets}) > 20
+    assert sum(a != b for a, b in secrets) > 40
+
+
+# ----------------------------------------------------------------------------- guess-the-number
+
+
+def binary_search(env: GuessNumberEnv, *, seed: int) -> tuple[float, int, bool, bool]:
+    env.reset(seed=seed)
+    low, high = env.low, env.high
+    while True:
+        guess = (low + high) // 2
+        reply, reward, terminated, truncated, info = env.step(f"My guess is {guess}.")
+        if terminated or truncated:
+            return reward, info["turn"], terminated, truncated
+        if reply[0]["content"] == "Higher.":
+            low = guess + 1
+        else:
+            assert reply[0]["content"] == "Lower."
+            high = guess - 1
+
+
+def test_binary_search_always_wins_within_the_optimal_number_of_turns():
+    env = GuessNumberEnv(low=1, high=100, max_turns=7)
+    turns = []
+    for seed in range(60):
+        reward, n, terminated, truncated = binary_search(env, seed=seed)
+        assert (reward, terminated, truncated) == (1.0, True, False)
+        turns.append(n)
+    assert max(turns) <= optimal_turns(1, 100) == 7
+    assert min(turns) < max(turns)
+
+
+def test_guess_number_truncates_after_max_turns_and_discount_rewards_speed():
+    env = GuessNumberEnv(max_turns=3)
+    env.reset(seed=0, options={"secret": 77})
+    results = [env.step("1") for _ in range(3)]
+    assert [r[3] for r in results] == [False, False, True]  # truncated on the 3rd
+    assert results[-1][1] == 0.0 and results[-1][2] is False and results[-1][4]["correct"] is False
+    with pytest.raises(EpisodeOver):
+        env.step("2")
+    fast = GuessNumberEnv(discount=0.5)
+    fast.reset(seed=0, options={"secret": 10})
+    fast.step("5")
+    assert fast.step("10")[1] == 0.5
+
+
+def test_guess_number_tolerates_garbage_and_rejects_non_text():
+    env = GuessNumberEnv()
+    env.reset(seed=1, options={"secret": 3})
+    reply, reward, terminated, truncated, _ = env.step("🤔 no idea")
+    assert "no integer" in reply[0]["content"] and not terminated and not truncated
+    assert "outside" in env.step("1000")[0][0]["content"]
+    with pytest.raises(TypeError, match="action must be the model's text"):
+        env.step(42)
+    with pytest.raises(ValueError, match="secret"):
+        env.reset(options={"secret": 500})
+
+
+# ----------------------------------------------------------------------------- calculator tool
+
+
+def test_calculator_is_safe_and_exact():
+    assert calculate("(3 + 4) * 2 - 10 / 4") == "11.5"
+    assert calculate("2^10") == "1024" and calculate("1,234 + 1") == "1235"
+    for bad in ("__import__('os').system('echo hi')", "open('x')", "[1] * 10", "9**9**9",
+                "(10**4000)**10000", "1/0", "", "lambda: 1", "x"):
+        with pytest.raises(CalculatorError):
+            calculate(bad)
+
+
+def test_tool_calls_tag_and_json_and_malformed():
+    calls = parse_tool_calls('a <calculator>1+1</calculator> b <tool_call>{"name": "calculator", '
+                             '"arguments": {"expression": "2*3"}}</tool_call>')
+    assert [(c.name, c.arguments, c.error) for c in calls] == [
+        ("calculator", "1+1", None), ("calculator", "2*3", None)]
+    assert parse_tool_calls("<tool_call>{not json</tool_call>")[0].error.startswith("invalid JSON")
+    assert "never closed" in parse_tool_calls("<calculator>1+1")[0].error
+    assert parse_tool_calls('<tool_call>{"name": "calculator"}</tool_call>')[0].error
+
+
+def test_tool_env_scripted_episode():
+    env = ToolUseEnv(SumTask(), max_turns=4)
+    prompt, _ = env.reset(seed=0, options={"row": 2})
+    assert prompt[0]["role"] == "system" and "calculator" in prompt[0]["content"]
+    assert prompt[1]["content"] == "What is 2 + 12?"
+    reply, reward, terminated, truncated, info = env.step("<calculator>2 + 12</calculator>")
+    assert reply == [{"role": "tool", "content": "14"}] and (reward, terminated) == (0.0, False)
+    reply, *_ = env.step('<tool_call>{"name": "calculator", "arguments": </tool_call>')
+    assert reply[0]["content"].startswith("Error: invalid JSON")
+    reply, *_ = env.step("<calculator>import os</calculator><calculator>1/0</calculator>")
+    assert [m["content"] for m in reply] == [
+        "Error: cannot parse 'import os': invalid syntax", "Error: division by zero"]
+    reply, reward, terminated, truncated, info = env.step("The sum is 14.\n#### 14")
+    assert (reply, reward, terminated, truncated) == ([], 1.0, True, False)
+    assert info["correct"] and info["rubric"] == {"accuracy": 1.0} and info["turn"] == 4
+    assert (info["tool_calls"], info["tool_errors"]) == (4, 3)
+
+
+def test_tool_env_truncates_a_model_that_only_calls_tools():
+    env = ToolUseEnv(SumTask(), max_turns=2)
+    env.reset(seed=0)
+    assert env.step("<calculator>1</calculator>")[3] is False
+    _, reward, terminated, truncated, info = env.step("<calculator>1</calculator>")
+    assert (reward, terminated, truncated, info["correct"]) == (0.0, False, True, False)
+
+
+def test_episode_ends_truncated_when_the_conversation_exceeds_max_chars():
+    env = GuessNumberEnv(max_chars=300)
+    env.reset(seed=0, options={"secret": 50})
+    _, _, terminated, truncated, _ = env.step("1 " * 200)
+    assert truncated and not terminated
+
+
+def test_render_ansi_shows_the_transcript():
+    env = GuessNumberEnv(render_mode="ansi")
+    env.reset(seed=0, options={"secret": 60})
+    env.step("50")
+    text = env.render()
+    assert "[assistant] 50" in text and "[user] Higher." in text
+
+
+# ----------------------------------------------------------------------------- single-turn
+
+
+def test_single_turn_env_scores_with_the_task_rubric():
+    env = envs.make("arithmetic")
+    prompt, _ = env.reset(seed=3)
+    inner = env.unwrapped
+    assert prompt == [dict(m) for m in inner.row.prompt]
+    reply, reward, terminated, truncated, info = env.step(
+        inner.task.reference_completion(inner.row))
+    assert (reply, reward, terminated, truncated) == ([], 1.0, True, False)
+    assert info["correct"] and info["rubric"]["accuracy"] == 1.0 and info["row_id"] == inner.row.id
+    env.reset(seed=3)
+    _, reward, _, _, info = env.step("I do not know.")
+    assert reward < 1.0 and not info["correct"] and info["reasons"]["accuracy"]
+
+
+def test_single_turn_defaults_to_the_first_split_without_train():
+    if DATA is None:
+        pytest.skip("RLVR_DATA_DIR is unset and ../shared/data does not exist")
+    assert envs.make("math500").unwrapped.split == "test"
+    with pytest.raises(ValueError, match="no split 'train'"):
+        envs.make("math500", split="train")
+
+
+class CountingTask(SumTask):
+    loads = 0
+
+    def rows(self, *args, **kwargs):
+        CountingTask.loads += 1
+        return super().rows(*args, **kwargs)
+
+
+def test_rows_of_a_task_object_are_loaded_once_for_many_envs():
+    task = CountingTask()
+    for seed in range(5):
+        envs.SingleTurnEnv(task).reset(seed=seed)
+    assert CountingTask.loads == 1
+    envs.SingleTurnEnv(CountingTask()).reset(seed=0)  # another object: its own rows
+    assert CountingTask.loads == 2

@@ -1,0 +1,177 @@
+"""verifiers.format: every rule fails with its own reason, answers come out of tags."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifiers.format import extract_tag, format_check, format_reward
+
+R1 = "<think>\nLet me add 2 and 2.\n</think>\n<answer>\n4\n</answer>\n"
+
+
+def rule(verdict) -> str:
+    return verdict.details["rule"]
+
+
+def test_r1_format_passes_and_yields_the_answer():
+    v = format_check(R1)
+    assert (v.reward, v.reason, v.pred) == (1.0, "correct", "4")
+    assert v.correct
+    assert format_reward(R1) == 1.0
+    assert isinstance(format_reward(R1), float)
+
+
+def test_answer_argument_is_ignored():
+    assert format_reward(R1, "5") == format_reward(R1, None) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_rule", "tag"),
+    [
+        ("<answer>4</answer>", "missing_tag", "think"),
+        ("<think>a</think>", "missing_tag", "answer"),
+        ("<think>a</think><think>b</think><answer>4</answer>", "duplicate_tag", "think"),
+        (
+            "<think>I will write <answer> at the end</think><answer>4</answer>",
+            "duplicate_tag",
+            "answer",
+        ),
+        ("<think>a</think><answer>4", "unclosed_tag", "answer"),
+        ("<think>a</think></answer>4", "unclosed_tag", "answer"),
+        ("<think>a</think></answer>4<answer>", "unclosed_tag", "answer"),
+        ("<answer>4</answer><think>a</think>", "tag_order", "answer"),
+        ("<think>a<answer>4</answer></think>", "nested_tag", "answer"),
+        ("<think>a<answer>4</think></answer>", "nested_tag", "answer"),
+        ("<think> \n </think><answer>4</answer>", "empty_tag", "think"),
+        ("<think>a</think><answer>  </answer>", "empty_tag", "answer"),
+        ("<Think>a</Think><answer>4</answer>", "missing_tag", "think"),
+        ('<think id="1">a</think><answer>4</answer>', "unclosed_tag", "think"),
+    ],
+)
+def test_each_tag_rule_names_itself(text, expected_rule, tag):
+    v = format_check(text)
+    assert v.reward == 0.0
+    assert rule(v) == expected_rule
+    assert v.details["tag"] == tag
+    assert v.reason.startswith(expected_rule + ": ") and f"<{tag}>" in v.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sure! <think>a</think><answer>4</answer>",
+        "<think>a</think> so <answer>4</answer>",
+        "<think>a</think><answer>4</answer> Hope this helps.",
+    ],
+)
+def test_text_outside_tags_fails_unless_allowed(text):
+    v = format_check(text)
+    assert (v.reward, rule(v)) == (0.0, "text_outside_tags")
+    assert format_check(text, allow_text_outside=True).reward == 1.0
+
+
+def test_custom_tags_single_tag_and_no_tags():
+    text = "<reasoning>x</reasoning><final>7</final>"
+    assert format_check(text, tags=["reasoning", "final"]).pred == "7"
+    assert format_reward("<final>7</final>", tags="final") == 1.0  # a str is one tag
+    assert format_reward("anything at all", tags=()) == 1.0
+    assert format_reward("anything at all", tags=None) == 1.0
+    assert format_reward("anything at all") == 0.0
+
+
+def test_pattern_is_searched_and_compiled_flags_are_kept():
+    assert format_reward("so #### 42", tags=(), pattern=r"#### -?\d+") == 1.0
+    v = format_check("so #### x", tags=(), pattern=r"#### -?\d+")
+    assert (v.reward, rule(v)) == (0.0, "pattern_mismatch")
+    assert r"#### -?\d+" in v.reason
+    assert format_reward("ANSWER: 4", tags=(), pattern=re.compile("answer", re.I)) == 1.0
+    assert format_reward("ANSWER: 4", tags=(), pattern="answer") == 0.0
+    # Tags and pattern together: both must hold.
+    assert format_reward(R1, pattern=r"<answer>\s*\d+\s*</answer>") == 1.0
+    assert format_reward(R1, pattern=r"<answer>\s*[a-z]+\s*</answer>") == 0.0
+
+
+def test_length_limits():
+    v = format_check(R1, max_chars=10)
+    assert (v.reward, rule(v)) == (0.0, "too_long")
+    assert f"{len(R1)} chars > max_chars=10" in v.reason
+    assert format_reward(R1, max_chars=len(R1)) == 1.0
+    v = format_check("ab", tags=(), min_chars=3)
+    assert (v.reward, rule(v)) == (0.0, "too_short")
+    assert format_reward("abc", tags=(), min_chars=3) == 1.0
+
+
+@pytest.mark.parametrize("completion", [None, b"<think>a</think><answer>4</answer>", 42, ["x"]])
+def test_non_string_completion_scores_zero_with_reason(completion):
+    v = format_check(completion)
+    assert (v.reward, rule(v)) == (0.0, "not_a_string")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "argument"),
+    [
+        ({"tags": ["<answer>"]}, ValueError, "tags"),
+        ({"tags": [""]}, ValueError, "tags"),
+        ({"tags": 3}, TypeError, "tags"),
+        ({"tags": ["a", "a"]}, ValueError, "tags"),
+        ({"max_chars": -1}, ValueError, "max_chars"),
+        ({"max_chars": True}, ValueError, "max_chars"),
+        ({"min_chars": 1.5}, ValueError, "min_chars"),
+        ({"pattern": 3}, TypeError, "pattern"),
+    ],
+)
+def test_bad_arguments_raise_naming_the_argument(kwargs, error, argument):
+    with pytest.raises(error, match=argument):
+        format_check(R1, **kwargs)
+
+
+def test_extract_tag_takes_the_last_complete_tag():
+    text = "<answer>3</answer> wait, no: <answer> 4 </answer>"
+    assert extract_tag(text, "answer") == "4"
+    assert extract_tag("<answer>4", "answer") is None
+    assert extract_tag("</answer>4<answer>", "answer") is None
+    assert extract_tag("no tags", "answer") is None
+    assert extract_tag("<answer>3</answer><answer>4", "answer") == "3"
+    assert extract_tag(R1, "think") == "Let me add 2 and 2."
+
+
+def test_extract_tag_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="text"):
+        extract_tag(None, "answer")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="tag"):
+        extract_tag("x", "<answer>")
+
+
+def test_long_completion_is_checked():
+    text = "<think>" + "x" * 50_000 + "</think><answer>1</answer>"
+    assert format_reward(text) == 1.0
+    assert format_check(text, max_chars=50_000).details["rule"] == "too_long"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<>/thinkanswer x\n")), max_size=80))
+def test_arbitrary_text_never_raises(text):
+    v = format_check(text)
+    assert v.reward in (0.0, 1.0)
+    if v.reward == 1.0:
+        assert v.pred == extract_tag(text, "answer") and v.pred
+    else:
+        assert v.reason.startswith(v.details["rule"])
+    got = extract_tag(text, "answer")
+    assert got is None or isinstance(got, str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(max_size=20).filter(lambda s: "<" not in s),
+    st.text(min_size=1, max_size=20).filter(lambda s: "<" not in s and s.strip()),
+)
+def test_well_formed_text_always_passes(think, answer):
+    text = f"<think>{think}x</think>\n<answer>{answer}</answer>"
+    v = format_check(text)
+    assert v.reward == 1.0, v.reason
+    assert v.pred == answer.strip()

@@ -1,0 +1,151 @@
+"""Countdown: reach a target number from given numbers with + - * /.
+
+The completion's expression is parsed with ``ast`` and evaluated by walking the tree: only
+non-negative integer literals and the four binary operations are accepted, arithmetic is exact
+(``fractions.Fraction``, so ``7/2*2`` is 7 and never 6.999...), and each given number may be
+used at most once (all of them, with ``use_all=True``). Raw text is never passed to ``eval``.
+
+The expression is read from the last ``<answer>...</answer>`` tag if there is one, else from
+the last ``#### ...`` line; anything after an ``=`` is ignored (``#### (3+5)*2 = 16``).
+
+>>> countdown_reward("#### (3+5)*2", "16", numbers=[2, 3, 5, 7])
+1.0
+>>> v = countdown_check("#### 3*3+7", "16", numbers=[3, 7, 9])
+>>> v.reward, v.reason
+(0.0, 'number 3 used 2 times but given 1 time')
+>>> countdown_check("<answer>__import__('os')</answer>", "16", numbers=[3]).reason
+'parse_error: only numbers and + - * / are allowed, found Call'
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+from verifiers.types import CORRECT, FORMAT, NO_ANSWER, PARSE_ERROR, WRONG, Verdict
+
+MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bounds parse work
+
+_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+_LINE = re.compile(r"####([^\n]*)")
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def extract_expression(text: str) -> str | None:
+    """The expression a completion commits to, or ``None``.
+
+    >>> extract_expression("I try 3+5.\\n#### (3+5)*2 = 16")
+    '(3+5)*2'
+    """
+    tags = _TAG.findall(text)
+    if tags:
+        found = tags[-1]
+    else:
+        lines = _LINE.findall(text)
+        if not lines:
+            return None
+        found = lines[-1]
+    expression = found.split("=", 1)[0].replace("\u00d7", "*").replace("\u00f7", "/").strip()
+    return expression or None
+
+
+class _Rejected(Exception):
+    pass
+
+
+def _evaluate(node: ast.AST, used: list[int]) -> Fraction:
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, used)
+    if isinstance(node, ast.Constant):
+        if type(node.value) is not int or node.value < 0:
+            raise _Rejected(f"only non-negative whole numbers are allowed, found {node.value!r}")
+        used.append(node.value)
+        return Fraction(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        left, right = _evaluate(node.left, used), _evaluate(node.right, used)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if right == 0:
+            raise ZeroDivisionError
+        return left / right
+    found = type(node.op if isinstance(node, ast.BinOp) else node).__name__
+    raise _Rejected(f"only numbers and + - * / are allowed, found {found}")
+
+
+def countdown_check(
+    completion: str, answer: str, *, numbers: Sequence[int], use_all: bool = False
+) -> Verdict:
+    """Whether the completion's expression uses ``numbers`` (each at most once, or exactly
+    once with ``use_all``) and equals the target ``answer``.
+
+    Raises ``ValueError`` for a bad ``answer`` or ``numbers`` (the task's data is wrong, not
+    the completion).
+    """
+    try:
+        target = Fraction(int(str(answer).strip()))
+    except ValueError:
+        raise ValueError(f"answer must be the integer target, got {answer!r}") from None
+    if isinstance(numbers, (str, bytes)) or not all(type(n) is int and n >= 0 for n in numbers):
+        raise ValueError(f"numbers must be a sequence of non-negative ints, got {numbers!r}")
+    gold = str(target)
+    if not isinstance(completion, str):
+        return Verdict(0.0, NO_ANSWER, None, gold, {"error": "completion is not a string"})
+    expression = extract_expression(completion)
+    if expression is None:
+        return Verdict(0.0, NO_ANSWER, None, gold)
+    if len(expression) > MAX_EXPRESSION_CHARS:
+        return Verdict(
+            0.0,
+            FORMAT,
+            expression[:50] + "...",
+            gold,
+            {"error": f"expression longer than {MAX_EXPRESSION_CHARS} characters"},
+        )
+    used: list[int] = []
+    try:
+        value = _evaluate(ast.parse(expression, mode="eval"), used)
+    except _Rejected as e:
+        return Verdict(0.0, f"{PARSE_ERROR}: {e}", expression, gold)
+    except ZeroDivisionError:
+        return Verdict(0.0, f"{WRONG}: division by zero", expression, gold)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        return Verdict(
+            0.0, f"{PARSE_ERROR}: not an expression ({type(e).__name__})", expression, gold
+        )
+    given, counts = Counter(numbers), Counter(used)
+    for number, count in sorted(counts.items()):
+        if count > given[number]:
+            times = (
+                "not given"
+                if not given[number]
+                else f"given {given[number]} time" + ("s" if given[number] > 1 else "")
+            )
+            return Verdict(
+                0.0,
+                f"number {number} used {count} time{'s' if count > 1 else ''} but {times}",
+                expression,
+                gold,
+            )
+    if use_all and counts != given:
+        missing = sorted((given - counts).elements())
+        return Verdict(0.0, f"{WRONG}: numbers not used: {missing}", expression, gold)
+    details = {"value": str(value), "used": used}
+    if value != target:
+        return Verdict(0.0, WRONG, expression, gold, details)
+    return Verdict(1.0, CORRECT, expression, gold, details)
+
+
+def countdown_reward(
+    completion: str, answer: str, *, numbers: Sequence[int], use_all: bool = False
+) -> float:
+    """``countdown_check(...).reward`` as a float."""
+    return float(
+        countdown_check(completion, answer, numbers=numbers, use_all=use_all).reward or 0.0
+    )

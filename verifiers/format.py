@@ -1,0 +1,242 @@
+r"""Format rewards: tag structure, a regex, length limits, and pulling answers out of tags.
+
+>>> from verifiers.format import extract_tag, format_check, format_reward
+>>> text = "<think>7*6 is 42</think>\n<answer>42</answer>"
+>>> format_reward(text)                                   # default tags: think, answer
+1.0
+>>> extract_tag(text, "answer")
+'42'
+>>> format_check("<answer>42</answer><think>hm</think>").reason
+'tag_order: <answer> comes before <think>'
+>>> format_reward("The answer is 42.", tags=(), pattern=r"answer is \d+")
+1.0
+
+Rules, checked in this order; the first one broken gives reward 0 and names itself in the
+reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
+
+- ``not_a_string``: the completion is not a ``str``.
+- ``too_long`` / ``too_short``: ``len(completion)`` against ``max_chars`` / ``min_chars``.
+- ``missing_tag``, ``unclosed_tag``, ``duplicate_tag``: each tag of ``tags`` must open and close
+  exactly once (``<name>`` ... ``</name>``, no attributes, case-sensitive). A tag mentioned
+  inside another tag's text counts: the parse would be ambiguous.
+- ``tag_order`` / ``nested_tag``: the tags follow one another in the order given, none inside
+  another.
+- ``empty_tag``: every tag holds some non-whitespace text.
+- ``text_outside_tags``: only whitespace before, between and after the tags, unless
+  ``allow_text_outside=True``.
+- ``pattern_mismatch``: ``re.search(pattern, completion)`` found nothing (anchor with
+  ``\A``/``\Z`` to constrain the whole text; pass a compiled pattern to choose flags).
+
+A passing completion gets reward 1.0, reason ``"correct"``, and ``pred`` = the text of the last
+tag (the answer, for the other verifiers). ``answer`` is accepted so that every family has the
+same signature, and ignored: format says nothing about correctness.
+
+Everything here is plain string scanning (one regex pass over the text for the tags): cheap
+enough to run in-process. A user ``pattern`` can backtrack catastrophically; the rubric's hard
+deadline is what bounds that.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from verifiers.types import CORRECT, Verdict
+
+__all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
+
+DEFAULT_TAGS: tuple[str, ...] = ("think", "answer")
+
+_TAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+
+
+def _check_tag_name(tag: Any, argument: str) -> str:
+    if not isinstance(tag, str) or not _TAG_NAME.fullmatch(tag):
+        raise ValueError(
+            f"{argument} must hold tag names like 'answer' (letters, digits, _ . : -; no "
+            f"angle brackets), got {tag!r}"
+        )
+    return tag
+
+
+def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
+    if tags is None:
+        return ()
+    if isinstance(tags, str):  # a single tag name, not a sequence of one-letter tags
+        tags = (tags,)
+    if not isinstance(tags, Sequence):
+        raise TypeError(f"tags must be a sequence of tag names, got {type(tags).__name__}")
+    names = tuple(_check_tag_name(t, "tags") for t in tags)
+    if len(set(names)) != len(names):
+        raise ValueError(f"tags must not repeat a name, got {names!r}")
+    return names
+
+
+@functools.lru_cache(maxsize=256)
+def _tag_regex(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("<(/?)(" + "|".join(re.escape(n) for n in names) + ")>")
+
+
+@functools.lru_cache(maxsize=256)
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def extract_tag(text: str, tag: str) -> str | None:
+    """The stripped text of the last complete ``<tag>...</tag>`` in ``text``, else ``None``.
+
+    The last one wins, as with ``\\boxed{}``: a model that revises its answer is scored on the
+    revision. An unclosed tag (a generation cut off by the length limit) gives ``None``.
+
+    >>> extract_tag("<answer>3</answer> no wait <answer> 4 </answer>", "answer")
+    '4'
+    >>> extract_tag("<answer>4", "answer") is None
+    True
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    _check_tag_name(tag, "tag")
+    close = text.rfind(f"</{tag}>")
+    if close < 0:
+        return None
+    opening = f"<{tag}>"
+    start = text.rfind(opening, 0, close)
+    if start < 0:
+        return None
+    return text[start + len(opening) : close].strip()
+
+
+def _fail(rule: str, message: str, **details: Any) -> Verdict:
+    return Verdict(0.0, f"{rule}: {message}", details={"rule": rule, **details})
+
+
+def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> Verdict | None:
+    """None when the tag structure is right, else the failing Verdict."""
+    opens: dict[str, list[re.Match[str]]] = {n: [] for n in names}
+    closes: dict[str, list[re.Match[str]]] = {n: [] for n in names}
+    for m in _tag_regex(names).finditer(text):
+        (closes if m.group(1) else opens)[m.group(2)].append(m)
+    for name in names:
+        n_open, n_close = len(opens[name]), len(closes[name])
+        if n_open == 0 and n_close == 0:
+            return _fail("missing_tag", f"<{name}> not found", tag=name)
+        if n_open > 1 or n_close > 1:
+            return _fail(
+                "duplicate_tag",
+                f"<{name}> opens {n_open} and closes {n_close} times (once each expected)",
+                tag=name,
+            )
+        if n_close == 0 or n_open == 0 or closes[name][0].start() < opens[name][0].end():
+            return _fail("unclosed_tag", f"<{name}> is not opened then closed", tag=name)
+    spans = [(opens[n][0], closes[n][0]) for n in names]
+    for (prev_name, (_, prev_close)), (name, (nxt_open, _)) in zip(
+        zip(names, spans), zip(names[1:], spans[1:])
+    ):
+        if nxt_open.start() < prev_close.start():
+            prev_open = opens[prev_name][0]
+            if nxt_open.start() > prev_open.start():
+                return _fail("nested_tag", f"<{name}> is inside <{prev_name}>", tag=name)
+            return _fail("tag_order", f"<{name}> comes before <{prev_name}>", tag=name)
+    for name, (o, c) in zip(names, spans):
+        if not text[o.end() : c.start()].strip():
+            return _fail("empty_tag", f"<{name}> holds no text", tag=name)
+    if not allow_text_outside:
+        outside = [text[: spans[0][0].start()]]
+        outside += [text[c.end() : o.start()] for (_, c), (o, _) in zip(spans, spans[1:])]
+        outside.append(text[spans[-1][1].end() :])
+        for piece in outside:
+            if piece.strip():
+                shown = piece.strip()[:40]
+                return _fail(
+                    "text_outside_tags",
+                    f"{shown!r} is outside the tags (allow_text_outside=False)",
+                )
+    return None
+
+
+def format_check(
+    completion: str,
+    answer: str | None = None,
+    *,
+    tags: str | Sequence[str] | None = DEFAULT_TAGS,
+    pattern: str | re.Pattern[str] | None = None,
+    max_chars: int | None = None,
+    min_chars: int = 0,
+    allow_text_outside: bool = False,
+) -> Verdict:
+    r"""Check a completion's format; reward 1.0 when every rule holds, else 0.0 and the rule.
+
+    Args:
+        completion: the model's text.
+        answer: ignored (same signature as the other families).
+        tags: tag names that must appear in this order, once each; ``()`` or ``None`` skips
+            the tag rules. A single ``str`` is one tag.
+        pattern: a regex that must be found in the completion (``re.search``).
+        max_chars, min_chars: length limits on the completion, in characters.
+        allow_text_outside: accept text before, between or after the tags.
+
+    >>> format_check("<think>a</think> <answer>b</answer>").pred
+    'b'
+    >>> format_check("<answer>b</answer>", tags="answer", max_chars=10).reason
+    'too_long: 18 chars > max_chars=10'
+    >>> format_check("Hi <answer>b</answer>", tags=["answer"]).details["rule"]
+    'text_outside_tags'
+    """
+    names = _normalise_tags(tags)
+    if pattern is not None and not isinstance(pattern, str | re.Pattern):
+        raise TypeError(f"pattern must be a str or re.Pattern, got {type(pattern).__name__}")
+    for argument, value in (("max_chars", max_chars), ("min_chars", min_chars)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 0
+        ):
+            raise ValueError(f"{argument} must be a non-negative int, got {value!r}")
+    if not isinstance(completion, str):
+        return _fail("not_a_string", f"completion is a {type(completion).__name__}, not a str")
+    if max_chars is not None and len(completion) > max_chars:
+        return _fail("too_long", f"{len(completion)} chars > max_chars={max_chars}")
+    if len(completion) < min_chars:
+        return _fail("too_short", f"{len(completion)} chars < min_chars={min_chars}")
+    pred = None
+    if names:
+        failure = _check_tags(completion, names, allow_text_outside)
+        if failure is not None:
+            return failure
+        pred = extract_tag(completion, names[-1])
+    if pattern is not None:
+        regex = _compile(pattern) if isinstance(pattern, str) else pattern
+        if regex.search(completion) is None:
+            return _fail(
+                "pattern_mismatch",
+                f"no match for pattern {regex.pattern[:80]}",
+                pattern=regex.pattern,
+            )
+    return Verdict(1.0, CORRECT, pred=pred, details={"tags": names})
+
+
+def format_reward(
+    completion: str,
+    answer: str | None = None,
+    *,
+    tags: str | Sequence[str] | None = DEFAULT_TAGS,
+    pattern: str | re.Pattern[str] | None = None,
+    max_chars: int | None = None,
+    min_chars: int = 0,
+    allow_text_outside: bool = False,
+) -> float:
+    """``format_check(...).reward``: 1.0 or 0.0.
+
+    >>> format_reward("<think>x</think><answer>y</answer>")
+    1.0
+    """
+    verdict = format_check(
+        completion,
+        answer,
+        tags=tags,
+        pattern=pattern,
+        max_chars=max_chars,
+        min_chars=min_chars,
+        allow_text_outside=allow_text_outside,
+    )
+    return float(verdict.reward or 0.0)
