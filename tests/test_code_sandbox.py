@@ -1,0 +1,343 @@
+"""verifiers.code: test kinds, strict comparison, rewards, batch runs, isolation report,
+no-signal on infrastructure failure, and the wire format."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import subprocess
+import sys
+from collections import Counter, OrderedDict, deque
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifiers.code import (
+    CodeResult,
+    Limits,
+    SandboxPool,
+    code_check,
+    code_reward,
+    extract_code,
+    run_tests,
+    run_tests_batch,
+    stdout_matches,
+    typed_equal,
+    wire,
+)
+from verifiers.types import Verdict
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = SandboxPool(workers=2)
+    yield p
+    p.close()
+
+
+def call(name, args, expected, **kw):
+    return {"entry_point": name, "args": args, "expected": expected, **kw}
+
+
+# ----------------------------------------------------------------------------- test kinds
+
+
+def test_call_tests_compare_value_and_type(pool):
+    r = run_tests(
+        ADD,
+        [call("add", [1, 2], 3), call("add", [1, 2], 3.0), call("add", [True, False], True),
+         call("add", [[1], [2]], [1, 2]), call("add", [(1,), (2,)], [1, 2])],
+        pool=pool,
+    )  # fmt: skip
+    assert [t.passed for t in r.tests] == [True, False, False, True, False]
+    assert r.reward == pytest.approx(2 / 5)
+    assert r.all_passed is False and r.all_or_nothing == 0.0
+    assert r.tests[1].error == "wrong" and r.tests[1].got == "3"
+
+
+def test_call_kwargs_and_float_tolerance(pool):
+    code = "def area(r, *, pi=3.14159):\n    return pi * r * r\n"
+    tests = [
+        call("area", [1.0], 3.14159),
+        {"entry_point": "area", "args": [2.0], "kwargs": {"pi": math.pi}, "expected": 4 * math.pi},
+        call("area", [1.0], 3.0, abs_tol=0.2),
+        call("area", [1.0], 3.0),
+    ]
+    r = run_tests(code, tests, pool=pool)
+    assert [t.passed for t in r.tests] == [True, True, True, False]
+
+
+def test_all_plain_types_round_trip(pool):
+    value = [None, True, -(2**200), 1.5, "é", b"\x00", (1, 2), {1, 2}, frozenset({3}),
+             {"k": [1]}, 1 + 2j, Counter("aab"), OrderedDict(a=1), deque([1])]  # fmt: skip
+    code = f"from collections import *\ndef f():\n    return {value!r}\n"
+    r = run_tests(code, [call("f", [], value)], pool=pool)
+    assert r.all_passed, r.tests[0]
+
+
+def test_candidate_exceptions_are_failures_with_their_type(pool):
+    code = "def f(x):\n    if x < 0:\n        raise ValueError('neg')\n    return x\n"
+    r = run_tests(code, [call("f", [1], 1), call("f", [-1], -1), call("g", [1], 1)], pool=pool)
+    assert [t.passed for t in r.tests] == [True, False, False]
+    assert r.tests[1].error == "ValueError" and "neg" in r.tests[1].message
+    assert r.tests[2].error == "NameError"
+
+
+def test_module_load_error_fails_every_test(pool):
+    r = run_tests(
+        "def add(a, b):\n    return a + b\n1/0\n", [call("add", [1, 2], 3)] * 2, pool=pool
+    )
+    assert r.reward == 0.0 and r.status == "ok"
+    assert r.tests[0].error == "load:ZeroDivisionError"
+
+
+def test_stdin_tests_are_exact_line_by_line(pool):
+    code = "a, b = map(int, input().split())\nprint(a + b)\nprint(a * b)   \n"
+    tests = [
+        {"stdin": "2 3\n", "expected_stdout": "5\n6\n"},
+        {"stdin": "2 3\n", "expected_stdout": "5\n6"},  # trailing newline/space ignored
+        {"stdin": "2 3\n", "expected_stdout": "5\n"},  # a missing line is not ignored
+        {"stdin": "2 3\n", "expected_stdout": "5\n6\n7\n"},  # nor an extra expected line
+        {"stdin": "2 3\n", "expected_stdout": "6\n5\n"},  # order matters
+        {"stdin": "", "expected_stdout": ""},  # EOFError: exit status 1
+    ]
+    r = run_tests(code, tests, pool=pool)
+    assert [t.passed for t in r.tests] == [True, True, False, False, False, False]
+    assert r.tests[5].error == "exit status 1" and "EOFError" in r.tests[5].stderr
+
+
+def test_stdin_nonzero_exit_fails_even_with_right_output(pool):
+    r = run_tests(
+        "print(3)\nraise SystemExit(2)\n", [{"stdin": "", "expected_stdout": "3\n"}], pool=pool
+    )
+    assert not r.all_passed and r.tests[0].error == "exit status 2"
+
+
+def test_stdout_comparator_helpers():
+    assert stdout_matches("a\t \nb", "a\nb\n\n")
+    assert not stdout_matches("a b", "a  b")
+    assert not stdout_matches("", "0")
+    assert not typed_equal({1}, {True}) and not typed_equal({1: 0}, {1.0: 0})
+
+
+def test_assert_tests_humaneval_and_mbpp_style(pool):
+    check = (
+        "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"
+    )
+    tests = [
+        {"assert_code": check, "entry_point": "add"},
+        {"assert_code": "assert add(1, 1) == 2", "entry_point": "add"},
+        {"assert_code": "assert math.isclose(add(0.1, 0.2), 0.3)", "entry_point": "add",
+         "setup": "import math"},
+        {"assert_code": "assert add(1, 1) == 3", "entry_point": "add"},
+    ]  # fmt: skip
+    r = run_tests(ADD, tests, pool=pool)
+    assert [t.passed for t in r.tests] == [True, True, True, False]
+    assert r.tests[3].error == "AssertionError"
+
+
+def test_assert_code_can_expect_a_builtin_exception(pool):
+    code = "def f(x):\n    raise ValueError('bad')\n"
+    test = "try:\n    f(1)\n    raise AssertionError('no error')\nexcept ValueError:\n    pass\n"
+    assert run_tests(code, [{"assert_code": test, "entry_point": "f"}], pool=pool).all_passed
+
+
+def test_assert_tests_reach_helpers_the_candidate_defines(pool):
+    code = "def sq(x):\n    return x * x\ndef f(x):\n    return sq(x) + 1\n"
+    r = run_tests(
+        code, [{"assert_code": "assert f(2) == sq(2) + 1", "entry_point": "f"}], pool=pool
+    )
+    assert r.all_passed
+
+
+def test_assert_test_passing_a_non_plain_argument_is_unsupported(pool):
+    r = run_tests(ADD, [{"assert_code": "add(lambda: 1, 2)", "entry_point": "add"}], pool=pool)
+    assert r.tests[0].error == "UnsupportedTest" and r.reward == 0.0
+
+
+def test_mixed_kinds_in_one_run(pool):
+    code = "import sys\ndef add(a, b):\n    return a + b\nif __name__ == '__main__':\n    print(add(*map(int, sys.stdin.read().split())))\n"
+    tests = [call("add", [1, 2], 3), {"stdin": "4 5", "expected_stdout": "9"},
+             {"assert_code": "assert add(2, 2) == 4", "entry_point": "add"}]  # fmt: skip
+    r = run_tests(code, tests, pool=pool)
+    assert [t.kind for t in r.tests] == ["call", "stdin", "assert"]
+    assert r.all_passed
+
+
+def test_timeout_fails_remaining_tests_and_keeps_earlier_ones(pool):
+    code = "def f(x):\n    while x:\n        pass\n    return x\n"
+    r = run_tests(
+        code, [call("f", [0], 0), call("f", [1], 1), call("f", [0], 0)], timeout=1.0, pool=pool
+    )
+    assert [t.passed for t in r.tests] == [True, False, False]
+    assert r.tests[1].error == "timeout" and r.status == "ok"
+
+
+def test_stdout_excerpt_is_captured_and_capped(pool):
+    code = "print('hello')\nprint('x' * 100000)\ndef f():\n    return 1\n"
+    r = run_tests(code, [call("f", [], 1)], pool=pool, limits=Limits(excerpt_bytes=100))
+    assert (
+        r.tests[0].passed
+        and r.tests[0].stdout.startswith("hello")
+        and len(r.tests[0].stdout) == 100
+    )
+
+
+# ----------------------------------------------------------------------------- isolation
+
+
+def test_isolation_report_and_what_the_candidate_sees(pool):
+    code = """
+import os, socket
+def probe():
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=0.5)
+        net = "up"
+    except OSError:
+        net = "down"
+    return [os.getuid(), dict(os.environ), net, os.getcwd().startswith("/tmp/"),
+            len([p for p in os.listdir("/proc") if p.isdigit()]) < 10]
+"""
+    r = run_tests(code, [call("probe", [], None)], pool=pool)
+    assert r.status == "ok" and r.tests[0].error == "wrong"
+    uid, env, net, in_tmp, few_pids = eval(r.tests[0].got)  # a repr of plain data
+    assert env == {} and net == "down" and in_tmp
+    iso = r.isolation
+    assert iso["net_namespace"] == "yes" and iso["env"] == "empty" and iso["python"] == "-I -S"
+    if iso["uid"] is not None:
+        assert uid == iso["uid"] != 0
+    if iso["pid_namespace"] == "yes" and iso["mount_namespace"] == "yes":
+        assert few_pids  # a fresh /proc: the host's processes are not even listed
+    assert iso["limits"]["memory_bytes"] == Limits().memory_bytes
+
+
+def test_os_refusing_a_limit_is_no_signal_not_zero(pool):
+    # RLIMIT_NOFILE above the hard maximum: the OS refuses, the code is not to blame
+    r = run_tests(ADD, [call("add", [1, 2], 3)], pool=pool, limits=Limits(open_files=2**40))
+    assert r.status == "no_signal" and r.reward is None and r.all_or_nothing is None
+    assert "setrlimit" in r.reason
+    v = code_check(ADD, [call("add", [1, 2], 3)], pool=pool, limits=Limits(open_files=2**40))
+    assert v.reward is None and v.reason == "no_signal"
+
+
+def test_sandbox_that_cannot_start_is_no_signal(pool, monkeypatch):
+    from verifiers.code import sandbox
+
+    monkeypatch.setattr(sandbox, "HARNESS", "/nonexistent/harness.py")
+    broken = SandboxPool(workers=1)
+    try:
+        r = run_tests(ADD, [call("add", [1, 2], 3)], pool=broken)
+        assert r.reward is None and r.status == "no_signal" and "did not start" in r.reason
+    finally:
+        broken.close()
+
+
+# ----------------------------------------------------------------------------- API
+
+
+def test_run_tests_rejects_bad_input_naming_the_field(pool):
+    with pytest.raises(ValueError, match="code"):
+        run_tests(None, [call("add", [], 1)], pool=pool)
+    with pytest.raises(ValueError, match="tests"):
+        run_tests(ADD, [], pool=pool)
+    with pytest.raises(ValueError, match=r"tests\[0\]: cannot tell"):
+        run_tests(ADD, [{"args": [1]}], pool=pool)
+    with pytest.raises(ValueError, match=r"tests\[0\]: call test is missing \['expected'\]"):
+        run_tests(ADD, [{"entry_point": "add", "args": [1]}], pool=pool)
+    with pytest.raises(ValueError, match=r"unknown field\(s\) \['expect'\]"):
+        run_tests(ADD, [{"entry_point": "add", "expected": 1, "expect": 1}], pool=pool)
+    with pytest.raises(ValueError, match="plain data"):
+        run_tests(ADD, [call("add", [object()], 1)], pool=pool)
+    with pytest.raises(ValueError, match=r"tests\[0\].entry_point"):
+        run_tests(ADD, [call("a b", [], 1)], pool=pool)
+    with pytest.raises(ValueError, match="timeout"):
+        run_tests(ADD, [call("add", [1, 2], 3)], timeout=0, pool=pool)
+
+
+def test_code_check_extracts_the_last_python_block(pool):
+    completion = (
+        "First try:\n```python\ndef add(a, b):\n    return a - b\n```\n"
+        "Fixed:\n```python\ndef add(a, b):\n    return a + b\n```\nDone."
+    )
+    v = code_check(completion, [call("add", [1, 2], 3)], pool=pool)
+    assert isinstance(v, Verdict) and v.reward == 1.0 and v.reason == "correct"
+    assert v.details["passed"] == 1 and "return a + b" in v.pred
+    assert code_reward("no code here", [call("add", [1, 2], 3)], pool=pool) == 0.0
+    assert code_check("```python\n```", [call("add", [1, 2], 3)], pool=pool).reason == "no_answer"
+    assert extract_code("```\nx = 1\n```") == "x = 1\n"
+
+
+def test_code_check_all_or_nothing_and_json_tests(pool):
+    tests = '[{"entry_point": "add", "args": [1, 2], "expected": 3},' \
+            ' {"entry_point": "add", "args": [1, 2], "expected": 4}]'  # fmt: skip
+    assert code_reward(ADD, tests, pool=pool) == 0.5
+    assert code_reward(ADD, tests, pool=pool, all_or_nothing=True) == 0.0
+    with pytest.raises(ValueError, match="JSON"):
+        code_check(ADD, "not json", pool=pool)
+
+
+def test_batch_runs_a_group_in_parallel_order_preserved(pool):
+    codes = [f"def f():\n    return {k}\n" for k in range(6)]
+    results = run_tests_batch(codes, [call("f", [], 3)], pool=pool)
+    assert [r.reward for r in results] == [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    per_code = run_tests_batch(codes[:2], [[call("f", [], 0)], [call("f", [], 0)]], pool=pool)
+    assert [r.reward for r in per_code] == [1.0, 0.0]
+    with pytest.raises(ValueError, match="test lists"):
+        run_tests_batch(codes, [[call("f", [], 0)]], pool=pool)
+
+
+def test_code_result_rewards():
+    assert CodeResult(tests=()).reward is None
+    assert CodeResult(tests=(), status="no_signal").all_passed is False
+
+
+def test_verifiers_code_does_not_import_torch():
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, verifiers.code; print('torch' in sys.modules)"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.strip() == "False"
+
+
+# ----------------------------------------------------------------------------- wire format
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+    | st.binary(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
+    | st.frozensets(st.integers() | st.text(max_size=3), max_size=3),
+    max_leaves=20,
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain)
+def test_wire_round_trip_keeps_value_and_type(value):
+    back = wire.decode(wire.unpack(wire.pack({"v": wire.encode(value)})[4:])["v"])
+    assert typed_equal(back, value, rel_tol=0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda i: st.lists(i, max_size=4), max_leaves=15))  # fmt: skip
+def test_wire_decode_of_garbage_only_raises_wire_error(data):
+    with contextlib.suppress(wire.WireError):  # anything else would fail the test
+        wire.decode(data)
+
+
+def test_wire_refuses_deep_or_foreign_values():
+    deep: list = []
+    for _ in range(100):
+        deep = [deep]
+    with pytest.raises(wire.WireError, match="deeper"):
+        wire.encode(deep)
+    with pytest.raises(wire.WireError, match="type Yes"):
+        wire.encode(type("Yes", (), {"__eq__": lambda s, o: True})())
+    with pytest.raises(wire.WireError):
+        wire.decode(["S", [["l", []]]])  # an unhashable set member
+    with pytest.raises(wire.WireError):
+        wire.decode(["i", "f" * (wire.MAX_INT_HEX_DIGITS + 1)])
