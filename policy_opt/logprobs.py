@@ -1,0 +1,146 @@
+"""Log-probabilities of the sampled tokens, without the full-vocabulary log_softmax.
+
+    logp[t] = logits[t, tok_t] - logsumexp_v(logits[t, v])
+
+The naive ``logits.log_softmax(-1).gather(-1, tok)`` materialises a second ``[T, V]`` tensor
+(2.5 GB in fp32 for 4,096 tokens of Qwen's 151,936-token vocabulary) and keeps it for the
+backward pass. ``token_logprobs`` walks the rows in chunks, so the forward pass holds one
+``[chunk, V]`` fp32 block at a time and saves only the ``[T]`` logsumexp for backward; the
+backward pass writes ``softmax - onehot`` chunk by chunk straight into the gradient of the
+logits (which has to exist anyway). The arithmetic is fp32 even for bf16/fp16 logits (fp64
+stays fp64); the result is fp32 (fp64 for fp64 logits).
+"""
+
+from __future__ import annotations
+
+import torch
+
+Tensor = torch.Tensor
+
+DEFAULT_CHUNK_SIZE = 256
+"""Rows per chunk: 256 x 151,936 fp32 = 156 MB of scratch, large enough to keep the matmul-free
+reductions vectorised."""
+
+
+def _compute_dtype(dtype: torch.dtype) -> torch.dtype:
+    return torch.float64 if dtype == torch.float64 else torch.float32
+
+
+def _flattens(x: Tensor) -> bool:
+    """Whether ``[N, L, V]`` can be viewed as ``[N*L, V]`` without a copy."""
+    N, L, V = x.shape
+    return N == 1 or x.stride(0) == L * x.stride(1)
+
+
+def _blocks(x: Tensor, chunk_size: int, flat: bool) -> list[tuple[Tensor, slice]]:
+    """Split ``[N, L, V]`` into ``[<=chunk_size, V]`` views (never copies), each with its slice
+    of the flattened ``N*L`` positions. ``flat`` chunks across sequence boundaries (contiguous
+    rows, the usual case); otherwise (e.g. ``model_logits[:, :-1]``) chunks stay in a row."""
+    N, L, V = x.shape
+    if flat:
+        rows = x.flatten(0, 1)
+        return [(rows[s : s + chunk_size], slice(s, min(s + chunk_size, N * L)))
+                for s in range(0, N * L, chunk_size)]
+    return [(x[n, s : s + chunk_size], slice(n * L + s, n * L + min(s + chunk_size, L)))
+            for n in range(N) for s in range(0, L, chunk_size)]
+
+
+class _ChunkedTokenLogprobs(torch.autograd.Function):
+    """Autograd op for ``token_logprobs`` on ``[N, L, V]`` logits and flat ``[N*L]`` tokens."""
+
+    @staticmethod
+    def forward(ctx, logits: Tensor, tokens: Tensor, chunk_size: int, temperature: float) -> Tensor:
+        cdtype = _compute_dtype(logits.dtype)
+        T = tokens.shape[0]
+        out = torch.empty(T, dtype=cdtype, device=logits.device)
+        lse = torch.empty(T, dtype=cdtype, device=logits.device)
+        for view, idx in _blocks(logits, chunk_size, _flattens(logits)):
+            block = view.to(cdtype)
+            if temperature != 1.0:
+                block = block / temperature
+            lse[idx] = torch.logsumexp(block, dim=-1)
+            picked = block.gather(-1, tokens[idx].unsqueeze(-1)).squeeze(-1)
+            out[idx] = picked - lse[idx]
+        # Saving `logits` keeps a reference, not a copy; the [T] logsumexp is all we add.
+        ctx.save_for_backward(logits, tokens, lse)
+        ctx.chunk_size = chunk_size
+        ctx.temperature = temperature
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_out: Tensor):
+        logits, tokens, lse = ctx.saved_tensors
+        chunk_size, temperature = ctx.chunk_size, ctx.temperature
+        cdtype = lse.dtype
+        grad = torch.empty(logits.shape, dtype=logits.dtype, device=logits.device)
+        g_all = grad_out.to(cdtype) / temperature
+        flat = _flattens(logits)
+        pairs = zip(_blocks(logits, chunk_size, flat), _blocks(grad, chunk_size, flat))
+        for (view, idx), (gview, _) in pairs:
+            g = g_all[idx].unsqueeze(-1)
+            z = view.to(cdtype)
+            if temperature != 1.0:
+                z = z / temperature
+            # d logp / d z = onehot - softmax(z), times the incoming gradient. In fp32/fp64 it
+            # is written straight into the gradient buffer: no [chunk, V] temporary.
+            out = gview if gview.dtype == cdtype else torch.empty_like(z)
+            torch.sub(z, lse[idx].unsqueeze(-1), out=out)
+            out.exp_().mul_(-g)
+            out.scatter_add_(-1, tokens[idx].unsqueeze(-1), g)
+            if out is not gview:
+                gview.copy_(out)
+        return grad, None, None, None
+
+
+def token_logprobs(
+    logits: Tensor,
+    tokens: Tensor,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    temperature: float = 1.0,
+) -> Tensor:
+    """Log-probability of each sampled token: ``log_softmax(logits / temperature)[..., tok]``.
+
+    Args:
+        logits: ``[N, L, V]`` (or ``[T, V]``) floating logits; position t scores token t (shift
+            the model's logits by one before calling, as for any causal LM).
+        tokens: ``[N, L]`` (or ``[T]``) integer ids in ``[0, V)``.
+        chunk_size: rows of ``V`` logits processed at a time (memory/speed trade-off).
+        temperature: divide the logits by it first (the sampling temperature, as TRL does).
+
+    Returns:
+        ``[N, L]`` (or ``[T]``) log-probs in float32 (float64 for float64 logits), with
+        gradient to ``logits`` when it requires one.
+
+    >>> logits = torch.tensor([[[0.0, 0.0], [2.0, 0.0]]])
+    >>> token_logprobs(logits, torch.tensor([[1, 0]]))
+    tensor([[-0.6931, -0.1269]])
+    """
+    if not isinstance(logits, Tensor):
+        raise ValueError(f"logits must be a torch.Tensor, got {type(logits).__name__}")
+    if not logits.is_floating_point():
+        raise ValueError(f"logits must be a floating-point tensor, got dtype {logits.dtype}")
+    if not isinstance(tokens, Tensor):
+        raise ValueError(f"tokens must be a torch.Tensor, got {type(tokens).__name__}")
+    if tokens.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
+        raise ValueError(f"tokens must be an integer tensor, got dtype {tokens.dtype}")
+    if logits.dim() < 2 or tuple(logits.shape[:-1]) != tuple(tokens.shape):
+        raise ValueError(f"logits must be tokens' shape plus a vocabulary axis: tokens "
+                         f"{tuple(tokens.shape)}, logits {tuple(logits.shape)}")
+    if tokens.device != logits.device:
+        raise ValueError(f"tokens is on {tokens.device} but logits is on {logits.device}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
+        raise ValueError(f"temperature must be > 0, got {temperature!r}")
+    V = logits.shape[-1]
+    if V == 0:
+        raise ValueError("logits must have a non-empty vocabulary axis")
+    if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= V):
+        raise ValueError(f"tokens must be ids in [0, {V}), got range "
+                         f"[{int(tokens.min())}, {int(tokens.max())}]")
+    # [N, L, V] view (no copy) whatever the input's rank; _blocks does the chunking.
+    logits3 = logits.reshape(-1, logits.shape[-2], V) if logits.dim() > 2 else logits.unsqueeze(0)
+    flat_tokens = tokens.reshape(-1).to(torch.int64)
+    out = _ChunkedTokenLogprobs.apply(logits3, flat_tokens, chunk_size, float(temperature))
+    return out.view(tokens.shape)
