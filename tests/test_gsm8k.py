@@ -1,0 +1,142 @@
+"""verifiers.gsm8k: '#### N' parsing, policies, and the whole dataset scored against itself."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from verifiers.gsm8k import gsm8k_check, gsm8k_reward, parse_gsm8k_answer
+from verifiers.math import math_reward
+
+
+def _data_dir() -> Path | None:
+    env = os.environ.get("RLVR_DATA_DIR")
+    if env:
+        return Path(env)
+    local = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    return local if local.exists() else None
+
+
+DATA = _data_dir()
+
+
+def _rows() -> list[dict]:
+    rows = []
+    for split in ("train", "test"):
+        with open(DATA / "gsm8k" / f"{split}.jsonl", encoding="utf-8") as f:
+            rows.extend(json.loads(line) for line in f)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("row_answer", "expected"),
+    [
+        ("48/2 = <<48/2=24>>24\n#### 72", "72"),
+        ("#### 1,000", "1000"),
+        ("#### -3", "-3"),
+        ("text #### 5 more\n#### 6", "6"),
+        ("#### 0.5", "0.5"),
+        ("####    12  ", "12"),
+    ],
+)
+def test_parse_gsm8k_answer(row_answer, expected):
+    assert parse_gsm8k_answer(row_answer) == expected
+
+
+@pytest.mark.parametrize("bad", ["no hashes here", "#### twelve", "####"])
+def test_parse_gsm8k_answer_rejects_rows_without_a_number(bad):
+    with pytest.raises(ValueError, match="row_answer"):
+        parse_gsm8k_answer(bad)
+
+
+def test_parse_gsm8k_answer_rejects_non_strings():
+    with pytest.raises(TypeError, match="row_answer"):
+        parse_gsm8k_answer(72)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer", "flexible", "strict"),
+    [
+        ("so #### 18", "18", 1.0, 1.0),
+        ("so #### 18", "#### 18", 1.0, 1.0),
+        ("#### $1,000.", "1000", 1.0, 1.0),
+        ("#### 18 dollars", "18", 1.0, 1.0),
+        ("#### 17", "18", 0.0, 0.0),
+        (r"The total is $\boxed{18}$.", "18", 1.0, 0.0),
+        ("The total is 18.", "18", 1.0, 0.0),
+        ("The total is 18 and then 19.", "18", 0.0, 0.0),
+        ("#### 18 then later 19", "18", 1.0, 1.0),  # '####' outranks a later number
+        (r"#### 19 \boxed{18}", "18", 0.0, 0.0),  # '####' outranks a box
+        ("It is -3 degrees.", "-3", 1.0, 0.0),
+        ("#### -3", "-3", 1.0, 1.0),
+        ("5 - 3 = 2", "2", 1.0, 0.0),
+        ("no number at all", "2", 0.0, 0.0),
+        ("#### about 18", "18", 1.0, 0.0),  # strict: '####' not followed by a number
+        ("", "5", 0.0, 0.0),
+        ("#### 1,000,000", "1000000", 1.0, 1.0),
+        ("#### 10000", "1,000", 0.0, 0.0),
+        ("#### 0.5", "1/2", 1.0, 1.0),
+    ],
+)
+def test_policies(completion, answer, flexible, strict):
+    assert gsm8k_reward(completion, answer) == flexible
+    assert gsm8k_reward(completion, answer, policy="strict") == strict
+
+
+def test_check_reports_reason_and_extraction():
+    v = gsm8k_check("Half is 24, so 48 + 24 = 72.", "#### 72")
+    assert (v.reward, v.reason, v.pred, v.gold, v.details["source"]) == (
+        1.0,
+        "correct",
+        "72",
+        "72",
+        "last_number",
+    )
+    v = gsm8k_check("nothing", "72")
+    assert (v.reward, v.reason) == (0.0, "no_answer")
+    v = gsm8k_check("#### 71", "72", policy="strict")
+    assert (v.reward, v.reason, v.pred) == (0.0, "wrong", "71")
+
+
+def test_bad_arguments_raise_clear_errors():
+    with pytest.raises(ValueError, match="policy"):
+        gsm8k_check("#### 1", "1", policy="lenient")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="answer"):
+        gsm8k_check("#### 1", "one")
+    with pytest.raises(TypeError, match="completion"):
+        gsm8k_check(None, "1")  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(DATA is None, reason="RLVR_DATA_DIR unset and ../shared/data missing")
+def test_whole_dataset_scores_itself_and_nothing_else():
+    rows = _rows()
+    assert len(rows) == 8792
+    golds = [parse_gsm8k_answer(r["answer"]) for r in rows]
+    own_failures, cross_failures, equal_pairs = [], [], 0
+    for i, row in enumerate(rows):
+        for policy in ("strict", "flexible"):
+            if gsm8k_reward(row["answer"], golds[i], policy=policy) != 1.0:
+                own_failures.append((i, policy))
+        j = (i + 1) % len(rows)  # another row's answer
+        same = golds[i] == golds[j]
+        equal_pairs += same
+        if gsm8k_reward(row["answer"], golds[j]) != (1.0 if same else 0.0):
+            cross_failures.append((i, j))
+    assert own_failures == []
+    assert cross_failures == []
+    assert 0 < equal_pairs < len(rows) // 10  # some neighbours share an answer; most do not
+
+
+@pytest.mark.skipif(DATA is None, reason="RLVR_DATA_DIR unset and ../shared/data missing")
+def test_math_reward_agrees_on_gsm8k_solutions():
+    # The math verifier reads GSM8K solutions too ('####' is in its extraction precedence),
+    # through the in-process exact path.
+    rows = _rows()[:2000]
+    golds = [parse_gsm8k_answer(r["answer"]) for r in rows]
+    for i, row in enumerate(rows):
+        assert math_reward(row["answer"], golds[i]) == 1.0, i
+        j = (i + 7) % len(rows)
+        assert math_reward(row["answer"], golds[j]) == float(golds[i] == golds[j]), (i, j)

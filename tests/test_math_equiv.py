@@ -1,0 +1,158 @@
+"""verifiers.math: the public API, the exact fast path, and hard deadlines on hostile input."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import verifiers.math as vmath
+from verifiers.deadline import warm_up
+from verifiers.math import extract_answer, is_equiv, math_check, math_reward
+from verifiers.types import Verdict
+
+# Far above the deadlines below, far below what the hostile inputs would take in sympy.
+SLACK_S = 30.0
+
+
+def test_the_one_line_example_from_the_issue():
+    assert math_reward(r"... so the answer is $\boxed{\frac{1}{2}}$.", answer="0.5") == 1.0
+
+
+def test_check_returns_a_verdict_with_everything_needed_to_debug():
+    v = math_check(r"We find $x = \boxed{\dfrac{3}{4}}$.", r"\frac{3}{4}")
+    assert isinstance(v, Verdict)
+    assert (v.reward, v.reason, v.pred, v.gold) == (1.0, "correct", "0.75", r"\frac{3}{4}")
+    assert v.details == {"source": "boxed", "path": "exact"}
+    v = math_check("no idea", "5")
+    assert (v.reward, v.reason, v.pred) == (0.0, "no_answer", None)
+
+
+def test_numbers_never_leave_the_process():
+    # The exact path answers without a worker round trip or sympy.
+    for pred, gold, expected in [
+        ("1,000", "1000", 1.0),
+        ("0.25", "25", 0.0),
+        ("3 1/2", "3.5", 1.0),
+    ]:
+        v = math_check(f"The answer is {pred}.", gold)
+        assert (v.reward, v.details["path"]) == (expected, "exact")
+
+
+def test_gold_is_read_as_latex_never_as_its_last_number():
+    assert math_reward(r"\boxed{2}", r"2\sqrt{2}") == 0.0
+    assert math_reward(r"\boxed{2\sqrt{2}}", r"2\sqrt{2}") == 1.0
+    assert math_reward(r"\boxed{\sqrt{8}}", r"2\sqrt{2}") == 1.0
+
+
+def test_gold_may_be_a_boxed_solution_or_a_gsm8k_row():
+    assert math_reward("#### 72", "Natalia sold 48+24 = <<48+24=72>>72 clips.\n#### 72") == 1.0
+    assert math_reward(r"\boxed{4}", r"The area is $\boxed{4}$.") == 1.0
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        (r"\frac{1}{2}", "0.5", True),
+        (r"\pi", "3.14", False),
+        ("0.25", "25", False),
+        ("123450", "123456", False),
+        (r"\frac{1}{2^{99}}", r"\frac{1}{2^{98}}", False),
+        (r"\frac{1}{2^{99}}", r"2^{-99}", True),
+        ("3", "3 or 4", False),
+        ("(1,2)", "(1, 2)", True),
+        (r"\{1,2\}", r"\{2,1\}", True),
+        (r"x \in [2, 5]", "[2,5]", True),
+    ],
+)
+def test_is_equiv(gold, pred, expected):
+    assert is_equiv(gold, pred) is expected
+
+
+def test_self_correction_counts_the_last_answer():
+    text = r"So $\boxed{5}$. Wait, I dropped a sign: the result is $\boxed{-5}$."
+    assert extract_answer(text) == "-5"
+    assert math_reward(text, "-5") == 1.0
+    assert math_reward(text, "5") == 0.0
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        r"The answer is $\boxed{10^{10^{10^{10}}}}$.",
+        r"The answer is $\boxed{9^{9^9}}$.",
+        "Let me think. " * 3000 + r"\boxed{" + "1+" * 25_000 + "1}",  # ~92k characters
+        r"\boxed{" + "(" * 50_000 + "}",
+        r"\boxed{2^{1000000}}",
+    ],
+    ids=["tower-10", "tower-9", "50k-sum", "50k-parens", "big-exponent"],
+)
+def test_hostile_answers_get_reward_zero_reason_timeout_quickly(completion):
+    start = time.monotonic()
+    v = math_check(completion, "1", timeout=1.0)
+    assert time.monotonic() - start < SLACK_S
+    assert (v.reward, v.reason) == (0.0, "timeout")
+
+
+def test_the_deadline_itself_stops_sympy_when_the_guard_is_bypassed(monkeypatch):
+    # Without the up-front guard the towers reach sympy in a worker; only the kill from
+    # outside can end that work (sympy/gmpy hold the GIL inside one C call).
+    monkeypatch.setattr(vmath, "_guard", lambda text: None)
+    warm_up(1, "verifiers.latex_equiv")
+    start = time.monotonic()
+    v = math_check(r"\boxed{10^{10^{10^{10}}}}", "1", timeout=0.5)
+    assert time.monotonic() - start < SLACK_S
+    assert (v.reward, v.reason, v.details["path"]) == (0.0, "timeout", "symbolic")
+    v = math_check(r"\boxed{" + "1+" * 25_000 + "1}", "1", timeout=0.5)
+    assert (v.reward, v.reason) == (0.0, "timeout")
+
+
+def test_deadline_holds_when_called_from_threads():
+    results: list[str] = []
+
+    def check() -> None:
+        results.append(math_check(r"\boxed{9^{9^9}}", "1", timeout=0.5).reason)
+        results.append(math_check(r"\boxed{\frac{\sqrt{3}}{3}}", r"\frac{1}{\sqrt3}").reason)
+
+    threads = [threading.Thread(target=check) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert sorted(results) == ["correct"] * 3 + ["timeout"] * 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"), [({"timeout": 0}, "timeout"), ({"timeout": "5"}, "timeout")]
+)
+def test_bad_timeout_is_a_clear_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        math_check("1", "1", **kwargs)
+
+
+def test_bad_argument_types_name_the_argument():
+    with pytest.raises(TypeError, match="completion"):
+        math_check(None, "1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="answer"):
+        math_check("1", 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="pred"):
+        is_equiv("1", 1)  # type: ignore[arg-type]
+
+
+def test_unparsable_text_is_wrong_not_an_error():
+    v = math_check(r"\boxed{\frac{}{}\sqrt}", r"\frac{1}{2}")
+    assert v.reward == 0.0
+    assert v.reason in ("wrong", "parse_error")
+
+
+def test_importing_verifiers_math_does_not_import_sympy_or_torch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, verifiers.math, verifiers.gsm8k; "
+        "print('sympy' in sys.modules, 'torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -1,0 +1,145 @@
+"""verifiers.math_extract and verifiers.exact_numbers: precedence, dressing, linear time."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from verifiers.exact_numbers import find_numbers, format_fraction, parse_number
+from verifiers.math_extract import extract_answer, extract_answer_with_source, last_boxed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "rule"),
+    [
+        (r"so $\boxed{\frac{1}{2}}$.", r"\frac{1}{2}", "boxed"),
+        (r"\boxed{\frac{a}{\sqrt{b}}} end", r"\frac{a}{\sqrt{b}}", "boxed"),
+        (r"\fbox{7}", "7", "boxed"),
+        (r"\boxed 7", "7", "boxed"),
+        (r"\boxed{\{1, 2\}}", r"\{1, 2\}", "boxed"),  # escaped braces inside
+        (r"\boxed{1} and later \boxed{2}", "2", "boxed"),
+        (r"\boxed{1} and a truncated \boxed{2", "1", "boxed"),
+        ("#### 1,000", "1,000", "####"),
+        ("the answer is 5\n#### 6", "6", "####"),  # '####' outranks 'answer is'
+        (r"#### 6 but \boxed{7}", "7", "boxed"),  # a box outranks '####'
+        ("The answer is 5.", "5", "answer_is"),
+        ("The final answer is $x+1$. Done.", "x+1", "answer_is"),
+        (r"The answer is \(\frac{3}{4}\)", r"\frac{3}{4}", "answer_is"),
+        ("Final Answer: 12 apples.", "12 apples", "answer_is"),
+        ("The answer is 5. Wait, the answer is 6!", "6", "answer_is"),
+        ("The answer is 3.5.", "3.5", "answer_is"),
+        ("My answer was wrong: I got 12.", "12", "last_number"),  # 'answer' without 'is'
+        ("we get 3 apples and 4 pears", "4", "last_number"),
+        ("either 3 or 4", "3 or 4", "last_number"),
+        ("It is 1,250.50 dollars", "1,250.50", "last_number"),
+        ("the drop was -3", "-3", "last_number"),
+        ("8-5 = 3", "3", "last_number"),
+    ],
+)
+def test_precedence(text, expected, rule):
+    assert extract_answer_with_source(text) == (expected, rule)
+    assert extract_answer(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "no digits here", r"\boxed{", r"\boxed{}", None, 42])
+def test_nothing_to_extract(text):
+    assert extract_answer(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("42", Fraction(42)),
+        ("-7", Fraction(-7)),
+        ("\u22127", Fraction(-7)),
+        ("1,000", Fraction(1000)),
+        (r"1\,000", Fraction(1000)),
+        ("1{,}000", Fraction(1000)),
+        ("1,234,567.5", Fraction(2469135, 2)),
+        (".5", Fraction(1, 2)),
+        ("0.50", Fraction(1, 2)),
+        ("3/4", Fraction(3, 4)),
+        (r"\frac{3}{4}", Fraction(3, 4)),
+        (r"\dfrac{3}{4}", Fraction(3, 4)),
+        (r"\tfrac34", Fraction(3, 4)),
+        (r"-\frac{1}{2}", Fraction(-1, 2)),
+        (r"\frac{-1}{2}", Fraction(-1, 2)),
+        ("3 1/2", Fraction(7, 2)),
+        (r"3\frac{1}{2}", Fraction(7, 2)),
+        (r"\$18.00", Fraction(18)),
+        ("$18$.", Fraction(18)),
+        (r"25\%", Fraction(25)),
+        (r"30^\circ", Fraction(30)),
+        (r"30^{\circ}", Fraction(30)),
+        (r"12\text{ cm}", Fraction(12)),
+        ("12 apples", Fraction(12)),
+        ("{5}", Fraction(5)),
+    ],
+)
+def test_parse_number(text, value):
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"2\sqrt{2}",
+        "3 or 4",
+        r"3 \text{ or } 4",
+        "1,2",
+        "12,3456",
+        "10^{10}",
+        "1/0",
+        r"\frac{1}{0}",
+        r"3\frac{5}{2}",
+        "(5)",
+        "x",
+        "",
+        "1" * 5000,
+        "5!",
+    ],
+    ids=lambda t: t[:20],
+)
+def test_parse_number_refuses_non_numbers(text):
+    assert parse_number(text) is None
+
+
+def test_format_fraction_is_canonical():
+    assert [format_fraction(Fraction(n, d)) for n, d in [(6, 1), (1, 8), (-1, 3), (5, 2)]] == [
+        "6",
+        "0.125",
+        "-1/3",
+        "2.5",
+    ]
+
+
+def test_find_numbers_keeps_signs_only_where_they_are_signs():
+    assert [m.value for m in find_numbers("from -3 to 5-2, i.e. 1,000.5")] == [
+        Fraction(-3),
+        Fraction(5),
+        Fraction(2),
+        Fraction(2001, 2),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1," * 25_000,  # comma-separated digits: a classic catastrophic-backtracking input
+        "1,234" * 10_000,
+        r"\boxed{" * 10_000,
+        "{" * 50_000,
+        "the answer is " * 4_000,
+        "#### " * 10_000,
+        "9" * 50_000,
+        "a" * 50_000 + "!",
+    ],
+    ids=["commas", "groups", "open-boxes", "braces", "answer-is", "hashes", "digits", "letters"],
+)
+def test_extraction_is_linear_on_50k_adversarial_text(text):
+    # No timing assertion: a quadratic regex on these inputs would take minutes and trip
+    # pytest-timeout; a linear one finishes in milliseconds.
+    found = extract_answer_with_source(text)
+    assert found is None or isinstance(found[0], str)
+    assert last_boxed(text) is None or isinstance(last_boxed(text), str)

@@ -1,0 +1,209 @@
+r"""Symbolic equivalence of two LaTeX answers (the slow path; runs inside a deadline worker).
+
+``verifiers.math`` calls ``symbolic_equiv`` through ``verifiers.deadline.run_with_deadline``:
+this module imports sympy and latex2sympy (math-verify's LaTeX parser), which the parent
+process never needs for plain numbers.
+
+How two answers are compared, after both are parsed to sympy objects:
+
+- numbers: exactly. Decimals become the rationals they spell (``0.25`` is ``1/4``); everything
+  else is compared by evaluating the difference to 80 significant digits and requiring it to
+  vanish relative to the operands (so ``1/2^99`` is not ``1/2^98`` and ``3.14`` is not ``\pi``:
+  math-verify's default rounding to 6 decimals accepts the first).
+- expressions with variables: ``expand(a - b) == 0``, else agreement at several seeded random
+  points to the same relative precision.
+- equations: same sides, swapped sides, or ``lhs - rhs`` equal up to sign; ``x = 2`` against a
+  bare ``2`` compares the right-hand side.
+- tuples and matrices element by element, sets and unions as unordered collections, intervals
+  by endpoints and openness.
+- ``\%`` is a unit, like ``cm``: ``25\%`` is 25 (the fast path agrees).
+
+When our parser cannot read one side, math-verify's own ``parse`` + ``verify`` decide.
+
+>>> symbolic_equiv(r"\frac{\sqrt{3}}{3}", r"\frac{1}{\sqrt{3}}")
+True
+>>> symbolic_equiv(r"\frac{1}{2^{99}}", r"\frac{1}{2^{98}}")
+False
+>>> symbolic_equiv(r"[1, 2) \cup (3, \infty)", r"(3,\infty)\cup[1,2)")
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import sympy
+from latex2sympy2_extended import latex2sympy
+from latex2sympy2_extended.math_normalization import NormalizationConfig, normalize_latex
+from sympy import Eq, FiniteSet, Float, Interval, Rational, Tuple, Union
+from sympy.matrices import MatrixBase
+
+__all__ = ["parse_latex_answer", "symbolic_equiv"]
+
+_NORMALIZATION = NormalizationConfig(
+    basic_latex=True, units=True, malformed_operators=True, nits=True, boxed="all", equations=False
+)
+_PRECISION = 80  # significant digits of numeric evaluation
+_REL_TOL = sympy.Rational(1, 10**50)
+_SEED = 20240601  # fixed: the same pair always gets the same random points
+_POINTS = 3
+_PERCENT_RE = re.compile(r"\\?%")
+_COMPLEX_RE = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])|\\mathrm\{i\}|\\begin\{[pbv]?matrix\}")
+
+
+def parse_latex_answer(latex: str) -> Any:
+    r"""Parse one answer (no surrounding text) to a sympy object; raises on failure.
+
+    >>> parse_latex_answer(r"\dfrac{3}{4}")
+    3/4
+    """
+    text = _PERCENT_RE.sub("", latex)
+    text = normalize_latex(text, _NORMALIZATION)
+    if not text.strip():
+        raise ValueError("empty answer")
+    complex_ = bool(_COMPLEX_RE.search(text))
+    expr = latex2sympy(text, is_real=not complex_, convert_degrees=False, normalization_config=None)
+    if complex_ and isinstance(expr, sympy.Basic):
+        # latex2sympy leaves the imaginary unit as a symbol named i.
+        units = {s: sympy.I for s in expr.free_symbols if s.name == "i"}
+        if units:
+            expr = expr.xreplace(units)
+    return expr
+
+
+def _exact(x: Any) -> Any:
+    # A decimal is the rational it spells: Float('0.1') prints as 0.100000000000000 -> 1/10.
+    floats = x.atoms(Float) if isinstance(x, sympy.Basic) else ()
+    if floats:
+        x = x.xreplace({f: Rational(str(f)) for f in floats})
+    return x
+
+
+def _close(a: Any, b: Any) -> bool | None:
+    """Numeric agreement of two constant expressions; None when not evaluable."""
+    try:
+        va = sympy.N(a, _PRECISION)
+        vb = sympy.N(b, _PRECISION)
+        if not (va.is_number and vb.is_number) or va.has(sympy.nan, sympy.zoo, sympy.oo):
+            return None
+        diff = abs(sympy.N(va - vb, _PRECISION))
+        scale = max(abs(va), abs(vb))
+        if scale == 0:
+            return True
+        return bool(diff <= _REL_TOL * scale)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+
+
+def _expr_equal(a: Any, b: Any) -> bool:
+    if a == b:
+        return True
+    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)):
+        return False
+    a, b = _exact(a), _exact(b)
+    if a == b:
+        return True
+    if a.is_infinite or b.is_infinite:
+        return False
+    free = sorted(a.free_symbols | b.free_symbols, key=str)
+    if not free:
+        if a.is_Rational and b.is_Rational:
+            return False  # equal rationals were caught above
+        return bool(_close(a, b))
+    try:
+        if sympy.expand(a - b) == 0:
+            return True
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        pass
+    rng = random.Random(_SEED)
+    agreed = 0
+    for _ in range(_POINTS * 3):
+        point = {s: Rational(rng.randint(101, 997), rng.randint(101, 997)) for s in free}
+        try:
+            verdict = _close(a.subs(point), b.subs(point))
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            verdict = None
+        if verdict is False:
+            return False
+        if verdict:
+            agreed += 1
+            if agreed >= _POINTS:
+                return True
+    return False
+
+
+def _unordered_equal(xs: list, ys: list) -> bool:
+    if len(xs) != len(ys):
+        return False
+    remaining = list(ys)
+    for x in xs:
+        for i, y in enumerate(remaining):
+            if _equal(x, y):
+                del remaining[i]
+                break
+        else:
+            return False
+    return True
+
+
+def _equal(g: Any, p: Any) -> bool:
+    if isinstance(g, MatrixBase) or isinstance(p, MatrixBase):
+        if not (isinstance(g, MatrixBase) and isinstance(p, MatrixBase)) or g.shape != p.shape:
+            return False
+        return all(_equal(x, y) for x, y in zip(g, p))
+    if isinstance(g, Eq) and isinstance(p, Eq):
+        if _equal(g.lhs, p.lhs) and _equal(g.rhs, p.rhs):
+            return True
+        if _equal(g.lhs, p.rhs) and _equal(g.rhs, p.lhs):
+            return True
+        if all(isinstance(x, sympy.Expr) for x in (*g.args, *p.args)):
+            dg, dp = g.lhs - g.rhs, p.lhs - p.rhs
+            return _expr_equal(dg, dp) or _expr_equal(dg, -dp)
+        return False
+    if isinstance(g, Eq):  # "x = 2" against "2"
+        return isinstance(g.lhs, sympy.Symbol) and _equal(g.rhs, p)
+    if isinstance(p, Eq):
+        return isinstance(p.lhs, sympy.Symbol) and _equal(g, p.rhs)
+    if isinstance(g, Interval) and isinstance(p, Interval):
+        return (
+            g.left_open == p.left_open
+            and g.right_open == p.right_open
+            and _expr_equal(g.start, p.start)
+            and _expr_equal(g.end, p.end)
+        )
+    if isinstance(g, Union) and isinstance(p, Union):
+        return _unordered_equal(list(g.args), list(p.args))
+    if isinstance(g, FiniteSet) and isinstance(p, FiniteSet | Tuple):
+        return _unordered_equal(list(g.args), list(p.args))
+    if isinstance(g, Tuple) and isinstance(p, FiniteSet):
+        return _unordered_equal(list(g.args), list(p.args))
+    if isinstance(g, Tuple) and isinstance(p, Tuple):
+        return len(g) == len(p) and all(_equal(x, y) for x, y in zip(g, p))
+    if isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr):
+        return _expr_equal(g, p)
+    try:
+        return bool(g == p)
+    except (TypeError, ValueError):
+        return False
+
+
+def _math_verify_fallback(gold: str, pred: str) -> bool:
+    from math_verify import parse, verify
+
+    g = parse(f"${gold}$", parsing_timeout=None)
+    p = parse(f"${pred}$", parsing_timeout=None)
+    if not g or not p:
+        return False
+    return bool(verify(g, p, timeout_seconds=None))
+
+
+def symbolic_equiv(gold: str, pred: str) -> bool:
+    """Whether two LaTeX answers denote the same mathematical object (see the module doc)."""
+    try:
+        g = parse_latex_answer(gold)
+        p = parse_latex_answer(pred)
+    except Exception:  # noqa: BLE001 - latex2sympy raises many types; defer to math-verify
+        return _math_verify_fallback(gold, pred)
+    return _equal(g, p)

@@ -1,0 +1,251 @@
+r"""Math answers: extract the final answer from a completion and compare it with the gold.
+
+>>> from verifiers.math import math_reward, math_check
+>>> math_reward(r"... so the answer is $\boxed{\frac{1}{2}}$.", answer="0.5")
+1.0
+>>> math_reward("so the answer is 25", answer="0.25")       # 0.25 is not 25
+0.0
+>>> math_check(r"We get $\boxed{2\sqrt{2}}$", answer=r"\sqrt{8}").details["path"]
+'numeric'
+>>> v = math_check(r"It factors as $\boxed{(x-1)(x+1)}$", answer="x^2-1")
+>>> v.reward, v.reason, v.pred, v.details["path"]
+(1.0, 'correct', '(x-1)(x+1)', 'symbolic')
+
+Extraction precedence (see ``verifiers.math_extract``): the last complete ``\boxed{}`` /
+``\fbox{}``; else the line after the last ``####``; else the last "the (final) answer is ...";
+else the last number (a trailing hedge such as "3 or 4" is kept whole, so it matches neither).
+Within each rule the last occurrence wins, so a self-correction counts its last answer.
+
+The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
+gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
+
+Comparison, cheapest first:
+
+1. ``exact``: both sides are plain numbers (integers, decimals, thousands separators,
+   fractions, mixed numbers, ``$``/``\%``/units stripped) -> compared as exact rationals, in
+   this process. No tolerance: 123450 is not 123456, 0.25 is not 25.
+2. ``string``: the normalised strings are identical (also settles text answers).
+3. ``guard``: answers that would make sympy run away (longer than ``MAX_ANSWER_CHARS``, power
+   towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
+   and reason ``timeout``.
+4. ``numeric``: both sides are constant expressions (``2\sqrt{2}``, ``\frac{\pi}{3}``,
+   ``2^{-99}``) -> evaluated to 80 digits with mpmath in this process and required to agree
+   to 50 relative digits (``verifiers.latex_numeric``), the same rule the symbolic path applies
+   to constants, without sympy's parser.
+5. ``symbolic``: ``verifiers.latex_equiv.symbolic_equiv`` (latex2sympy + exact/high-precision
+   sympy comparison, math-verify as the fallback parser) inside a killable worker process
+   with a hard deadline (``verifiers.deadline``); when it passes: reward 0, reason ``timeout``.
+
+A hedged prediction ("3 or 4", "3 \text{ or } 4") never matches a single gold.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
+from verifiers.exact_numbers import format_fraction, parse_number
+from verifiers.latex_numeric import compare_constants, evaluate_constant
+from verifiers.math_extract import _clean, extract_answer, extract_answer_with_source, last_boxed
+from verifiers.types import CORRECT, NO_ANSWER, NO_SIGNAL, PARSE_ERROR, TIMEOUT, WRONG, Verdict
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_ANSWER_CHARS",
+    "MAX_EXPONENT",
+    "extract_answer",
+    "is_equiv",
+    "math_check",
+    "math_reward",
+    "normalize_gold",
+]
+
+DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
+MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
+MAX_EXPONENT = 10_000  # larger literal exponents / factorial arguments are refused
+
+_HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b)", re.IGNORECASE)
+_TOWER_RE = re.compile(r"\^\s*\{[^{}]*\^")  # an exponent that has an exponent: 9^{9^9}
+_BIG_EXP_RE = re.compile(r"\^\s*\{?\s*\(?\s*(\d{5,})")
+_BIG_FACT_RE = re.compile(r"(\d{5,})\s*!")
+# By name: sympy is imported in the worker only, never in the caller's process.
+_SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
+_WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
+
+# Normalisation for the string comparison only (the symbolic path parses the raw answers).
+_STRIP_RE = re.compile(r"\\left|\\right|\\[,!;: ]|\\quad|\\qquad|\\displaystyle|\s+|\$")
+_TEXT_RE = re.compile(r"\\(?:text|textbf|mathrm|mbox|textrm)\{([^{}]*)\}")
+
+
+def _canonical(s: str) -> str:
+    s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = _TEXT_RE.sub(r"\1", s)
+    s = _STRIP_RE.sub("", s)
+    return s.rstrip(".").lower()
+
+
+def normalize_gold(answer: str) -> str:
+    r"""The gold answer as a bare LaTeX answer: the ``\boxed{}`` or ``####`` part if present.
+
+    >>> normalize_gold(r"$\boxed{\frac{1}{2}}$"), normalize_gold("#### 1,000"), normalize_gold("$5$.")
+    ('\\frac{1}{2}', '1,000', '5')
+    """
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+    boxed = last_boxed(answer)
+    if boxed is not None:
+        return _clean(boxed)
+    pos = answer.rfind("####")
+    if pos >= 0:
+        return _clean(answer[pos + 4 :].split("\n", 1)[0])
+    return _clean(answer)
+
+
+def _guard(text: str) -> str | None:
+    """Why ``text`` must not reach sympy, or None."""
+    if len(text) > MAX_ANSWER_CHARS:
+        return f"answer longer than {MAX_ANSWER_CHARS} characters"
+    if _TOWER_RE.search(text) or text.count("^") > 20:
+        return "power tower"
+    for m in _BIG_EXP_RE.finditer(text):
+        if int(m.group(1)) > MAX_EXPONENT:
+            return f"exponent {m.group(1)} > {MAX_EXPONENT}"
+    for m in _BIG_FACT_RE.finditer(text):
+        if int(m.group(1)) > MAX_EXPONENT:
+            return f"factorial of {m.group(1)}"
+    return None
+
+
+def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
+    """(equal?, reason, details); equal is None when no signal could be obtained."""
+    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
+        return False, WRONG, {"path": "hedge", "hedged": True}
+    g_num, p_num = parse_number(gold), parse_number(pred)
+    if g_num is not None and p_num is not None:
+        equal = g_num == p_num
+        return equal, CORRECT if equal else WRONG, {"path": "exact"}
+    if _canonical(gold) == _canonical(pred):
+        return True, CORRECT, {"path": "string"}
+    for side, text in (("answer", gold), ("prediction", pred)):
+        why = _guard(text)
+        if why is not None:
+            return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
+    constant = compare_constants(gold, pred)
+    if constant is not None:
+        return constant, CORRECT if constant else WRONG, {"path": "numeric"}
+    mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
+    if mismatch:
+        return False, WRONG, {"path": "shape", "shape": mismatch}
+    try:
+        equal = run_with_deadline(_SYMBOLIC, gold, pred, timeout=timeout)
+    except DeadlineExceeded:
+        return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
+    except WorkerError as exc:
+        if exc.type_name in _WORKER_INFRA_ERRORS:
+            return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
+        return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
+    return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+_MULTI_RE = re.compile(
+    r"(?<!\d),|,(?!\d{3}(?!\d))|\\begin\{[pbvB]?matrix\}|\\cup\b|\\in\b|\\infty\b"
+)
+_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\{[^{}]*\}|\\[a-zA-Z]+")
+_COMMAND_NAME_RE = re.compile(r"\\[a-zA-Z]+")
+_ALGEBRAIC_COMMANDS = {
+    "\\frac",
+    "\\dfrac",
+    "\\tfrac",
+    "\\sqrt",
+    "\\cdot",
+    "\\times",
+    "\\left",
+    "\\right",
+    "\\pi",
+}
+_VARIABLE_RE = re.compile(r"[a-df-hj-zA-Z]")  # letters other than e (Euler) and i (imaginary)
+
+
+def _shape(text: str, is_number: bool) -> str:
+    if is_number or evaluate_constant(text) is not None:
+        return "constant"
+    if _MULTI_RE.search(text):
+        return "collection"  # tuples, lists, intervals, sets, matrices
+    if (
+        "=" not in text
+        and _VARIABLE_RE.search(_COMMAND_RE.sub(" ", text))
+        and set(_COMMAND_NAME_RE.findall(text)) <= _ALGEBRAIC_COMMANDS
+    ):
+        # A polynomial or rational expression in variables. Not functions: \sin^2 x +
+        # \cos^2 x is the constant 1, and only sympy can tell.
+        return "expression"
+    return "other"
+
+
+def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: bool) -> str | None:
+    """Why the two answers cannot be equal without parsing them, or None.
+
+    A collection (a tuple, an interval, a set, a matrix) is never a single value, and a constant
+    never equals an expression in variables; only an expression that cancels to a constant
+    (``x - x + 2``) is misjudged, a form no grader's gold takes.
+    """
+    kinds = {_shape(gold, gold_is_number), _shape(pred, pred_is_number)}
+    if kinds in (
+        {"constant", "collection"},
+        {"constant", "expression"},
+        {"collection", "expression"},
+    ):
+        return " vs ".join(sorted(kinds))
+    return None
+
+
+def _check_timeout(timeout: Any) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    return float(timeout)
+
+
+def is_equiv(gold: str, pred: str, *, timeout: float = DEFAULT_TIMEOUT) -> bool:
+    r"""Whether two bare answers are equivalent (a timeout counts as not equivalent).
+
+    >>> is_equiv(r"\frac{1}{2}", "0.5"), is_equiv(r"\pi", "3.14"), is_equiv("(1,2)", "(1, 2)")
+    (True, False, True)
+    """
+    timeout = _check_timeout(timeout)
+    for name, value in (("gold", gold), ("pred", pred)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    equal, _, _ = _compare(normalize_gold(gold), _clean(pred), timeout)
+    return bool(equal)
+
+
+def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
+    r"""Extract the final answer from ``completion`` and compare it with ``answer``.
+
+    ``reward`` is 1.0 or 0.0, or None (reason ``no_signal``) when the worker infrastructure
+    failed; ``details`` records the extraction rule (``source``) and the comparison ``path``.
+
+    >>> math_check(r"\boxed{10^{10^{10^{10}}}}", answer="1").reason
+    'timeout'
+    """
+    timeout = _check_timeout(timeout)
+    gold = normalize_gold(answer)
+    if not isinstance(completion, str):
+        raise TypeError(f"completion must be a str, got {type(completion).__name__}")
+    found = extract_answer_with_source(completion)
+    if found is None:
+        return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
+    pred, source = found
+    equal, reason, details = _compare(gold, pred, timeout)
+    details = {"source": source, **details}
+    if equal is None:
+        return Verdict(None, reason, pred, gold, details)
+    p_num = parse_number(pred) if details["path"] == "exact" else None
+    shown = format_fraction(p_num) if p_num is not None else pred
+    return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
+
+
+def math_reward(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT) -> float:
+    """``math_check(...).reward`` as a float (0.0 when there is no signal)."""
+    return float(math_check(completion, answer, timeout=timeout).reward or 0.0)
