@@ -1,0 +1,375 @@
+"""One full GRPO training step, ours (``policy_opt.train.Trainer.train_step``) against TRL 1.16's
+``GRPOTrainer``, measured in the same run: step time (median), where it goes, and peak RSS.
+
+A step is rollout + reward + loss + backward + clip + AdamW, mu = 1, no KL (beta = 0), B
+prompts x G completions of at most ``--max-new-tokens`` tokens, on the same model:
+
+- the model is a randomly initialised Llama of ``policy_opt.model.default_config()`` (the
+  default model's shape, ~2.4M parameters) with the project tokenizer, saved to a temporary
+  folder and loaded by both sides from there (no cached default model is needed);
+- the prompts are the rows of the ``arithmetic`` task our trainer draws at steps 0..N (the
+  script replays its seeding and checks afterwards that both trainers saw the same row ids,
+  in the same order); TRL gets them as a conversational dataset with ``shuffle_dataset=False``;
+- the reward is the arithmetic task's rubric: our env scores with it, TRL gets it through
+  ``verifiers.adapters.to_trl``;
+- sampling: the same temperature, top_p 1, no top-k. Both sides stop a row at the
+  tokenizer's EOS (``<|im_end|>``) and the loss ignores what follows; TRL's ``generate`` keeps
+  finished rows in the batch (padding them) while our engine drops them, which is part of
+  what is compared. A random model rarely samples EOS, so both generate close to
+  ``--max-new-tokens`` tokens a row (the mean lengths are printed to show the work is equal);
+- the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
+  eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
+- ``torch.set_num_threads(--threads)`` on both sides, float32, CPU.
+
+Each side runs in its own subprocess (so the peak-RSS high-water marks are separate): one
+warm-up step (discarded), then ``--steps`` timed steps. Peak RSS is ``ru_maxrss`` at the end
+(it includes importing torch/transformers, and for TRL, trl/datasets/accelerate); the RSS
+before the first step is printed too so the training part can be read off.
+
+    python benchmarks/train_step.py                          # 4 timed steps, B=8, G=8, 32 tokens
+    python benchmarks/train_step.py --steps 6 --prompts 16 --group-size 8 --max-new-tokens 64
+
+Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 0.2
+
+
+# --------------------------------------------------------------------------- shared
+
+
+def build_model(out: Path, seed: int) -> int:
+    """Save a random-weight default-shape Llama and the project tokenizer to ``out``; return
+    its parameter count."""
+    import torch
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    from policy_opt.model import default_config, default_tokenizer
+
+    torch.manual_seed(seed)
+    model = LlamaForCausalLM(default_config())
+    model.save_pretrained(out)
+    tok = default_tokenizer()
+    tok.save_pretrained(out)
+    # The round trip must give the same tokenizer back (see offline-model-notes.md).
+    back = AutoTokenizer.from_pretrained(out)
+    probe = [{"role": "user", "content": "What is 2+3?"}]
+    if back.apply_chat_template(probe, add_generation_prompt=True, tokenize=False) != \
+            tok.apply_chat_template(probe, add_generation_prompt=True, tokenize=False):
+        raise RuntimeError(f"the tokenizer saved to {out} does not load back identically")
+    return sum(p.numel() for p in model.parameters())
+
+
+def _count_params(model_dir: str) -> int:
+    from transformers import AutoModelForCausalLM
+
+    return sum(p.numel() for p in AutoModelForCausalLM.from_pretrained(model_dir).parameters())
+
+
+def prompt_rows(seed: int, steps: int, prompts: int) -> list[Any]:
+    """The ``arithmetic`` rows ``Trainer.rollout`` draws at steps ``0..steps-1`` (B each)."""
+    import envs
+    from policy_opt.train import step_seed
+
+    env = envs.make("arithmetic", split="train")
+    rows = []
+    for step in range(steps):
+        rng = random.Random(step_seed(seed, step, "prompts"))
+        for env_seed in [rng.randrange(2**31) for _ in range(prompts)]:
+            env.reset(seed=env_seed)
+            rows.append(env.unwrapped.row)
+    env.close()
+    return rows
+
+
+def rss_now_mib() -> float:
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+class Timers:
+    """Accumulates seconds per label for the current step."""
+
+    def __init__(self) -> None:
+        self.current: dict[str, float] = defaultdict(float)
+
+    def wrap(self, label: str, fn: Any) -> Any:
+        @functools.wraps(fn)
+        def timed(*a: Any, **kw: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.current[label] += time.perf_counter() - t0
+
+        return timed
+
+    def take(self) -> dict[str, float]:
+        out, self.current = dict(self.current), defaultdict(float)
+        return out
+
+
+# --------------------------------------------------------------------------- the two sides
+
+
+def run_ours(args: argparse.Namespace) -> dict[str, Any]:
+    import torch
+
+    torch.set_num_threads(args.threads)
+    import policy_opt.train as train_mod
+    from envs.single_turn import SingleTurnEnv
+    from policy_opt.config import parse_config
+
+    out = tempfile.mkdtemp(prefix="bench-ours-")
+    cfg = parse_config([
+        "--model", args.model_dir, "--env", "arithmetic", "--algo", "grpo",
+        "--mu", "1", "--beta", "0", "--minibatches", "1",
+        "--prompts-per-step", str(args.prompts), "--group-size", str(args.group_size),
+        "--max-new-tokens", str(args.max_new_tokens), "--temperature", str(args.temperature),
+        "--top-p", "1.0", "--lr", "3e-4", "--grad-clip", "1.0", "--threads", str(args.threads),
+        "--device", "cpu", "--dtype", "float32", "--seed", str(args.seed), "--out", out,
+    ])
+    trainer = train_mod.Trainer(cfg, log=lambda *a, **k: None)
+    timers = Timers()
+    # Instrumentation only: wrap the pieces train_step calls, on this process's objects.
+    trainer.engine.generate = timers.wrap("generate", trainer.engine.generate)
+    trainer.optimizer.step = timers.wrap("adamw", trainer.optimizer.step)
+    train_mod.completion_logprobs = timers.wrap("forward", train_mod.completion_logprobs)
+    SingleTurnEnv._respond = timers.wrap("score", SingleTurnEnv._respond)
+    seen: list[list[str]] = []
+    rollout = trainer.rollout
+
+    def recorded_rollout(step: int) -> Any:
+        episodes = rollout(step)
+        seen.append([e.info.get("row_id") for e in episodes[:: args.group_size]])
+        return episodes
+
+    trainer.rollout = recorded_rollout
+    rss_before = rss_now_mib()
+    peak_before = peak_rss_mib()
+    steps = []
+    for step in range(args.steps + 1):
+        timers.take()
+        cpu = time.process_time()
+        rec = trainer.train_step(step)
+        cpu = time.process_time() - cpu
+        parts = timers.take()
+        steps.append({
+            "step": rec["time_step"], "cpu": cpu, "rollout": rec["time_rollout"],
+            "optimise": rec["time_optimise"], **parts,
+            "len_mean": rec["len_mean"], "reward_mean": rec["reward_mean"],
+        })
+    return {"side": "ours", "threads": torch.get_num_threads(), "steps": steps,
+            "row_ids": seen, "rss_before_mib": rss_before, "peak_before_mib": peak_before,
+            "peak_rss_mib": peak_rss_mib()}
+
+
+def run_trl(args: argparse.Namespace) -> dict[str, Any]:
+    import torch
+
+    torch.set_num_threads(args.threads)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _trl_setup import build_trl_trainer
+
+    rows = prompt_rows(args.seed, args.steps + 1, args.prompts)
+    trainer, timers = build_trl_trainer(
+        args.model_dir, rows, prompts_per_step=args.prompts, group_size=args.group_size,
+        max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed,
+        out_dir=tempfile.mkdtemp(prefix="bench-trl-"),
+        gradient_checkpointing=args.trl_gradient_checkpointing == "true")
+    torch.set_num_threads(args.threads)  # in case accelerate changed it
+    rss_before = rss_now_mib()
+    peak_before = peak_rss_mib()
+    trainer.train()
+    return {"side": "trl", "threads": torch.get_num_threads(), "steps": timers.steps,
+            "row_ids": timers.prompt_ids, "rss_before_mib": rss_before,
+            "peak_before_mib": peak_before, "peak_rss_mib": peak_rss_mib()}
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _median(steps: list[dict], key: str) -> float | None:
+    values = [s[key] for s in steps if s.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def _fmt(x: float | None, unit: str = "s") -> str:
+    return "-" if x is None else f"{x:7.3f} {unit}"
+
+
+def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
+    o, t = ours["steps"][1:], trl["steps"][1:]  # drop the warm-up step
+    o_step, t_step = _median(o, "step"), _median(t, "step")
+    t_interval = _median(t, "interval")
+    ratio = o_step / t_step
+    print(f"\nmedian of {len(o)} timed steps (warm-up step discarded), threads ours "
+          f"{ours['threads']} / TRL {trl['threads']}")
+    print(f"  {'':34s} {'ours':>11s} {'TRL':>11s}")
+    print(f"  {'full step':34s} {_fmt(o_step)} {_fmt(t_step)}   ratio ours/TRL {ratio:.3f}x "
+          f"(target <= {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'})")
+    o_cpu, t_cpu = _median(o, "cpu"), _median(t, "cpu")
+    print(f"  {'  CPU time of the step (all threads)':34s} {_fmt(o_cpu)} {_fmt(t_cpu)}   ratio "
+          f"{o_cpu / t_cpu:.3f}x")
+    print(f"  {'  TRL step incl. dataloader + hooks':34s} {'':>11s} {_fmt(t_interval)}")
+    # Rollout = everything before the loss: generation + env/scoring + tokenise/pack.
+    o_gen, t_gen = _median(o, "generate"), _median(t, "generate")
+    o_score, t_score = _median(o, "score"), _median(t, "score")
+    o_roll, t_prep = _median(o, "rollout"), _median(t, "prepare")
+    print(f"  {'rollout phase (gen + score + pack)':34s} {_fmt(o_roll)} {_fmt(t_prep)}")
+    print(f"  {'  generate':34s} {_fmt(o_gen)} {_fmt(t_gen)}")
+    print(f"  {'  scoring (rubric)':34s} {_fmt(o_score)} {_fmt(t_score)}")
+    o_other = [s["rollout"] - s.get("generate", 0) - s.get("score", 0) for s in o]
+    t_other = [s["prepare"] - s.get("generate", 0) - s.get("score", 0) for s in t]
+    print(f"  {'  the rest (envs/tokenise/decode)':34s} {_fmt(statistics.median(o_other))} "
+          f"{_fmt(statistics.median(t_other))}")
+    o_fwd, t_fwd = _median(o, "forward"), _median(t, "forward")
+    o_bwd = [s["optimise"] - s.get("forward", 0) - s.get("adamw", 0) for s in o]
+    t_bwd = [s["train_step"] - s["prepare"] - s.get("forward", 0) for s in t]
+    t_opt = [s["step"] - s["train_step"] for s in t]
+    print(f"  {'optimise phase':34s} {_fmt(_median(o, 'optimise'))} "
+          f"{_fmt(statistics.median([s['step'] - s['prepare'] for s in t]))}")
+    print(f"  {'  forward (log-probs)':34s} {_fmt(o_fwd)} {_fmt(t_fwd)}")
+    print(f"  {'  loss + backward':34s} {_fmt(statistics.median(o_bwd))} "
+          f"{_fmt(statistics.median(t_bwd))}")
+    print(f"  {'  clip + AdamW (+ TRL bookkeeping)':34s} {_fmt(_median(o, 'adamw'))} "
+          f"{_fmt(statistics.median(t_opt))}")
+    print(f"  {'completion tokens / row (mean)':34s} {_fmt(_median(o, 'len_mean'), 'tok')} "
+          f"{_fmt(_median(t, 'len_mean'), 'tok')}")
+    print(f"  {'RSS before the first step':34s} {_fmt(ours['rss_before_mib'], 'MiB')} "
+          f"{_fmt(trl['rss_before_mib'], 'MiB')}")
+    print(f"  {'peak RSS (ru_maxrss, whole process)':34s} {_fmt(ours['peak_rss_mib'], 'MiB')} "
+          f"{_fmt(trl['peak_rss_mib'], 'MiB')}   ratio ours/TRL "
+          f"{ours['peak_rss_mib'] / trl['peak_rss_mib']:.3f}x")
+    print(f"  {'peak RSS growth during training':34s} "
+          f"{_fmt(ours['peak_rss_mib'] - ours['peak_before_mib'], 'MiB')} "
+          f"{_fmt(trl['peak_rss_mib'] - trl['peak_before_mib'], 'MiB')}")
+    same = ours["row_ids"] == trl["row_ids"]
+    print(f"  same prompts, same order on both sides: {'yes' if same else 'NO'}")
+    print("  per-step times ours: " + ", ".join(f"{s['step']:.2f}" for s in ours["steps"])
+          + "   TRL: " + ", ".join(f"{s['step']:.2f}" for s in trl["steps"])
+          + "   (first = warm-up)")
+    if not same:
+        print(f"    ours {ours['row_ids']}\n    TRL  {trl['row_ids']}")
+    return ratio
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--steps", type=int, default=4, help="timed steps per side (after 1 warm-up)")
+    p.add_argument("--prompts", type=int, default=8, help="prompts per step, B")
+    p.add_argument("--group-size", type=int, default=8, help="completions per prompt, G")
+    p.add_argument("--max-new-tokens", type=int, default=32)
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--threads", type=int, default=2, help="torch threads on both sides")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--model", default="random",
+                   help="'random' (a random-init default-shape Llama, built here) or the path of "
+                        "a saved causal LM + tokenizer (e.g. a trained default model)")
+    p.add_argument("--trl-gradient-checkpointing", choices=("true", "false"), default="true",
+                   help="TRL's GRPOConfig.gradient_checkpointing (TRL's default: true; ours "
+                        "has none, so 'false' compares equal compute)")
+    p.add_argument("--only", choices=("ours", "trl"), default=None,
+                   help="time one side only (prints its raw JSON)")
+    # internal: one side in a child process
+    p.add_argument("--side", choices=("ours", "trl"), help=argparse.SUPPRESS)
+    p.add_argument("--model-dir", help=argparse.SUPPRESS)
+    p.add_argument("--result", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    for name in ("steps", "prompts", "group_size", "max_new_tokens", "threads"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.group_size < 2:
+        p.error("--group-size must be >= 2 (a group of one has no relative advantage)")
+    if not args.temperature > 0:
+        p.error("--temperature must be > 0 (TRL samples; greedy is not a training rollout)")
+    return args
+
+
+def _child(side: str, args: argparse.Namespace, model_dir: str, result: Path) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--side", side,
+           "--model-dir", model_dir, "--result", str(result),
+           "--steps", str(args.steps), "--prompts", str(args.prompts),
+           "--group-size", str(args.group_size), "--max-new-tokens", str(args.max_new_tokens),
+           "--temperature", str(args.temperature), "--threads", str(args.threads),
+           "--seed", str(args.seed),
+           "--trl-gradient-checkpointing", args.trl_gradient_checkpointing]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS=str(args.threads))
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-8000:])
+        raise SystemExit(f"the {side} side failed (exit {proc.returncode})")
+    print(f"{side:4s}: done in {time.perf_counter() - t0:.0f} s (process, incl. imports)",
+          flush=True)
+    return json.loads(result.read_text())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.side:
+        data = run_ours(args) if args.side == "ours" else run_trl(args)
+        Path(args.result).write_text(json.dumps(data))
+        return 0
+    sys.path.insert(0, str(ROOT))
+    with tempfile.TemporaryDirectory(prefix="bench-train-step-") as tmp:
+        if args.model == "random":
+            model_dir = str(Path(tmp) / "model")
+            n_params = build_model(Path(model_dir), args.seed)
+            what = "random-init Llama of default_config() + the project tokenizer"
+        else:
+            model_dir = str(Path(args.model).expanduser().resolve())
+            if not (Path(model_dir) / "config.json").is_file():
+                raise SystemExit(f"--model {args.model!r}: no config.json there")
+            what = model_dir
+            n_params = _count_params(model_dir)
+        print(f"model: {what} ({n_params / 1e6:.2f}M params), "
+              f"B={args.prompts} prompts x G={args.group_size}, "
+              f"max {args.max_new_tokens} new tokens, T={args.temperature}, mu=1, beta=0, "
+              f"{args.threads} threads, CPU fp32; {args.steps} timed steps + 1 warm-up each",
+              flush=True)
+        print(f"TRL gradient checkpointing: {args.trl_gradient_checkpointing}", flush=True)
+        print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+              "(other processes slow both sides; compare the ratio, not the seconds)",
+              flush=True)
+        sides = [args.only] if args.only else ["ours", "trl"]
+        results = {s: _child(s, args, model_dir, Path(tmp) / f"{s}.json") for s in sides}
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    if args.only:
+        print(json.dumps(results[args.only], indent=1))
+        return 0
+    report(results["ours"], results["trl"], args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,425 @@
+"""Rollout engines: turn prompt token ids into sampled completions, behind one interface.
+
+* :class:`TransformersEngine` runs the policy in-process (CPU or GPU): one batched prefill
+  of the left-padded prompts, then a lean decode loop over the model's own ``DynamicCache``.
+  A row that finishes (EOS or a stop string) is never extended; finished rows are dropped
+  from the batch and the cache in bursts (once a quarter of the batch is done), so the
+  remaining rows decode faster.
+* :class:`VLLMEngine` wraps a colocated ``vllm.LLM`` (imported lazily, so the rest of the
+  package works without vLLM) and receives the trainer's weights in memory after each update.
+
+Both return one :class:`Generation` per prompt, in prompt order.
+
+Example:
+    >>> from policy_opt.model import load_policy          # doctest: +SKIP
+    >>> model, tok = load_policy("default")               # doctest: +SKIP
+    >>> engine = TransformersEngine(model, tok)           # doctest: +SKIP
+    >>> ids = tok.apply_chat_template([{"role": "user", "content": "2+3"}],
+    ...                               add_generation_prompt=True)["input_ids"]  # doctest: +SKIP
+    >>> [g] = engine.generate([ids], max_new_tokens=16, temperature=0.0)  # doctest: +SKIP
+    >>> g.finish_reason, tok.decode(g.token_ids)           # doctest: +SKIP
+    ('stop', '#### 5<|im_end|>')
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import torch
+
+FINISH_STOP = "stop"
+FINISH_LENGTH = "length"
+
+
+@dataclass
+class Generation:
+    """One sampled completion.
+
+    ``token_ids``: the sampled ids, verbatim; they end at EOS when the model emitted it (EOS
+    included) or right after the token that completed a stop string (its tokens included).
+    ``logprobs``: the log-probability of each id under the distribution it was sampled from
+    (``log_softmax(logits / temperature)``, before top-p truncation; raw logits when greedy),
+    or ``None`` when the engine does not keep them. ``finish_reason``: ``"stop"`` (EOS or stop
+    string) or ``"length"`` (hit ``max_new_tokens``).
+    """
+
+    token_ids: list[int]
+    logprobs: list[float] | None
+    finish_reason: str
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the rollout needs from an engine (see ``docs/architecture.md``)."""
+
+    def generate(
+        self,
+        prompts: list[list[int]],
+        *,
+        max_new_tokens: int,
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+        stop: Sequence[str] = (),
+        seed: int | None = None,
+    ) -> list[Generation]: ...
+
+    def sync_weights(self, model: Any) -> None: ...
+
+
+def check_sampling_args(
+    prompts: Any, max_new_tokens: Any, temperature: Any, top_p: Any, stop: Any
+) -> None:
+    """Raise ``ValueError``/``TypeError`` naming the bad argument (shared by all engines)."""
+    if not isinstance(prompts, (list, tuple)):
+        raise TypeError(f"prompts must be a list of lists of token ids, got {type(prompts)}")
+    for i, p in enumerate(prompts):
+        if not isinstance(p, (list, tuple)) or not all(
+            isinstance(t, int) and not isinstance(t, bool) for t in p
+        ):
+            raise TypeError(f"prompts[{i}] must be a list of int token ids")
+        if len(p) == 0:
+            raise ValueError(f"prompts[{i}] is empty; a prompt needs at least one token")
+    if not isinstance(max_new_tokens, int) or isinstance(max_new_tokens, bool):
+        raise TypeError(f"max_new_tokens must be an int, got {max_new_tokens!r}")
+    if max_new_tokens < 1:
+        raise ValueError(f"max_new_tokens must be >= 1, got {max_new_tokens}")
+    if not isinstance(temperature, (int, float)) or not temperature >= 0:
+        raise ValueError(f"temperature must be a number >= 0, got {temperature!r}")
+    if not isinstance(top_p, (int, float)) or not 0 < top_p <= 1:
+        raise ValueError(f"top_p must be in (0, 1], got {top_p!r}")
+    if isinstance(stop, str) or not all(isinstance(s, str) and s for s in stop):
+        raise TypeError(f"stop must be a sequence of non-empty strings, got {stop!r}")
+
+
+class TransformersEngine:
+    """Batched sampling with a KV cache on any transformers causal LM (CPU or GPU).
+
+    Args:
+        model: a ``PreTrainedModel`` (the trainer's live policy: no copy is made, so
+            ``sync_weights`` is a no-op).
+        tokenizer: its tokenizer; gives the pad id, the EOS id(s) and decodes stop strings.
+        max_batch_size: prompts decoded together at most (``None``: all at once).
+
+    ``temperature=0`` is greedy decoding. Same prompts, arguments and ``seed`` give the same
+    generations on the same device; ``seed=None`` draws a fresh seed.
+
+    Example:
+        >>> engine = TransformersEngine(model, tok)    # doctest: +SKIP
+        >>> gens = engine.generate([[258, 117], [258]], max_new_tokens=8, seed=0)  # doctest: +SKIP
+    """
+
+    def __init__(self, model: Any, tokenizer: Any, *, max_batch_size: int | None = None):
+        if max_batch_size is not None and max_batch_size < 1:
+            raise ValueError(f"max_batch_size must be >= 1 or None, got {max_batch_size}")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.max_batch_size = max_batch_size
+        self.eos_ids = _eos_ids(model, tokenizer)
+        pad = tokenizer.pad_token_id
+        self.pad_id = pad if pad is not None else (min(self.eos_ids) if self.eos_ids else 0)
+
+    def sync_weights(self, model: Any) -> None:
+        """Point the engine at ``model`` (the in-process engine shares the trainer's weights)."""
+        self.model = model
+
+    def generate(
+        self,
+        prompts: list[list[int]],
+        *,
+        max_new_tokens: int,
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+        stop: Sequence[str] = (),
+        seed: int | None = None,
+    ) -> list[Generation]:
+        """Sample one completion per prompt; see :class:`Generation` for what comes back."""
+        check_sampling_args(prompts, max_new_tokens, temperature, top_p, stop)
+        if not prompts:
+            return []
+        device = next(self.model.parameters()).device
+        gen = torch.Generator(device=device)
+        gen.manual_seed(seed if seed is not None else random.SystemRandom().getrandbits(63))
+        size = self.max_batch_size or len(prompts)
+        out: list[Generation] = []
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            with torch.inference_mode():
+                for start in range(0, len(prompts), size):
+                    chunk = [list(p) for p in prompts[start : start + size]]
+                    out.extend(
+                        self._generate_batch(
+                            chunk,
+                            max_new_tokens,
+                            float(temperature),
+                            float(top_p),
+                            tuple(stop),
+                            gen,
+                            device,
+                        )
+                    )
+        finally:
+            self.model.train(was_training)
+        return out
+
+    def _generate_batch(
+        self,
+        prompts: list[list[int]],
+        max_new_tokens: int,
+        temperature: float,
+        top_p: float,
+        stop: tuple[str, ...],
+        gen: torch.Generator,
+        device: torch.device,
+    ) -> list[Generation]:
+        from transformers import DynamicCache
+
+        n = len(prompts)
+        width = max(len(p) for p in prompts)
+        ids = torch.full((n, width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((n, width), dtype=torch.long)
+        for i, p in enumerate(prompts):
+            ids[i, width - len(p) :] = torch.tensor(p, dtype=torch.long)
+            mask[i, width - len(p) :] = 1
+        ids, mask = ids.to(device), mask.to(device)
+        # Left padding: each row's real tokens start at position 0, as in model.generate.
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        next_pos = positions[:, -1] + 1
+
+        cache = DynamicCache(config=self.model.config)
+        cache_kw, keep_kw = _forward_kwarg_names(self.model)
+        prefill_kw = {keep_kw: 1} if keep_kw else {}
+        logits = self.model(
+            input_ids=ids,
+            attention_mask=mask,
+            position_ids=positions,
+            use_cache=True,
+            **{cache_kw: cache},
+            **prefill_kw,
+        ).logits[:, -1, :]
+
+        eos = torch.tensor(sorted(self.eos_ids), dtype=torch.long, device=device)
+        stop_window = max((len(s.encode()) for s in stop), default=0) + 1
+        tokens: list[list[int]] = [[] for _ in range(n)]
+        logps: list[list[float]] = [[] for _ in range(n)]
+        reasons = [FINISH_LENGTH] * n
+        row_list: list[int | None] = list(range(n))  # batch slot -> prompt (None: finished)
+        live = n
+
+        for step in range(max_new_tokens):
+            token, logp = _sample(logits.float(), temperature, top_p, gen)
+            token_l, logp_l = token.tolist(), logp.tolist()
+            done_l = torch.isin(token, eos).tolist() if len(eos) else [False] * len(row_list)
+            for slot, r in enumerate(row_list):
+                if r is None:
+                    continue  # finished earlier: its row in the batch is ignored
+                tokens[r].append(token_l[slot])
+                logps[r].append(logp_l[slot])
+                if done_l[slot] or (stop and self._hit_stop(tokens[r], stop, stop_window)):
+                    reasons[r] = FINISH_STOP
+                    row_list[slot] = None
+                    live -= 1
+            if live == 0 or step == max_new_tokens - 1:
+                break
+            if live <= len(row_list) * 3 // 4:
+                # Drop finished rows from the batch and the cache. Done in bursts, not per
+                # finished row, because each drop copies the whole cache.
+                keep = [slot for slot, r in enumerate(row_list) if r is not None]
+                sel = torch.tensor(keep, dtype=torch.long, device=device)
+                cache.batch_select_indices(sel)
+                mask, next_pos, token = mask[sel], next_pos[sel], token[sel]
+                row_list = [row_list[s] for s in keep]
+            mask = torch.cat([mask, mask.new_ones((len(row_list), 1))], dim=1)
+            logits = self.model(
+                input_ids=token[:, None],
+                attention_mask=mask,
+                position_ids=next_pos[:, None],
+                use_cache=True,
+                **{cache_kw: cache},
+            ).logits[:, -1, :]
+            next_pos = next_pos + 1
+
+        return [Generation(tokens[i], logps[i], reasons[i]) for i in range(n)]
+
+    def _hit_stop(self, tokens: list[int], stop: tuple[str, ...], window: int) -> bool:
+        # A stop string completed by the last token lies within the last `window` tokens
+        # (every token decodes to at least one byte), so decoding that tail is enough.
+        tail = self.tokenizer.decode(tokens[-window:], skip_special_tokens=False)
+        return any(s in tail for s in stop)
+
+
+def _sample(
+    logits: torch.Tensor, temperature: float, top_p: float, gen: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Draw one token per row; return it and its log-prob under logits / temperature."""
+    if temperature == 0.0:
+        logp = torch.log_softmax(logits, dim=-1)
+        token = logits.argmax(dim=-1)
+        return token, logp.gather(-1, token[:, None]).squeeze(-1)
+    logp = torch.log_softmax(logits / temperature, dim=-1)
+    probs = logp.exp()
+    if top_p < 1.0:
+        # Nucleus: keep the smallest prefix of the sorted distribution whose mass reaches
+        # top_p (the top token always survives).
+        sorted_p, order = probs.sort(dim=-1, descending=True)
+        drop = sorted_p.cumsum(-1) - sorted_p >= top_p
+        sorted_p = sorted_p.masked_fill(drop, 0.0)
+        probs = torch.zeros_like(probs).scatter_(-1, order, sorted_p)
+    token = torch.multinomial(probs, 1, generator=gen).squeeze(-1)
+    return token, logp.gather(-1, token[:, None]).squeeze(-1)
+
+
+def _forward_kwarg_names(model: Any) -> tuple[str, str | None]:
+    # transformers renamed `past_key_values` to `cache` (5.x, old name deprecated);
+    # `logits_to_keep` (skip the vocab projection of all but the last prompt position) is
+    # missing on older or custom models.
+    params = inspect.signature(model.forward).parameters
+    cache_kw = "cache" if "cache" in params else "past_key_values"
+    keep_kw = next((k for k in ("logits_to_keep", "num_logits_to_keep") if k in params), None)
+    return cache_kw, keep_kw
+
+
+def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
+    ids: set[int] = set()
+    if getattr(tokenizer, "eos_token_id", None) is not None:
+        ids.add(int(tokenizer.eos_token_id))
+    gen_cfg = getattr(model, "generation_config", None)
+    cfg_eos = getattr(gen_cfg, "eos_token_id", None) if gen_cfg is not None else None
+    if isinstance(cfg_eos, int):
+        ids.add(cfg_eos)
+    elif isinstance(cfg_eos, (list, tuple)):
+        ids.update(int(e) for e in cfg_eos)
+    return ids
+
+
+class VLLMEngine:
+    """A colocated vLLM engine whose weights follow the trainer's model.
+
+    Args:
+        model: a hub id or local path vLLM can load (the same checkpoint as the policy).
+        gpu_memory_utilization: the share of GPU memory vLLM may take (the trainer needs
+            the rest when colocated).
+        dtype: passed to ``vllm.LLM``.
+        **llm_kwargs: any other ``vllm.LLM`` argument (``max_model_len``, ``enforce_eager``...).
+
+    ``sync_weights(model)`` copies the trainer's current parameters into the engine in
+    memory: it calls the vLLM model's own ``load_weights(iterable of (name, tensor))`` (which
+    maps Hugging Face names and fills fused qkv / gate_up projections in place, so CUDA
+    graphs stay valid) through ``LLM.apply_model`` when the installed vLLM has it, else on
+    ``LLM.llm_engine.model_executor.driver_worker[.worker].model_runner.model`` (the path
+    TRL's colocate mode uses). No file is written. For the model to be reachable in this
+    process, the engine sets ``VLLM_ENABLE_V1_MULTIPROCESSING=0`` unless already set.
+    Tensor parallelism is not supported by this sync (one GPU, TP=1).
+
+    Raises ``ImportError`` with an install hint when vLLM is missing, and ``RuntimeError``
+    when no CUDA device is available.
+
+    Example:
+        >>> engine = VLLMEngine("Qwen/Qwen2.5-0.5B-Instruct")   # doctest: +SKIP
+        >>> engine.sync_weights(policy)                           # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        gpu_memory_utilization: float = 0.3,
+        dtype: str = "bfloat16",
+        seed: int = 0,
+        **llm_kwargs: Any,
+    ):
+        if not isinstance(model, str) or not model:
+            raise TypeError(
+                f"model must be a hub id or a local path (str) vLLM can load, got {model!r}"
+            )
+        if not 0 < gpu_memory_utilization <= 1:
+            raise ValueError(
+                f"gpu_memory_utilization must be in (0, 1], got {gpu_memory_utilization}"
+            )
+        # The V1 engine core must run in this process so sync_weights can reach the model.
+        os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+        vllm = _import_vllm()
+        if not torch.cuda.is_available():
+            raise RuntimeError("VLLMEngine needs a CUDA GPU; use TransformersEngine on CPU")
+        self._vllm = vllm
+        self.llm = vllm.LLM(
+            model=model,
+            gpu_memory_utilization=gpu_memory_utilization,
+            dtype=dtype,
+            seed=seed,
+            **llm_kwargs,
+        )
+        self.tokenizer = self.llm.get_tokenizer()
+
+    def generate(
+        self,
+        prompts: list[list[int]],
+        *,
+        max_new_tokens: int,
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+        stop: Sequence[str] = (),
+        seed: int | None = None,
+    ) -> list[Generation]:
+        """Sample one completion per prompt with vLLM; stop-string tokens are kept."""
+        check_sampling_args(prompts, max_new_tokens, temperature, top_p, stop)
+        if not prompts:
+            return []
+        params = self._vllm.SamplingParams(
+            max_tokens=max_new_tokens,
+            temperature=float(temperature),
+            top_p=float(top_p),
+            stop=list(stop) or None,
+            include_stop_str_in_output=True,
+            seed=seed,
+            logprobs=0,  # the sampled token's own log-prob
+        )
+        try:
+            from vllm.inputs import TokensPrompt
+
+            inputs: list[Any] = [TokensPrompt(prompt_token_ids=list(p)) for p in prompts]
+        except ImportError:  # older vLLM
+            inputs = [{"prompt_token_ids": list(p)} for p in prompts]
+        outputs = self.llm.generate(inputs, params, use_tqdm=False)
+        return [_generation_from_vllm(o.outputs[0]) for o in outputs]
+
+    def sync_weights(self, model: Any) -> None:
+        """Load ``model``'s current parameters into the engine, in memory (no disk)."""
+        state = [(name, p.detach()) for name, p in model.state_dict().items()]
+
+        def load(vllm_model: Any) -> None:
+            vllm_model.load_weights(iter(state))
+
+        if hasattr(self.llm, "apply_model"):
+            self.llm.apply_model(load)
+        else:  # older vLLM: reach the in-process worker's model directly
+            worker = self.llm.llm_engine.model_executor.driver_worker
+            load(getattr(worker, "worker", worker).model_runner.model)
+        if hasattr(self.llm, "reset_prefix_cache"):
+            # Cached prefixes hold KV computed with the old weights.
+            self.llm.reset_prefix_cache()
+
+
+def _generation_from_vllm(completion: Any) -> Generation:
+    token_ids = list(completion.token_ids)
+    logprobs = None
+    if completion.logprobs is not None:
+        logprobs = [float(step[tid].logprob) for step, tid in zip(completion.logprobs, token_ids)]
+    reason = FINISH_LENGTH if completion.finish_reason == "length" else FINISH_STOP
+    return Generation(token_ids, logprobs, reason)
+
+
+def _import_vllm() -> Any:
+    try:
+        import vllm
+    except ImportError as err:
+        raise ImportError(
+            "VLLMEngine needs vLLM, which is not installed: `pip install 'rlvr-toolkit[vllm]'` "
+            "(or `pip install vllm`) on a machine with a CUDA GPU; on CPU use TransformersEngine"
+        ) from err
+    return vllm

@@ -1,0 +1,182 @@
+"""Policies: the offline default model and tokenizer, and loading any transformers causal LM.
+
+``load_policy("default")`` gives the project's own small Llama-architecture model (about
+2.4M parameters, byte-level tokenizer), warm-started by ``python -m policy_opt.pretrain``.
+It is built on first use (about a minute on 2 cores) and cached under
+``$RLVR_CACHE/default-<recipe-hash>`` (or ``~/.cache/rlvr/...``); any change to the recipe
+changes the hash, so a stale cache is never loaded. Anything else is passed to
+``AutoModelForCausalLM`` / ``AutoTokenizer``: a local directory or a hub id.
+
+Example:
+    >>> tok = default_tokenizer()
+    >>> tok.eos_token, len(tok)
+    ('<|im_end|>', 260)
+    >>> model, tok = load_policy("default")            # doctest: +SKIP
+    >>> model, tok = load_policy("Qwen/Qwen2.5-0.5B-Instruct", dtype="bfloat16")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import torch
+from transformers import (
+    AutoModelForCausalLM,
+    AutoTokenizer,
+    LlamaConfig,
+    PreTrainedModel,
+    PreTrainedTokenizerBase,
+)
+
+from policy_opt.tokenizer import byte_tokenizer
+
+DEFAULT_NAME = "default"
+
+_DTYPES = {
+    "auto": "auto",
+    "float32": torch.float32,
+    "fp32": torch.float32,
+    "float16": torch.float16,
+    "fp16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "bf16": torch.bfloat16,
+}
+
+
+def default_tokenizer() -> PreTrainedTokenizerBase:
+    """The project's own tokenizer: byte-level, no files, with a chat template.
+
+    See :mod:`policy_opt.tokenizer` for the token table and the template.
+
+    Example:
+        >>> tok = default_tokenizer()
+        >>> tok.apply_chat_template([{"role": "user", "content": "2+2"}], tokenize=False)
+        '<|im_start|>user\\n2+2<|im_end|>'
+    """
+    return byte_tokenizer()
+
+
+def default_config(
+    *,
+    hidden_size: int = 192,
+    num_hidden_layers: int = 4,
+    num_attention_heads: int = 6,
+    intermediate_size: int = 768,
+    max_position_embeddings: int = 1024,
+) -> LlamaConfig:
+    """The default model's architecture: a Llama with tied embeddings, ~2.4M parameters.
+
+    The size is the CPU sweet spot measured in ``docs/offline-model-notes.md`` (a training
+    step of 64 x 128 tokens in ~2 s on two cores); pass smaller values for tests.
+
+    Example:
+        >>> cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        ...                      intermediate_size=64)
+        >>> cfg.model_type, cfg.vocab_size, cfg.eos_token_id
+        ('llama', 260, 259)
+    """
+    tok = byte_tokenizer()
+    return LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=hidden_size,
+        num_hidden_layers=num_hidden_layers,
+        num_attention_heads=num_attention_heads,
+        num_key_value_heads=num_attention_heads,
+        intermediate_size=intermediate_size,
+        max_position_embeddings=max_position_embeddings,
+        tie_word_embeddings=True,
+        rms_norm_eps=1e-5,
+        rope_theta=10000.0,
+        initializer_range=0.02,
+        bos_token_id=None,
+        eos_token_id=tok.eos_token_id,
+        pad_token_id=tok.pad_token_id,
+    )
+
+
+def cache_root() -> Path:
+    """Where built default models live: ``$RLVR_CACHE`` or ``~/.cache/rlvr``."""
+    env = os.environ.get("RLVR_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "rlvr"
+
+
+def default_model_path(*, build: bool = True, verbose: bool = True, **recipe) -> Path:
+    """Path of the cached default model, building it first when absent (and ``build``).
+
+    ``recipe`` overrides fields of :class:`policy_opt.pretrain.Recipe` (tests use a few
+    steps); the cache directory name carries the recipe's hash.
+    """
+    from policy_opt import pretrain  # lazy: the recipe pulls in the tasks package
+
+    spec = pretrain.Recipe(**recipe)
+    path = cache_root() / f"default-{pretrain.recipe_hash(spec)}"
+    if (path / "config.json").is_file():
+        return path
+    if not build:
+        raise FileNotFoundError(
+            f"default model not built at {path}; run `python -m policy_opt.pretrain --out {path}`"
+        )
+    if verbose:
+        print(f"[policy_opt] building the default model into {path} (first use only)", flush=True)
+    pretrain.build(spec, path, verbose=verbose)
+    return path
+
+
+def load_policy(
+    name_or_path: str | os.PathLike = DEFAULT_NAME,
+    *,
+    dtype: str | torch.dtype = "float32",
+    device: str | torch.device = "cpu",
+    verbose: bool = True,
+) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    """Load ``(model, tokenizer)`` from ``"default"``, a local directory, or a hub id.
+
+    ``dtype``: ``"float32"`` (default), ``"bfloat16"``, ``"float16"``, ``"auto"`` (the
+    checkpoint's) or a ``torch.dtype``. A tokenizer without a pad token gets its EOS as pad;
+    padding is set to the left (prompts are left-padded for generation).
+
+    Raises ``FileNotFoundError`` for a path that looks local but does not exist, and
+    ``OSError`` naming the model when a hub id cannot be fetched (offline, no cache).
+
+    Example:
+        >>> model, tok = load_policy("default")  # doctest: +SKIP
+        [policy_opt] building the default model into ~/.cache/rlvr/default-... (first use only)
+    """
+    torch_dtype = _resolve_dtype(dtype)
+    name = os.fspath(name_or_path)
+    if name == DEFAULT_NAME:
+        path: str = os.fspath(default_model_path(verbose=verbose))
+    else:
+        if _looks_local(name) and not Path(name).expanduser().exists():
+            raise FileNotFoundError(f"model path does not exist: {name!r}")
+        path = os.fspath(Path(name).expanduser()) if _looks_local(name) else name
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+    except OSError as err:
+        raise OSError(
+            f"could not load model {name!r}: {err}\n"
+            "A hub id needs network access or a copy in the Hugging Face cache "
+            "(HF_HUB_OFFLINE=1 uses only the cache); use a local path or 'default' offline."
+        ) from err
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    tokenizer.padding_side = "left"
+    model.to(device)
+    model.eval()
+    return model, tokenizer
+
+
+def _resolve_dtype(dtype: str | torch.dtype) -> str | torch.dtype:
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    if dtype not in _DTYPES:
+        raise ValueError(f"dtype must be one of {sorted(_DTYPES)} or a torch.dtype, got {dtype!r}")
+    return _DTYPES[dtype]
+
+
+def _looks_local(name: str) -> bool:
+    # A hub id is "org/name" or "name"; anything absolute, dotted, home-relative, with more
+    # than one slash, or existing on disk is a path.
+    return name.startswith(("/", ".", "~")) or name.count("/") > 1 or os.path.exists(name)

@@ -1,0 +1,250 @@
+"""Rollout engines: TransformersEngine against model.generate, seeding, stop handling, and
+the VLLMEngine interface (GPU parts marked `gpu` and skipped without CUDA)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import torch
+from transformers import LlamaForCausalLM
+
+from policy_opt.engine import Engine, Generation, TransformersEngine, VLLMEngine
+from policy_opt.model import default_config, default_tokenizer
+
+PROMPTS = ["What is 3+4?", "hi", "A longer prompt, to make the batch ragged: 12+30?"]
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return default_tokenizer()
+
+
+@pytest.fixture(scope="module")
+def model():
+    torch.manual_seed(0)
+    cfg = default_config(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64
+    )
+    # A large init makes the logits peaked, so greedy choices are not near-ties that
+    # float noise between batched kernels could flip.
+    cfg.initializer_range = 0.3
+    return LlamaForCausalLM(cfg).eval()
+
+
+@pytest.fixture(scope="module")
+def prompts(tok):
+    return [tok.encode(p, add_special_tokens=False) for p in PROMPTS]
+
+
+def _reference_greedy(model, tok, prompts, max_new_tokens, eos_ids):
+    """model.generate on the left-padded batch, cut after the first EOS."""
+    enc = tok.pad({"input_ids": prompts}, return_tensors="pt")
+    out = model.generate(
+        **enc,
+        max_new_tokens=max_new_tokens,
+        do_sample=False,
+        pad_token_id=tok.pad_token_id,
+        eos_token_id=list(eos_ids),
+    )[:, enc["input_ids"].shape[1] :].tolist()
+    cut = []
+    for row in out:
+        ends = [i for i, t in enumerate(row) if t in eos_ids]
+        cut.append(row[: ends[0] + 1] if ends else row)
+    return cut
+
+
+def test_greedy_matches_model_generate(model, tok, prompts):
+    gens = TransformersEngine(model, tok).generate(prompts, max_new_tokens=20, temperature=0)
+    ref = _reference_greedy(model, tok, prompts, 20, {tok.eos_token_id})
+    assert [g.token_ids for g in gens] == ref
+    for g in gens:
+        assert g.finish_reason == ("stop" if g.token_ids[-1] == tok.eos_token_id else "length")
+
+
+def test_finished_rows_are_not_extended(model, tok, prompts):
+    # Declare as EOS the third token greedy emits for row 0: row 0 must stop there, the
+    # others run on, exactly as model.generate does with the same EOS list.
+    free = TransformersEngine(model, tok).generate(prompts, max_new_tokens=12, temperature=0)
+    fake_eos = free[0].token_ids[2]
+    eos_ids = {tok.eos_token_id, fake_eos}
+    model.generation_config.eos_token_id = sorted(eos_ids)
+    try:
+        gens = TransformersEngine(model, tok).generate(prompts, max_new_tokens=12, temperature=0)
+    finally:
+        model.generation_config.eos_token_id = tok.eos_token_id
+    assert gens[0].finish_reason == "stop"
+    assert gens[0].token_ids[-1] == fake_eos and len(gens[0].token_ids) <= 3
+    assert [g.token_ids for g in gens] == _reference_greedy(model, tok, prompts, 12, eos_ids)
+
+
+def test_logprobs_match_a_full_forward_pass(model, tok, prompts):
+    gens = TransformersEngine(model, tok).generate(
+        prompts, max_new_tokens=8, temperature=0.7, seed=1
+    )
+    for p, g in zip(prompts, gens):
+        assert len(g.logprobs) == len(g.token_ids)
+        ids = torch.tensor([p + g.token_ids])
+        with torch.no_grad():
+            logits = model(ids).logits[0, len(p) - 1 : -1] / 0.7
+        want = torch.log_softmax(logits, -1).gather(-1, torch.tensor(g.token_ids)[:, None])
+        torch.testing.assert_close(torch.tensor(g.logprobs), want[:, 0], atol=1e-4, rtol=1e-4)
+
+
+def test_sampling_is_reproducible_by_seed(model, tok, prompts):
+    engine = TransformersEngine(model, tok)
+    a = engine.generate(prompts * 4, max_new_tokens=16, seed=7)
+    b = engine.generate(prompts * 4, max_new_tokens=16, seed=7)
+    c = engine.generate(prompts * 4, max_new_tokens=16, seed=8)
+    assert a == b
+    assert [g.token_ids for g in a] != [g.token_ids for g in c]
+
+
+def test_tiny_top_p_is_greedy(model, tok, prompts):
+    engine = TransformersEngine(model, tok)
+    greedy = engine.generate(prompts, max_new_tokens=10, temperature=0)
+    nucleus = engine.generate(prompts, max_new_tokens=10, temperature=1.0, top_p=1e-6, seed=3)
+    assert [g.token_ids for g in nucleus] == [g.token_ids for g in greedy]
+
+
+def test_max_batch_size_chunks_give_the_same_result(model, tok, prompts):
+    whole = TransformersEngine(model, tok).generate(prompts, max_new_tokens=10, temperature=0)
+    chunked = TransformersEngine(model, tok, max_batch_size=1).generate(
+        prompts, max_new_tokens=10, temperature=0
+    )
+    assert [g.token_ids for g in chunked] == [g.token_ids for g in whole]
+
+
+def test_stop_string_ends_the_row(model, tok, prompts):
+    engine = TransformersEngine(model, tok)
+    free = engine.generate(prompts, max_new_tokens=16, temperature=0)
+    # A stop string made of tokens 3..4 of row 0's free completion (bytes, so decodable).
+    target = free[0].token_ids[3:5]
+    stop = tok.decode(target)
+    assert stop
+    gens = engine.generate(prompts, max_new_tokens=16, temperature=0, stop=[stop])
+    text = tok.decode(gens[0].token_ids)
+    assert gens[0].finish_reason == "stop"
+    assert text.endswith(stop) and stop not in text[:-1]
+    assert gens[0].token_ids == free[0].token_ids[: len(gens[0].token_ids)]
+
+
+def test_length_finish_and_row_lengths(model, tok, prompts):
+    gens = TransformersEngine(model, tok).generate(prompts, max_new_tokens=3, temperature=0)
+    for g in gens:
+        assert 1 <= len(g.token_ids) <= 3
+        assert g.finish_reason == "stop" or len(g.token_ids) == 3
+
+
+def test_keeps_the_model_mode(model, tok, prompts):
+    model.train()
+    try:
+        TransformersEngine(model, tok).generate(prompts[:1], max_new_tokens=2, seed=0)
+        assert model.training
+    finally:
+        model.eval()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"prompts": [[]]}, "prompts"),
+        ({"prompts": [["a"]]}, "prompts"),
+        ({"prompts": "abc"}, "prompts"),
+        ({"max_new_tokens": 0}, "max_new_tokens"),
+        ({"temperature": -1.0}, "temperature"),
+        ({"temperature": float("nan")}, "temperature"),
+        ({"top_p": 0.0}, "top_p"),
+        ({"stop": "####"}, "stop"),
+        ({"stop": [""]}, "stop"),
+    ],
+)
+def test_bad_arguments_name_the_argument(model, tok, prompts, kwargs, name):
+    call = {"prompts": prompts, "max_new_tokens": 4, **kwargs}
+    with pytest.raises((ValueError, TypeError), match=name):
+        TransformersEngine(model, tok).generate(call.pop("prompts"), **call)
+
+
+def test_empty_batch_and_protocol(model, tok):
+    engine = TransformersEngine(model, tok)
+    assert engine.generate([], max_new_tokens=4) == []
+    assert isinstance(engine, Engine)
+    engine.sync_weights(model)  # in-process: shares the trainer's weights
+    assert engine.model is model
+    assert Generation([1], None, "length").logprobs is None
+
+
+def test_vllm_missing_gives_install_hint(monkeypatch):
+    monkeypatch.setitem(sys.modules, "vllm", None)  # makes `import vllm` raise ImportError
+    with pytest.raises(ImportError, match="pip install"):
+        VLLMEngine("some/model")
+
+
+def test_vllm_rejects_bad_arguments_before_importing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "vllm", None)
+    with pytest.raises(TypeError, match="model"):
+        VLLMEngine(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="gpu_memory_utilization"):
+        VLLMEngine("some/model", gpu_memory_utilization=1.5)
+
+
+def test_vllm_engine_satisfies_the_protocol():
+    for method in ("generate", "sync_weights"):
+        assert callable(getattr(VLLMEngine, method))
+
+
+def _vllm_ready() -> bool:
+    if not torch.cuda.is_available():
+        return False
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _vllm_ready(), reason="needs a CUDA GPU and vLLM")
+def test_vllm_generate_and_sync_weights(tmp_path, tok):
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    torch.manual_seed(0)
+    cfg = Qwen2Config(
+        vocab_size=len(tok),
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        intermediate_size=128,
+        max_position_embeddings=256,
+        tie_word_embeddings=True,
+        eos_token_id=tok.eos_token_id,
+        pad_token_id=tok.pad_token_id,
+        initializer_range=0.3,
+    )
+    policy = Qwen2ForCausalLM(cfg)
+    policy.save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    engine = VLLMEngine(
+        str(tmp_path),
+        gpu_memory_utilization=0.2,
+        dtype="float32",
+        enforce_eager=True,
+        max_model_len=256,
+    )
+    prompts = [tok.encode(p, add_special_tokens=False) for p in PROMPTS]
+    policy = policy.cuda().eval()
+    hf = TransformersEngine(policy, tok)
+    before = engine.generate(prompts, max_new_tokens=8, temperature=0)
+    assert [g.token_ids for g in before] == [
+        g.token_ids for g in hf.generate(prompts, max_new_tokens=8, temperature=0)
+    ]
+    assert all(g.logprobs is not None and len(g.logprobs) == len(g.token_ids) for g in before)
+    with torch.no_grad():  # a different policy: the engine must follow it after sync
+        for p in policy.parameters():
+            p.add_(torch.randn_like(p) * 0.3)
+    engine.sync_weights(policy)
+    after = engine.generate(prompts, max_new_tokens=8, temperature=0)
+    want = hf.generate(prompts, max_new_tokens=8, temperature=0)
+    assert [g.token_ids for g in after] == [g.token_ids for g in want]
+    assert [g.token_ids for g in after] != [g.token_ids for g in before]
