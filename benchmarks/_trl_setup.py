@@ -11,11 +11,12 @@ Timers wrap the trainer's own methods on the instance (no TRL file is changed):
 
 - ``step``: ``on_step_begin`` -> ``on_step_end`` (generation, scoring, loss, backward, clip,
   AdamW); ``interval``: ``on_step_end`` -> next ``on_step_end`` (adds the dataloader fetch and
-  TRL's log/save hook);
+  TRL's log/save hook); ``cpu``: the process's CPU time over ``step`` (all threads);
 - ``generate``: ``_generate_single_turn`` (``model.generate`` and unpadding);
 - ``score``: ``_calculate_rewards``;
 - ``prepare``: ``_prepare_inputs`` (tokenising, generate, decode, score, advantages, metrics);
-- ``forward``: ``_get_per_token_logps_and_entropies`` (the training forward);
+- ``forward``: ``_get_per_token_logps_and_entropies`` (the training forward; with gradient
+  checkpointing, TRL's default, the recomputed forward runs inside ``backward``);
 - ``train_step``: ``training_step`` (prepare + forward + loss + backward).
 
 Example::

@@ -19,15 +19,24 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
   ``--max-new-tokens`` tokens a row (the mean lengths are printed to show the work is equal);
 - the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
   eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
-- ``torch.set_num_threads(--threads)`` on both sides, float32, CPU.
+- ``torch.set_num_threads(--threads)`` on both sides, float32, CPU;
+- TRL keeps its default ``gradient_checkpointing=True`` (less activation memory, one more
+  forward inside backward); ``--trl-gradient-checkpointing false`` compares equal compute.
 
 Each side runs in its own subprocess (so the peak-RSS high-water marks are separate): one
 warm-up step (discarded), then ``--steps`` timed steps. Peak RSS is ``ru_maxrss`` at the end
 (it includes importing torch/transformers, and for TRL, trl/datasets/accelerate); the RSS
 before the first step is printed too so the training part can be read off.
 
+On a shared machine the seconds swing with other processes' load (printed before and
+after); with as many threads as cores every parallel op also waits for a descheduled
+thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, and prefer
+``--threads 1`` when the machine is busy.
+
     python benchmarks/train_step.py                          # 4 timed steps, B=8, G=8, 32 tokens
     python benchmarks/train_step.py --steps 6 --prompts 16 --group-size 8 --max-new-tokens 64
+    python benchmarks/train_step.py --threads 1 --trl-gradient-checkpointing false
+    python benchmarks/train_step.py --model ~/.cache/rlvr/default-<hash>   # a trained model
 
 Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
 """
@@ -143,7 +152,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     from envs.single_turn import SingleTurnEnv
     from policy_opt.config import parse_config
 
-    out = tempfile.mkdtemp(prefix="bench-ours-")
+    out = str(Path(args.result).parent / "ours-out")  # inside the parent's temporary folder
     cfg = parse_config([
         "--model", args.model_dir, "--env", "arithmetic", "--algo", "grpo",
         "--mu", "1", "--beta", "0", "--minibatches", "1",
@@ -183,6 +192,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
             "len_mean": rec["len_mean"], "reward_mean": rec["reward_mean"],
         })
     return {"side": "ours", "threads": torch.get_num_threads(), "steps": steps,
+            "micro_batch_size": cfg.micro_batch_size,
             "row_ids": seen, "rss_before_mib": rss_before, "peak_before_mib": peak_before,
             "peak_rss_mib": peak_rss_mib()}
 
@@ -198,7 +208,7 @@ def run_trl(args: argparse.Namespace) -> dict[str, Any]:
     trainer, timers = build_trl_trainer(
         args.model_dir, rows, prompts_per_step=args.prompts, group_size=args.group_size,
         max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed,
-        out_dir=tempfile.mkdtemp(prefix="bench-trl-"),
+        out_dir=str(Path(args.result).parent / "trl-out"),
         gradient_checkpointing=args.trl_gradient_checkpointing == "true")
     torch.set_num_threads(args.threads)  # in case accelerate changed it
     rss_before = rss_now_mib()
@@ -227,10 +237,14 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
     t_interval = _median(t, "interval")
     ratio = o_step / t_step
     print(f"\nmedian of {len(o)} timed steps (warm-up step discarded), threads ours "
-          f"{ours['threads']} / TRL {trl['threads']}")
+          f"{ours['threads']} / TRL {trl['threads']}; ours --micro-batch-size "
+          f"{ours.get('micro_batch_size')} (its default), TRL one batch of B*G")
     print(f"  {'':34s} {'ours':>11s} {'TRL':>11s}")
     print(f"  {'full step':34s} {_fmt(o_step)} {_fmt(t_step)}   ratio ours/TRL {ratio:.3f}x "
           f"(target <= {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'})")
+    o_min, t_min = min(s["step"] for s in o), min(s["step"] for s in t)
+    print(f"  {'  fastest step (least disturbed)':34s} {_fmt(o_min)} {_fmt(t_min)}   ratio "
+          f"{o_min / t_min:.3f}x")
     o_cpu, t_cpu = _median(o, "cpu"), _median(t, "cpu")
     print(f"  {'  CPU time of the step (all threads)':34s} {_fmt(o_cpu)} {_fmt(t_cpu)}   ratio "
           f"{o_cpu / t_cpu:.3f}x")
@@ -358,9 +372,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.threads} threads, CPU fp32; {args.steps} timed steps + 1 warm-up each",
               flush=True)
         print(f"TRL gradient checkpointing: {args.trl_gradient_checkpointing}", flush=True)
-        print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
-              "(other processes slow both sides; compare the ratio, not the seconds)",
-              flush=True)
+        load = os.getloadavg()[0]
+        print(f"load average before: {load:.1f} on {os.cpu_count()} CPUs (other processes slow "
+              "both sides; compare the ratio, not the seconds)", flush=True)
+        if load > 0.5 and args.threads >= (os.cpu_count() or 1):
+            print(f"warning: {args.threads} threads on {os.cpu_count()} busy CPUs: every parallel "
+                  "op waits for a descheduled thread, so step times swing widely; --threads 1 "
+                  "gives steadier figures on a shared machine", flush=True)
         sides = [args.only] if args.only else ["ours", "trl"]
         results = {s: _child(s, args, model_dir, Path(tmp) / f"{s}.json") for s in sides}
     print(f"load average after: {os.getloadavg()[0]:.1f}")

@@ -33,10 +33,10 @@ class TrainConfig:
     model: str = _f("default", "hub id or local path of a transformers causal LM; 'default' is the "
                     "project's own small model, built and cached on first use")
     # batch shape
-    max_steps: int = _f(30, "number of training steps (one batch of rollouts each)")
+    max_steps: int = _f(20, "number of training steps (one batch of rollouts each)")
     max_minutes: float = _f(0.0, "wall-clock budget for the training steps; 0 = no limit "
                             "(the run stops early, then evaluates and checkpoints)")
-    prompts_per_step: int = _f(16, "prompts (groups) per step, B")
+    prompts_per_step: int = _f(8, "prompts (groups) per step, B")
     group_size: int = _f(8, "completions per prompt, G")
     max_new_tokens: int = _f(16, "generation budget per turn; also Dr.GRPO's constant normaliser")
     max_turns: int = _f(1, "turn limit for multi-turn environments")
@@ -49,7 +49,8 @@ class TrainConfig:
     warmup_steps: int = _f(0, "linear warm-up steps of the schedule")
     mu: int = _f(2, "optimisation passes over each batch of rollouts (old log-probs kept when > 1)")
     minibatches: int = _f(1, "optimiser steps per pass: the batch is split into this many minibatches")
-    micro_batch_size: int = _f(0, "rows per forward/backward (gradient accumulation); 0 = whole minibatch")
+    micro_batch_size: int = _f(16, "rows per forward/backward (gradient accumulation), rounded "
+                               "down to whole groups; 0 = whole minibatch")
     grad_clip: float = _f(1.0, "max global gradient norm; 0 disables clipping")
     beta: float | None = _f(None, "k3 KL coefficient to the reference model (loaded only when > 0); "
                             "default: the algo preset's")
@@ -57,7 +58,7 @@ class TrainConfig:
     eps_high: float | None = _f(None, "upper clip range; default: the algo preset's")
     # evaluation and output
     eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
-    eval_prompts: int = _f(64, "held-out prompts per evaluation")
+    eval_prompts: int = _f(32, "held-out prompts per evaluation")
     eval_k: int = _f(4, "samples per held-out prompt for pass@k")
     save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
     out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
@@ -100,10 +101,10 @@ class TrainConfig:
                 raise ConfigError(f"{_flag(name)} must be > 0, got {v}")
         if self.group_size < 2:
             raise ConfigError("--group-size must be >= 2: a group of one has no relative advantage")
-        rows = self.prompts_per_step * self.group_size
-        if rows % self.minibatches:
-            raise ConfigError(f"--minibatches ({self.minibatches}) must divide prompts-per-step x "
-                              f"group-size ({rows})")
+        if self.prompts_per_step % self.minibatches:
+            # Minibatches hold whole groups (a group's prompt is run once for its G rows).
+            raise ConfigError(f"--minibatches ({self.minibatches}) must divide --prompts-per-step "
+                              f"({self.prompts_per_step})")
         for f in dataclasses.fields(self):
             choices = f.metadata.get("choices")
             if choices and getattr(self, f.name) not in choices:

@@ -194,14 +194,22 @@ class TransformersEngine:
         cache = DynamicCache(config=self.model.config)
         cache_kw, keep_kw = _forward_kwarg_names(self.model)
         prefill_kw = {keep_kw: 1} if keep_kw else {}
+        # Prefill each distinct prompt once: the G copies of a GRPO group share their prompt,
+        # so its keys/values are computed once and gathered back to every copy.
+        uniq, inverse = torch.unique(torch.cat([ids, mask], dim=1), dim=0, return_inverse=True)
+        rep = torch.empty(len(uniq), dtype=torch.long, device=device).scatter_(
+            0, inverse, torch.arange(n, device=device))
         logits = self.model(
-            input_ids=ids,
-            attention_mask=mask,
-            position_ids=positions,
+            input_ids=ids[rep],
+            attention_mask=mask[rep],
+            position_ids=positions[rep],
             use_cache=True,
             **{cache_kw: cache},
             **prefill_kw,
-        ).logits[:, -1, :]
+        ).logits[:, -1, :][inverse]
+        # torch.unique sorts its rows: the cache is in `uniq` order until gathered back.
+        if not torch.equal(inverse, torch.arange(n, device=device)):
+            cache.batch_select_indices(inverse)
 
         eos = torch.tensor(sorted(self.eos_ids), dtype=torch.long, device=device)
         stop_window = max((len(s.encode()) for s in stop), default=0) + 1

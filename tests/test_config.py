@@ -24,7 +24,7 @@ def test_flags_override_yaml_and_yaml_overrides_defaults(tmp_path):
         (["--lr", "0"], "--lr"),
         (["--top-p", "1.5"], "--top-p"),
         (["--beta", "-1"], "--beta"),
-        (["--minibatches", "3"], "--minibatches"),
+        (["--minibatches", "3"], "--minibatches"),  # 3 does not divide 16 prompts
         (["--max-steps", "0"], "--max-steps"),
         (["--device", "tpu"], "--device"),
     ],

@@ -37,6 +37,14 @@ def _flags(model: Path, out: Path) -> list[str]:
             "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", "grpo"]
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def _run(cmd: list[str], cwd: Path) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
@@ -52,7 +60,8 @@ def test_two_gloo_ranks_equal_one_process(tiny_model, tmp_path):
     multi.mkdir()
     _run([sys.executable, str(WORKER), str(single), "--", *_flags(tiny_model, single / "run")],
          tmp_path)
-    _run([*launcher, "--nproc_per_node", "2", "--master_port", "29561", str(WORKER), str(multi),
+    _run([*launcher, "--nproc_per_node", "2", "--master_addr", "127.0.0.1",
+          "--master_port", str(_free_port()), str(WORKER), str(multi),
           "--", *_flags(tiny_model, multi / "run")], tmp_path)
 
     one = torch.load(single / "params-rank0.pt")

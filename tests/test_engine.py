@@ -248,3 +248,18 @@ def test_vllm_generate_and_sync_weights(tmp_path, tok):
     want = hf.generate(prompts, max_new_tokens=8, temperature=0)
     assert [g.token_ids for g in after] == [g.token_ids for g in want]
     assert [g.token_ids for g in after] != [g.token_ids for g in before]
+
+
+def test_repeated_prompts_are_prefilled_once_and_decode_like_generate(model, tok, prompts):
+    # GRPO groups repeat each prompt G times; the engine prefills each distinct one once.
+    grouped = [prompts[1], prompts[0], prompts[1], prompts[0], prompts[0]]
+    calls = []
+    hook = model.register_forward_pre_hook(
+        lambda mod, args, kwargs: calls.append(kwargs["input_ids"].shape), with_kwargs=True)
+    try:
+        gens = TransformersEngine(model, tok).generate(grouped, max_new_tokens=10, temperature=0)
+    finally:
+        hook.remove()
+    assert calls[0][0] == 2  # the prefill saw 2 distinct prompts, not 5
+    assert [g.token_ids for g in gens] == _reference_greedy(model, tok, grouped, 10,
+                                                             {tok.eos_token_id})
