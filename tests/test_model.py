@@ -98,3 +98,21 @@ def test_cache_root_honours_env(monkeypatch, tmp_path):
     assert model_mod.cache_root() == tmp_path
     monkeypatch.delenv("RLVR_CACHE")
     assert model_mod.cache_root().name == "rlvr"
+
+
+def test_the_shipped_default_model_is_the_current_recipes_output():
+    """The weights under policy_opt/default_model are used only while the recipe that made
+    them is unchanged; a recipe change without a rebuild must fail here, not silently fall
+    back to a minutes-long build on every user's machine."""
+    from policy_opt import pretrain
+    from policy_opt.model import SHIPPED_DIR, default_model_path, shipped_recipe_hash
+
+    assert shipped_recipe_hash() == pretrain.recipe_hash(pretrain.Recipe()), (
+        "recipe changed: run `python -m policy_opt.pretrain --out policy_opt/default_model`")
+    assert default_model_path(build=False) == SHIPPED_DIR
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    model = AutoModelForCausalLM.from_pretrained(SHIPPED_DIR)
+    tok = AutoTokenizer.from_pretrained(SHIPPED_DIR)
+    assert sum(p.numel() for p in model.parameters()) == 2_410_944
+    assert tok.eos_token == "<|im_end|>"
