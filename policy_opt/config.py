@@ -69,6 +69,10 @@ class TrainConfig:
                     choices=("auto", "float32", "bfloat16"))
     device: str = _f("auto", "auto, cpu or cuda[:N]")
     engine: str = _f("transformers", "rollout engine", choices=("transformers", "vllm"))
+    vllm_tp: int = _f(1, "vLLM tensor-parallel size (--engine vllm)")
+    vllm_gpu_memory: float = _f(0.3, "share of GPU memory the colocated vLLM engine may take")
+    vllm_sleep: bool = _f(False, "free vLLM's GPU memory during optimisation (sleep/wake between "
+                          "phases; needs a vLLM version with sleep mode)")
     threads: int = _f(0, "torch CPU threads; 0 = all cores")
     strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
                        "(FSDP2 fully_shard, for models that do not fit one device)",
@@ -91,6 +95,10 @@ class TrainConfig:
             raise ConfigError(f"--lr must be > 0, got {self.lr}")
         if not self.temperature >= 0:
             raise ConfigError(f"--temperature must be >= 0, got {self.temperature}")
+        if self.vllm_tp < 1:
+            raise ConfigError(f"--vllm-tp must be >= 1, got {self.vllm_tp}")
+        if not 0 < self.vllm_gpu_memory <= 1:
+            raise ConfigError(f"--vllm-gpu-memory must be in (0, 1], got {self.vllm_gpu_memory}")
         if not 0 < self.top_p <= 1:
             raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p}")
         if self.beta is not None and self.beta < 0:

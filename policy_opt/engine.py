@@ -339,6 +339,8 @@ class VLLMEngine:
         gpu_memory_utilization: float = 0.3,
         dtype: str = "bfloat16",
         seed: int = 0,
+        tensor_parallel_size: int = 1,
+        sleep_between_phases: bool = False,
         **llm_kwargs: Any,
     ):
         if not isinstance(model, str) or not model:
@@ -349,19 +351,29 @@ class VLLMEngine:
             raise ValueError(
                 f"gpu_memory_utilization must be in (0, 1], got {gpu_memory_utilization}"
             )
+        if tensor_parallel_size < 1:
+            raise ValueError(f"tensor_parallel_size must be >= 1, got {tensor_parallel_size}")
         # The V1 engine core must run in this process so sync_weights can reach the model.
         os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         vllm = _import_vllm()
         if not torch.cuda.is_available():
             raise RuntimeError("VLLMEngine needs a CUDA GPU; use TransformersEngine on CPU")
         self._vllm = vllm
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            # Under torchrun every rank owns a colocated engine; vLLM's external launcher
+            # reuses the ranks torchrun started instead of spawning its own workers.
+            llm_kwargs.setdefault("distributed_executor_backend", "external_launcher")
+        self.sleep_between_phases = sleep_between_phases
         self.llm = vllm.LLM(
             model=model,
             gpu_memory_utilization=gpu_memory_utilization,
             dtype=dtype,
             seed=seed,
+            tensor_parallel_size=tensor_parallel_size,
+            enable_sleep_mode=sleep_between_phases,
             **llm_kwargs,
         )
+        self._asleep = False
         self.tokenizer = self.llm.get_tokenizer()
 
     def generate(
@@ -376,6 +388,7 @@ class VLLMEngine:
     ) -> list[Generation]:
         """Sample one completion per prompt with vLLM; stop-string tokens are kept."""
         check_sampling_args(prompts, max_new_tokens, temperature, top_p, stop)
+        self.wake_up()
         if not prompts:
             return []
         params = self._vllm.SamplingParams(
@@ -396,8 +409,22 @@ class VLLMEngine:
         outputs = self.llm.generate(inputs, params, use_tqdm=False)
         return [_generation_from_vllm(o.outputs[0]) for o in outputs]
 
+    def sleep(self) -> None:
+        """Free the engine's GPU memory (weights offloaded, KV cache dropped) while the trainer
+        runs the optimisation phase; a no-op unless built with ``sleep_between_phases``."""
+        if self.sleep_between_phases and not self._asleep:
+            self.llm.sleep(level=1)
+            self._asleep = True
+
+    def wake_up(self) -> None:
+        """Take the memory back before the next rollout phase (see ``sleep``)."""
+        if self._asleep:
+            self.llm.wake_up()
+            self._asleep = False
+
     def sync_weights(self, model: Any) -> None:
         """Load ``model``'s current parameters into the engine, in memory (no disk)."""
+        self.wake_up()
         state = [(name, p.detach()) for name, p in model.state_dict().items()]
 
         def load(vllm_model: Any) -> None:

@@ -320,8 +320,10 @@ class Trainer:
             name = self.cfg.model
         try:
             engine = VLLMEngine(name, dtype=str(self.dtype).removeprefix("torch."),
-                                seed=self.cfg.seed)
-        except (ImportError, RuntimeError) as err:
+                                seed=self.cfg.seed, tensor_parallel_size=self.cfg.vllm_tp,
+                                gpu_memory_utilization=self.cfg.vllm_gpu_memory,
+                                sleep_between_phases=self.cfg.vllm_sleep)
+        except (ImportError, RuntimeError, ValueError) as err:
             raise ConfigError(f"--engine vllm: {err}") from err
         engine.sync_weights(self.model)
         return engine
@@ -423,6 +425,8 @@ class Trainer:
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         episodes = self.rollout(step)
+        if hasattr(self.engine, "sleep"):
+            self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
         t1 = time.perf_counter()
         adv, keep = self.advantages(episodes)
         batch = pack_episodes(episodes, self.tokenizer.pad_token_id).to(self.device)

@@ -263,3 +263,35 @@ def test_repeated_prompts_are_prefilled_once_and_decode_like_generate(model, tok
     assert calls[0][0] == 2  # the prefill saw 2 distinct prompts, not 5
     assert [g.token_ids for g in gens] == _reference_greedy(model, tok, grouped, 10,
                                                              {tok.eos_token_id})
+
+
+def test_vllm_engine_checks_its_arguments_before_needing_vllm():
+    with pytest.raises(ValueError, match="tensor_parallel_size"):
+        VLLMEngine("some/model", tensor_parallel_size=0)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _vllm_ready(), reason="needs a CUDA GPU and vLLM")
+def test_trainer_with_vllm_sleep_mode_runs_two_steps(tmp_path, tok):
+    """The main job on the GPU path: colocated vLLM, weights synced after each step, the
+    engine's memory released during optimisation."""
+    import json
+
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from policy_opt.train import main
+
+    torch.manual_seed(0)
+    cfg = Qwen2Config(vocab_size=len(tok), hidden_size=64, num_hidden_layers=2,
+                      num_attention_heads=4, num_key_value_heads=2, intermediate_size=128,
+                      max_position_embeddings=512, tie_word_embeddings=True,
+                      eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    Qwen2ForCausalLM(cfg).save_pretrained(tmp_path / "m")
+    tok.save_pretrained(tmp_path / "m")
+    out = tmp_path / "run"
+    assert main(["--model", str(tmp_path / "m"), "--env", "arithmetic", "--engine", "vllm",
+                 "--vllm-sleep", "--vllm-gpu-memory", "0.2", "--max-steps", "2",
+                 "--prompts-per-step", "2", "--group-size", "4", "--eval-prompts", "4",
+                 "--out", str(out)]) == 0
+    steps = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in steps if r["kind"] == "train"] == [1, 2]

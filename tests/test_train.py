@@ -170,3 +170,14 @@ def test_shared_prompt_logprobs_equal_the_plain_path_in_value_and_gradient(tiny_
         for a, b in zip(shared_grad, plain_grad):
             torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6 * b.abs().max().item())
 
+
+
+def test_vllm_engine_without_vllm_is_a_clear_error(tiny_model, tmp_path, capsys):
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("vLLM is installed here; this checks the message when it is not")
+    assert main(_argv(tiny_model, tmp_path / "v", "--engine", "vllm")) == 2
+    assert "--engine vllm" in capsys.readouterr().err
