@@ -277,12 +277,14 @@ class Trainer:
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
-        # Fail on a bad --env before spending minutes on the model.
-        try:
-            probe = make_env(cfg.env, split="train")
-        except (KeyError, ValueError, ImportError, FileNotFoundError) as err:
-            raise ConfigError(f"--env {cfg.env!r}: {err}") from err
-        probe.close()
+        # Fail on a bad --env or unreadable data (both splits) before loading the model.
+        for split in ("train", "test"):
+            try:
+                probe = make_env(cfg.env, split=split)
+                probe.reset(seed=0)
+            except (KeyError, ValueError, ImportError, OSError) as err:
+                raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
+            probe.close()
         self.make_train_env = lambda: make_env(cfg.env, split="train")
         self.make_eval_env = lambda: make_env(cfg.env, split="test")
 

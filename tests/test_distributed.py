@@ -15,21 +15,6 @@ WORKER = Path(__file__).with_name("distributed_worker.py")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    from transformers import LlamaForCausalLM
-
-    from policy_opt.model import default_config, default_tokenizer
-
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("tiny-dist")
-    cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64)
-    LlamaForCausalLM(cfg).save_pretrained(path)
-    default_tokenizer().save_pretrained(path)
-    return path
-
-
 def _flags(model: Path, out: Path) -> list[str]:
     return ["--model", str(model), "--env", "arithmetic", "--out", str(out), "--max-steps", "2",
             "--prompts-per-step", "4", "--group-size", "4", "--max-new-tokens", "8",

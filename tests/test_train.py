@@ -15,22 +15,6 @@ from policy_opt.rollout import Episode
 from policy_opt.train import Trainer, TrainingError, main, pack_episodes
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    """A 2-layer Llama with the project tokenizer, saved like any local checkpoint."""
-    from transformers import LlamaForCausalLM
-
-    from policy_opt.model import default_config, default_tokenizer
-
-    torch.manual_seed(0)
-    path = tmp_path_factory.mktemp("tiny")
-    cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64)
-    LlamaForCausalLM(cfg).save_pretrained(path)
-    default_tokenizer().save_pretrained(path)
-    return path
-
-
 def _argv(model: Path, out: Path, *extra: str) -> list[str]:
     return ["--model", str(model), "--env", "arithmetic", "--out", str(out),
             "--prompts-per-step", "2", "--group-size", "3", "--max-new-tokens", "6",
@@ -171,7 +155,6 @@ def test_shared_prompt_logprobs_equal_the_plain_path_in_value_and_gradient(tiny_
             torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6 * b.abs().max().item())
 
 
-
 def test_vllm_engine_without_vllm_is_a_clear_error(tiny_model, tmp_path, capsys):
     try:
         import vllm  # noqa: F401
@@ -181,3 +164,14 @@ def test_vllm_engine_without_vllm_is_a_clear_error(tiny_model, tmp_path, capsys)
         pytest.skip("vLLM is installed here; this checks the message when it is not")
     assert main(_argv(tiny_model, tmp_path / "v", "--engine", "vllm")) == 2
     assert "--engine vllm" in capsys.readouterr().err
+
+
+def test_an_empty_dataset_is_a_clear_error_naming_the_file(tmp_path, monkeypatch, capsys):
+    data = tmp_path / "data" / "gsm8k"
+    data.mkdir(parents=True)
+    (data / "train.jsonl").write_text("")
+    (data / "test.jsonl").write_text("")
+    monkeypatch.setenv("RLVR_DATA_DIR", str(tmp_path / "data"))
+    assert main(["--env", "gsm8k", "--out", str(tmp_path / "run"), "--max-steps", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--env 'gsm8k'" in err and "train.jsonl" in err and "empty" in err
