@@ -4,9 +4,10 @@
 A step is rollout + reward + loss + backward + clip + AdamW, mu = 1, no KL (beta = 0), B
 prompts x G completions of at most ``--max-new-tokens`` tokens, on the same model:
 
-- the model is a randomly initialised Llama of ``policy_opt.model.default_config()`` (the
-  default model's shape, ~2.4M parameters) with the project tokenizer, saved to a temporary
-  folder and loaded by both sides from there (no cached default model is needed);
+- the model is the default model (``--model default``: the warm-started ~2.4M-parameter
+  Llama the trainer starts from, so groups have mixed rewards as in real training), or
+  ``--model random`` (its shape, random weights: every reward is 0) or any saved model;
+  both sides load it from the same folder;
 - the prompts are the rows of the ``arithmetic`` task our trainer draws at steps 0..N (the
   script replays its seeding and checks afterwards that both trainers saw the same row ids,
   in the same order); TRL gets them as a conversational dataset with ``shuffle_dataset=False``;
@@ -15,8 +16,12 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
 - sampling: the same temperature, top_p 1, no top-k. Both sides stop a row at the
   tokenizer's EOS (``<|im_end|>``) and the loss ignores what follows; TRL's ``generate`` keeps
   finished rows in the batch (padding them) while our engine drops them, which is part of
-  what is compared. A random model rarely samples EOS, so both generate close to
-  ``--max-new-tokens`` tokens a row (the mean lengths are printed to show the work is equal);
+  what is compared (the mean lengths are printed to show the work is equal);
+- what ours does differently, all exact (tests/test_train.py, tests/test_kv_decode.py): a
+  group's prompt is prefilled once and its keys/values shared by the G rows (in sampling
+  and in the training forward); decoding writes into a preallocated key/value cache; groups
+  whose rewards are all equal (A = 0 on every row, so no gradient) skip the forward and
+  backward. Ours runs the whole batch as one micro-batch, as TRL does;
 - the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
   eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
 - ``torch.set_num_threads(--threads)`` on both sides, float32, CPU;
@@ -36,7 +41,7 @@ thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, 
     python benchmarks/train_step.py                          # 4 timed steps, B=8, G=8, 32 tokens
     python benchmarks/train_step.py --steps 6 --prompts 16 --group-size 8 --max-new-tokens 64
     python benchmarks/train_step.py --threads 1 --trl-gradient-checkpointing false
-    python benchmarks/train_step.py --model ~/.cache/rlvr/default-<hash>   # a trained model
+    python benchmarks/train_step.py --model random                  # random weights: no signal
 
 Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
 """
@@ -158,7 +163,10 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
         "--mu", "1", "--beta", "0", "--minibatches", "1",
         "--prompts-per-step", str(args.prompts), "--group-size", str(args.group_size),
         "--max-new-tokens", str(args.max_new_tokens), "--temperature", str(args.temperature),
-        "--top-p", "1.0", "--lr", "3e-4", "--grad-clip", "1.0", "--threads", str(args.threads),
+        "--top-p", "1.0", "--lr", "3e-4",
+        # One forward/backward over the whole batch, as TRL's single batch of B*G rows.
+        "--micro-batch-size", str(args.prompts * args.group_size),
+        "--grad-clip", "1.0", "--threads", str(args.threads),
         "--device", "cpu", "--dtype", "float32", "--seed", str(args.seed), "--out", out,
     ])
     trainer = train_mod.Trainer(cfg, log=lambda *a, **k: None)
@@ -190,6 +198,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
             "step": rec["time_step"], "cpu": cpu, "rollout": rec["time_rollout"],
             "optimise": rec["time_optimise"], **parts,
             "len_mean": rec["len_mean"], "reward_mean": rec["reward_mean"],
+            "rows_trained": rec["rows_trained"],
         })
     return {"side": "ours", "threads": torch.get_num_threads(), "steps": steps,
             "micro_batch_size": cfg.micro_batch_size,
@@ -238,7 +247,7 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
     ratio = o_step / t_step
     print(f"\nmedian of {len(o)} timed steps (warm-up step discarded), threads ours "
           f"{ours['threads']} / TRL {trl['threads']}; ours --micro-batch-size "
-          f"{ours.get('micro_batch_size')} (its default), TRL one batch of B*G")
+          f"{ours.get('micro_batch_size')} (= B*G), TRL one batch of B*G")
     print(f"  {'':34s} {'ours':>11s} {'TRL':>11s}")
     print(f"  {'full step':34s} {_fmt(o_step)} {_fmt(t_step)}   ratio ours/TRL {ratio:.3f}x "
           f"(target <= {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'})")
@@ -271,6 +280,9 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
           f"{_fmt(statistics.median(t_bwd))}")
     print(f"  {'  clip + AdamW (+ TRL bookkeeping)':34s} {_fmt(_median(o, 'adamw'))} "
           f"{_fmt(statistics.median(t_opt))}")
+    trained = statistics.mean(x["rows_trained"] for x in o)
+    print(f"  {'  rows trained (groups with signal)':34s} {100 * trained:9.0f} %  "
+          f"{100:9.0f} %   (a group of equal rewards has A = 0: no gradient, skipped)")
     print(f"  {'completion tokens / row (mean)':34s} {_fmt(_median(o, 'len_mean'), 'tok')} "
           f"{_fmt(_median(t, 'len_mean'), 'tok')}")
     print(f"  {'RSS before the first step':34s} {_fmt(ours['rss_before_mib'], 'MiB')} "
@@ -304,9 +316,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--threads", type=int, default=2, help="torch threads on both sides")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--model", default="random",
-                   help="'random' (a random-init default-shape Llama, built here) or the path of "
-                        "a saved causal LM + tokenizer (e.g. a trained default model)")
+    p.add_argument("--model", default="default",
+                   help="'default' (the warm-started default model: mixed rewards, as in "
+                        "training), 'random' (a random-init default-shape Llama: reward 0 "
+                        "everywhere, so ours trains no row) or a saved causal LM + tokenizer")
     p.add_argument("--trl-gradient-checkpointing", choices=("true", "false"), default="true",
                    help="TRL's GRPOConfig.gradient_checkpointing (TRL's default: true; ours "
                         "has none, so 'false' compares equal compute)")
@@ -361,6 +374,10 @@ def main(argv: list[str] | None = None) -> int:
             n_params = build_model(Path(model_dir), args.seed)
             what = "random-init Llama of default_config() + the project tokenizer"
         else:
+            if args.model == "default":
+                from policy_opt.model import default_model_path
+
+                args.model = str(default_model_path())
             model_dir = str(Path(args.model).expanduser().resolve())
             if not (Path(model_dir) / "config.json").is_file():
                 raise SystemExit(f"--model {args.model!r}: no config.json there")

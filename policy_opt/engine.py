@@ -1,7 +1,9 @@
 """Rollout engines: turn prompt token ids into sampled completions, behind one interface.
 
 * :class:`TransformersEngine` runs the policy in-process (CPU or GPU): one batched prefill
-  of the left-padded prompts, then a lean decode loop over the model's own ``DynamicCache``.
+  of the distinct left-padded prompts, then a lean decode loop: over a preallocated
+  key/value cache for Llama-family models (:mod:`policy_opt.kv_decode`), else over the
+  model's own ``DynamicCache``.
   A row that finishes (EOS or a stop string) is never extended; finished rows are dropped
   from the batch and the cache in bursts (once a quarter of the batch is done), so the
   remaining rows decode faster.
@@ -32,8 +34,12 @@ from typing import Any, Protocol, runtime_checkable
 
 import torch
 
+from policy_opt import kv_decode
+
 FINISH_STOP = "stop"
 FINISH_LENGTH = "length"
+# Generated columns the fast decoder allocates up front (it doubles them when full).
+FIRST_CAPACITY = 512
 
 
 @dataclass
@@ -104,6 +110,9 @@ class TransformersEngine:
             ``sync_weights`` is a no-op).
         tokenizer: its tokenizer; gives the pad id, the EOS id(s) and decodes stop strings.
         max_batch_size: prompts decoded together at most (``None``: all at once).
+        fast_decode: decode Llama-family models over a preallocated key/value cache
+            (:mod:`policy_opt.kv_decode`, ~3x faster per token on CPU); other models, or
+            ``False``, step through ``model.forward`` with a ``DynamicCache``.
 
     ``temperature=0`` is greedy decoding. Same prompts, arguments and ``seed`` give the same
     generations on the same device; ``seed=None`` draws a fresh seed.
@@ -113,12 +122,14 @@ class TransformersEngine:
         >>> gens = engine.generate([[258, 117], [258]], max_new_tokens=8, seed=0)  # doctest: +SKIP
     """
 
-    def __init__(self, model: Any, tokenizer: Any, *, max_batch_size: int | None = None):
+    def __init__(self, model: Any, tokenizer: Any, *, max_batch_size: int | None = None,
+                 fast_decode: bool = True):
         if max_batch_size is not None and max_batch_size < 1:
             raise ValueError(f"max_batch_size must be >= 1 or None, got {max_batch_size}")
         self.model = model
         self.tokenizer = tokenizer
         self.max_batch_size = max_batch_size
+        self.fast_decode = fast_decode
         self.eos_ids = _eos_ids(model, tokenizer)
         pad = tokenizer.pad_token_id
         self.pad_id = pad if pad is not None else (min(self.eos_ids) if self.eos_ids else 0)
@@ -208,7 +219,13 @@ class TransformersEngine:
             **prefill_kw,
         ).logits[:, -1, :][inverse]
         # torch.unique sorts its rows: the cache is in `uniq` order until gathered back.
-        if not torch.equal(inverse, torch.arange(n, device=device)):
+        decoder = None
+        if self.fast_decode and kv_decode.supports(self.model, width + max_new_tokens):
+            decoder = kv_decode.KVDecoder(
+                self.model, [layer.keys for layer in cache.layers],
+                [layer.values for layer in cache.layers], mask[rep], inverse,
+                capacity=min(max_new_tokens, FIRST_CAPACITY))
+        elif not torch.equal(inverse, torch.arange(n, device=device)):
             cache.batch_select_indices(inverse)
 
         eos = torch.tensor(sorted(self.eos_ids), dtype=torch.long, device=device)
@@ -239,17 +256,23 @@ class TransformersEngine:
                 # finished row, because each drop copies the whole cache.
                 keep = [slot for slot, r in enumerate(row_list) if r is not None]
                 sel = torch.tensor(keep, dtype=torch.long, device=device)
-                cache.batch_select_indices(sel)
+                if decoder is not None:
+                    decoder.select(sel)
+                else:
+                    cache.batch_select_indices(sel)
                 mask, next_pos, token = mask[sel], next_pos[sel], token[sel]
                 row_list = [row_list[s] for s in keep]
-            mask = torch.cat([mask, mask.new_ones((len(row_list), 1))], dim=1)
-            logits = self.model(
-                input_ids=token[:, None],
-                attention_mask=mask,
-                position_ids=next_pos[:, None],
-                use_cache=True,
-                **{cache_kw: cache},
-            ).logits[:, -1, :]
+            if decoder is not None:
+                logits = decoder.step(token, next_pos)
+            else:
+                mask = torch.cat([mask, mask.new_ones((len(row_list), 1))], dim=1)
+                logits = self.model(
+                    input_ids=token[:, None],
+                    attention_mask=mask,
+                    position_ids=next_pos[:, None],
+                    use_cache=True,
+                    **{cache_kw: cache},
+                ).logits[:, -1, :]
             next_pos = next_pos + 1
 
         return [Generation(tokens[i], logps[i], reasons[i]) for i in range(n)]

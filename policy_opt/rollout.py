@@ -252,6 +252,9 @@ def collect_episodes(
     renderer = ChatRenderer(tokenizer)
     budget = max_episode_tokens if max_episode_tokens is not None else float("inf")
 
+    # The G episodes of a group reset to the same messages: render and tokenise them once.
+    rendered: dict[str, tuple[str, list[int]]] = {}
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
 
         def start(job: tuple[int, int]) -> _Running:
@@ -259,8 +262,12 @@ def collect_episodes(
             env = _make_env(make_env)
             messages, _ = env.reset(seed=env_seed)
             messages = [dict(m) for m in messages]
-            text = renderer.render(messages, generation_prompt=True)
-            return _Running(env, group, messages, renderer.encode(text, first=True), text, text)
+            key = repr(messages)
+            if key not in rendered:
+                text = renderer.render(messages, generation_prompt=True)
+                rendered[key] = (text, renderer.encode(text, first=True))
+            text, ids = rendered[key]
+            return _Running(env, group, messages, list(ids), text, text)
 
         jobs = [(g, s) for g, s in enumerate(seeds) for _ in range(group_size)]
         running = list(pool.map(start, jobs))

@@ -83,6 +83,18 @@ class Batch:
         return Batch(*(t[idx] for t in (self.input_ids, self.attention_mask, self.position_ids,
                                          self.completion_ids, self.completion_mask)))
 
+    def trimmed(self) -> Batch:
+        """The same rows without the completion columns that are padding in every row."""
+        length = self.completion_ids.shape[1]
+        p = self.input_ids.shape[1] - length
+        used = self.attention_mask[:, p:].any(dim=0).nonzero()
+        keep = int(used.max()) + 1 if len(used) else 1
+        if keep == length:
+            return self
+        return Batch(self.input_ids[:, :p + keep], self.attention_mask[:, :p + keep],
+                     self.position_ids[:, :p + keep], self.completion_ids[:, :keep],
+                     self.completion_mask[:, :keep])
+
     def to(self, device: torch.device) -> Batch:
         return Batch(*(t.to(device) for t in (self.input_ids, self.attention_mask,
                                                self.position_ids, self.completion_ids,
@@ -382,25 +394,34 @@ class Trainer:
         # Minibatches and micro-batches hold whole groups, so a group's prompt is run once.
         size = n // cfg.minibatches
         micro = max(g, (cfg.micro_batch_size or size) // g * g)
+        active = self.groups_with_signal(batch, adv)
+        ratios: dict[str, float] = {}  # policy_loss's ratio/clip metrics, over trained rows
+        trained = 0  # minibatches that trained at least one row
         for _ in range(cfg.mu):
             groups = torch.randperm(n // g, generator=gen)
             order = (groups[:, None] * g + torch.arange(g)).reshape(-1)
             for m in range(cfg.minibatches):
                 idx = order[m * size:(m + 1) * size]
+                num_tokens = batch.completion_mask[idx].sum()
+                idx = idx[active[idx // g]]  # the skipped rows' loss and gradient are 0
+                idx = self.by_length(batch, idx)
                 self.optimizer.zero_grad(set_to_none=True)
-                for s in range(0, size, micro):
+                for s in range(0, len(idx), micro):
                     rows = idx[s:s + micro]
-                    mb = batch.rows(rows)
-                    last = s + micro >= size
+                    mb = batch.rows(rows).trimmed()
+                    width = mb.completion_ids.shape[1]
+                    last = s + micro >= len(idx)
                     # DDP all-reduces gradients on the last micro-batch only.
                     sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
                             else contextlib.nullcontext())
                     with sync:
                         logp = completion_logprobs(self.policy, mb, group_size=g)
+                        token_mean = self.loss_cfg.norm == "token_mean"
                         loss, metrics = policy_loss(
-                            logp, None if old_logp is None else old_logp[rows], adv[rows],
+                            logp, None if old_logp is None else old_logp[rows, :width], adv[rows],
                             mb.completion_mask, config=self.loss_cfg,
-                            ref_logp=None if ref_logp is None else ref_logp[rows],
+                            ref_logp=None if ref_logp is None else ref_logp[rows, :width],
+                            num_tokens=num_tokens if token_mean else None,
                         )
                         if any_rank(not torch.isfinite(loss).item(), self.dist):
                             raise TrainingError(
@@ -408,10 +429,20 @@ class Trainer:
                                 f"last good checkpoint is "
                                 f"{self.last_checkpoint or '(none written yet)'}. Lower --lr, "
                                 "keep --grad-clip on, or check the rewards.")
-                        (loss * len(rows) / size).backward()
+                        # Row-mean norms: this micro-batch's share of the minibatch's mean.
+                        share = 1.0 if token_mean else len(rows) / size
+                        (loss * share).backward()
                     for k, v in metrics.items():
-                        sums[k] = sums.get(k, 0.0) + float(v) * len(rows) / size
-                    sums["loss"] = sums.get("loss", 0.0) + loss.item() * len(rows) / size
+                        ratios[k] = ratios.get(k, 0.0) + float(v) * len(rows) / len(idx)
+                    sums["loss"] = sums.get("loss", 0.0) + loss.item() * share
+                if len(idx) == 0:
+                    # No group has signal: the gradient is exactly 0, and AdamW still steps
+                    # (its momentum moves the weights), as it would have without the skip.
+                    for p in self.model.parameters():
+                        p.grad = torch.zeros_like(p)
+                    sums["loss"] = sums.get("loss", 0.0)
+                sums["rows_trained"] = sums.get("rows_trained", 0.0) + len(idx) / size
+                trained += len(idx) > 0
                 grad_norm = torch.nn.utils.clip_grad_norm_(
                     self.model.parameters(), cfg.grad_clip if cfg.grad_clip > 0 else float("inf"))
                 if any_rank(not torch.isfinite(grad_norm).item(), self.dist):
@@ -422,7 +453,41 @@ class Trainer:
                 self.optimizer.step()
                 count += 1
         self.scheduler.step()
-        return mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
+        out = mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
+        if trained:
+            out.update(mean_over_ranks({k: v / trained for k, v in ratios.items()}, self.dist))
+        else:  # every group was skipped: no ratio was computed
+            out.update(dict.fromkeys(("clip_frac_low", "clip_frac_high", "clip_frac",
+                                      "ratio_mean")))
+        return out
+
+    def by_length(self, batch: Batch, idx: torch.Tensor) -> torch.Tensor:
+        """``idx`` (whole groups) reordered group by group from the longest completion to the
+        shortest, so micro-batches hold completions of similar length and trim less padding.
+        The gradient is a sum over micro-batches, so the order changes only float rounding."""
+        g = self.cfg.group_size
+        if len(idx) <= g:
+            return idx
+        lengths = batch.attention_mask[idx, -batch.completion_ids.shape[1]:].sum(dim=1)
+        longest = lengths.view(-1, g).max(dim=1).values
+        order = torch.sort(longest, descending=True, stable=True).indices
+        return idx.view(-1, g)[order].reshape(-1)
+
+    def groups_with_signal(self, batch: Batch, adv: torch.Tensor) -> torch.Tensor:
+        """[N / G] bool: the groups whose rows can have a non-zero loss gradient.
+
+        Without a KL term a row's loss is ``-min(r A, clip(r) A)``, identically 0 when A = 0,
+        and a group whose rewards are all equal has A = 0 on every row: its forward and
+        backward passes can be skipped (their share of the normaliser is kept, so the loss and
+        gradient are exactly those of the full batch). Under torchrun every rank must run the
+        same backward passes for the gradient all-reduce, so nothing is skipped there.
+        """
+        g = self.cfg.group_size
+        n = len(adv)
+        if self.loss_cfg.beta > 0 or self.dist.world > 1:
+            return torch.ones(n // g, dtype=torch.bool, device=adv.device)
+        live = (adv != 0) & (batch.completion_mask.sum(dim=1) > 0)
+        return live.view(n // g, g).any(dim=1)
 
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
@@ -552,7 +617,7 @@ class Trainer:
             rec = self.train_step(step)
             record(rec)
             bar.set_postfix(reward=f"{rec['reward_mean']:.3f}", acc=f"{rec['accuracy']:.2f}",
-                            kl=f"{rec.get('kl', 0.0):.4f}", clip=f"{rec.get('clip_frac', 0.0):.3f}",
+                            kl=f"{rec.get('kl', 0.0):.4f}", clip=f"{rec.get('clip_frac') or 0.0:.3f}",
                             len=f"{rec['len_mean']:.1f}", tok_s=f"{rec['tokens_per_s']:.0f}")
             done = step + 1
             if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:

@@ -176,3 +176,62 @@ def test_an_empty_dataset_is_a_clear_error_naming_the_file(tmp_path, monkeypatch
     err = capsys.readouterr().err
     # Which split trips first depends on what earlier tests left in the env's row cache.
     assert "--env 'gsm8k'" in err and ".jsonl: file is empty" in err
+
+
+@pytest.mark.parametrize("algo", ["grpo", "dr_grpo", "gspo"])
+def test_skipping_groups_without_signal_keeps_the_full_batch_gradient(tiny_model, tmp_path,
+                                                                      algo):
+    """Groups whose rewards are all equal have A = 0 on every row; skipping their forward and
+    backward passes must give the loss and gradient of the whole batch."""
+    cfg = parse_config(_argv(tiny_model, tmp_path / "run", "--algo", algo, "--group-size", "3",
+                             "--micro-batch-size", "3"))
+    trainer = Trainer(cfg, log=lambda *a, **k: None)
+    gen = torch.Generator().manual_seed(1)
+    episodes = []
+    for group, rewards in enumerate(([1.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0],
+                                     [0.0, 1.0, 1.0])):
+        prompt = torch.randint(0, 256, (4 + group,), generator=gen).tolist()
+        for r in rewards:
+            comp = torch.randint(0, 256, (int(torch.randint(1, 6, (1,), generator=gen)),),
+                                 generator=gen).tolist()
+            episodes.append(Episode(prompt, comp, [1] * len(comp), r, group))
+    adv, _ = trainer.advantages(episodes)
+    batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
+    assert trainer.groups_with_signal(batch, adv).tolist() == [True, False, False, True]
+
+    start = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    grads = []
+    trainer.optimizer.step = lambda: grads.append(
+        [p.grad.clone() for p in trainer.model.parameters()])
+
+    skipped = trainer.optimise(0, batch, adv)
+    trainer.model.load_state_dict(start)
+    trainer.groups_with_signal = lambda b, a: torch.ones(4, dtype=torch.bool)
+    full = trainer.optimise(0, batch, adv)
+
+    assert skipped["rows_trained"] == 0.5 and full["rows_trained"] == 1.0
+    assert skipped["loss"] == pytest.approx(full["loss"], abs=1e-6)
+    assert skipped["grad_norm"] == pytest.approx(full["grad_norm"], rel=1e-5)
+    assert full["grad_norm"] > 0
+    half = len(grads) // 2  # one capture per optimiser step (mu of them), skipped run first
+    assert half == cfg.mu
+    for step_a, step_b in zip(grads[:half], grads[half:]):
+        for a, b in zip(step_a, step_b):
+            torch.testing.assert_close(a, b, rtol=1e-4,
+                                       atol=1e-6 * max(b.abs().max().item(), 1e-6))
+
+
+def test_a_step_where_no_group_has_signal_still_steps_adamw(tiny_model, tmp_path):
+    cfg = parse_config(_argv(tiny_model, tmp_path / "run", "--algo", "grpo"))
+    trainer = Trainer(cfg, log=lambda *a, **k: None)
+    episodes = [Episode([5, 6], [7, 8], [1, 1], 0.0, g) for g in range(2) for _ in range(3)]
+    adv, _ = trainer.advantages(episodes)
+    batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
+    calls = []
+    step = trainer.optimizer.step
+    trainer.optimizer.step = lambda: calls.append(
+        [p.grad.abs().max().item() for p in trainer.model.parameters()]) or step()
+    rec = trainer.optimise(0, batch, adv)
+    assert rec["rows_trained"] == 0.0 and rec["loss"] == 0.0 and rec["clip_frac"] is None
+    # Zero gradients, but AdamW ran once per optimiser step.
+    assert len(calls) == cfg.mu and max(max(c) for c in calls) == 0.0
