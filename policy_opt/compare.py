@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,22 @@ def markdown_table(rows: list[dict[str, Any]], k: int) -> str:
     return head + "\n".join(lines) + "\n"
 
 
+def moving_average(values: Sequence[float], window: int) -> list[float]:
+    """Trailing mean over the last ``window`` values (fewer at the start): per-step batch
+    statistics of 8-16 prompts are too noisy to read raw.
+
+    >>> moving_average([1.0, 3.0, 5.0, 7.0], 2)
+    [1.0, 2.0, 4.0, 6.0]
+    """
+    out, total = [], 0.0
+    for i, v in enumerate(values):
+        total += v
+        if i >= window:
+            total -= values[i - window]
+        out.append(total / min(i + 1, window))
+    return out
+
+
 def plot_compare(runs: dict[str, list[dict[str, Any]]], png: Path, title: str) -> Path:
     import matplotlib
 
@@ -84,19 +101,21 @@ def plot_compare(runs: dict[str, list[dict[str, Any]]], png: Path, title: str) -
         line = axes[0].plot([r["step"] for r in evals], [r["accuracy"] for r in evals],
                             marker="o", label=algo)[0]
         color = line.get_color()
-        axes[1].plot([r["step"] for r in train], [r["reward_mean"] for r in train],
-                     color=color, label=algo)
-        for ax, key in ((axes[2], "len_correct"), (axes[3], "len_incorrect")):
+        for ax, key in ((axes[1], "reward_mean"), (axes[2], "len_correct"),
+                        (axes[3], "len_incorrect")):
             pts = [(r["step"], r[key]) for r in train if r.get(key) is not None]
             if pts:
-                ax.plot(*zip(*pts), color=color, label=algo)
-    titles = ("held-out greedy accuracy", "batch mean reward", "length of correct (tokens)",
-              "length of incorrect (tokens)")
+                steps, values = zip(*pts)
+                ax.plot(steps, moving_average(values, max(1, len(values) // 25)), color=color,
+                        label=algo)
+    titles = ("held-out greedy accuracy", "batch mean reward (moving avg)",
+              "length of correct (tokens, moving avg)", "length of incorrect (moving avg)")
     for ax, t in zip(axes, titles):
         ax.set_title(t, fontsize=10)
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:  # a panel can be empty (no incorrect answers)
+            ax.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
@@ -128,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         extra += ["--max-steps", str(args.steps)]
     if args.minutes is not None:
         extra += ["--max-minutes", str(args.minutes)]
+        if args.steps is None:  # the clock is the budget
+            extra += ["--max-steps", "1000000"]
 
     from policy_opt.train import Trainer, TrainingError
 

@@ -36,14 +36,15 @@ class TrainConfig:
     max_steps: int = _f(20, "number of training steps (one batch of rollouts each)")
     max_minutes: float = _f(0.0, "wall-clock budget for the training steps; 0 = no limit "
                             "(the run stops early, then evaluates and checkpoints)")
-    prompts_per_step: int = _f(8, "prompts (groups) per step, B")
+    prompts_per_step: int = _f(16, "prompts (groups) per step, B")
     group_size: int = _f(8, "completions per prompt, G")
-    max_new_tokens: int = _f(16, "generation budget per turn; also Dr.GRPO's constant normaliser")
+    max_new_tokens: int = _f(32, "generation budget per turn; also Dr.GRPO's constant normaliser")
     max_turns: int = _f(1, "turn limit for multi-turn environments")
     temperature: float = _f(1.0, "sampling temperature for rollouts")
     top_p: float = _f(1.0, "nucleus sampling threshold for rollouts")
     # optimisation
-    lr: float = _f(3e-4, "AdamW learning rate")
+    lr: float = _f(1e-4, "AdamW learning rate (1e-4 suits the 2.4M default model; 3e-4 made its "
+                   "held-out accuracy collapse; real 0.5-7B models want ~1e-6)")
     weight_decay: float = _f(0.0, "AdamW weight decay")
     lr_schedule: str = _f("constant", "learning-rate schedule", choices=("constant", "linear", "cosine"))
     warmup_steps: int = _f(0, "linear warm-up steps of the schedule")
@@ -68,8 +69,12 @@ class TrainConfig:
     dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else float32",
                     choices=("auto", "float32", "bfloat16"))
     device: str = _f("auto", "auto, cpu or cuda[:N]")
-    engine: str = _f("transformers", "rollout engine", choices=("transformers", "vllm"))
+    engine: str = _f("transformers", "rollout engine: in-process transformers, a colocated vLLM "
+                     "(vllm), or a separate `vllm serve` at --vllm-url (vllm-server)",
+                     choices=("transformers", "vllm", "vllm-server"))
     vllm_tp: int = _f(1, "vLLM tensor-parallel size (--engine vllm)")
+    vllm_url: str = _f("http://127.0.0.1:8000", "base URL of the running `vllm serve` "
+                       "(--engine vllm-server; see README 'Scaling' for its launch command)")
     vllm_gpu_memory: float = _f(0.3, "share of GPU memory the colocated vLLM engine may take")
     vllm_sleep: bool = _f(False, "free vLLM's GPU memory during optimisation (sleep/wake between "
                           "phases; needs a vLLM version with sleep mode)")
@@ -97,6 +102,9 @@ class TrainConfig:
             raise ConfigError(f"--temperature must be >= 0, got {self.temperature}")
         if self.vllm_tp < 1:
             raise ConfigError(f"--vllm-tp must be >= 1, got {self.vllm_tp}")
+        if not self.vllm_url.startswith(("http://", "https://")):
+            raise ConfigError(f"--vllm-url must start with http:// or https://, got "
+                              f"{self.vllm_url!r}")
         if not 0 < self.vllm_gpu_memory <= 1:
             raise ConfigError(f"--vllm-gpu-memory must be in (0, 1], got {self.vllm_gpu_memory}")
         if not 0 < self.top_p <= 1:

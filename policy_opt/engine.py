@@ -414,22 +414,28 @@ class VLLMEngine:
         self.wake_up()
         if not prompts:
             return []
-        params = self._vllm.SamplingParams(
-            max_tokens=max_new_tokens,
-            temperature=float(temperature),
-            top_p=float(top_p),
-            stop=list(stop) or None,
-            include_stop_str_in_output=True,
-            seed=seed,
-            logprobs=0,  # the sampled token's own log-prob
-        )
+
+        def params(i: int) -> Any:
+            return self._vllm.SamplingParams(
+                max_tokens=max_new_tokens,
+                temperature=float(temperature),
+                top_p=float(top_p),
+                stop=list(stop) or None,
+                include_stop_str_in_output=True,
+                # vLLM seeds each request's generator with its own seed: one seed for the
+                # batch would give a GRPO group's copies of a prompt the same completion.
+                seed=None if seed is None else seed + i,
+                logprobs=0,  # the sampled token's own log-prob
+            )
+
         try:
             from vllm.inputs import TokensPrompt
 
             inputs: list[Any] = [TokensPrompt(prompt_token_ids=list(p)) for p in prompts]
         except ImportError:  # older vLLM
             inputs = [{"prompt_token_ids": list(p)} for p in prompts]
-        outputs = self.llm.generate(inputs, params, use_tqdm=False)
+        outputs = self.llm.generate(inputs, [params(i) for i in range(len(inputs))],
+                                    use_tqdm=False)
         return [_generation_from_vllm(o.outputs[0]) for o in outputs]
 
     def sleep(self) -> None:

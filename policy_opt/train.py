@@ -326,6 +326,17 @@ class Trainer:
 
         if self.cfg.engine == "transformers":
             return TransformersEngine(self.model, self.tokenizer)
+        if self.cfg.engine == "vllm-server":
+            from policy_opt.vllm_server import VLLMServerEngine
+
+            try:
+                # Every rank samples its own share over HTTP; only rank 0 sends weights.
+                engine = VLLMServerEngine(self.cfg.vllm_url, send_weights=self.dist.is_main)
+                engine.sync_weights(self.model)
+            except (ImportError, OSError, RuntimeError, ValueError) as err:
+                raise ConfigError(f"--engine vllm-server: {err}") from err
+            self.log(f"rollouts on {self.cfg.vllm_url} (serving {engine.model})")
+            return engine
         if self.cfg.model == "default":
             from policy_opt.model import default_model_path
 

@@ -1,32 +1,36 @@
 """``arithmetic``: generated multi-digit + - * problems with a ``#### N`` answer line.
 
-Difficulty comes in levels (``tasks.get("arithmetic", level=3)``) and every knob can be
-overridden on its own. Level 1, the default, is one-digit addition and subtraction with
-non-negative results: a 2-10M-parameter byte-level model can learn it from a short supervised
-warm start, so RL starts with groups of mixed rewards. Higher levels are for larger models.
+Difficulty comes in levels (``tasks.get("arithmetic", level=4)``) and every knob can be
+overridden on its own. Level 2, the default, is one-digit addition and subtraction with two
+or three operands and non-negative results: a 2-10M-parameter byte-level model learns it
+partly from a short supervised warm start, so RL starts with groups of mixed rewards, and
+its held-out problems are new combinations of steps seen in training, so what RL teaches
+can carry over. Higher levels are for larger models.
 
 | level | digits | operands | ops   | word problems | negatives |
 |-------|--------|----------|-------|---------------|-----------|
 | 1     | 1      | 2        | + -   | 0%            | no        |
-| 2     | 1-2    | 2        | + -   | 0%            | no        |
-| 3     | 1-2    | 2-3      | + - * | 0%            | no        |
-| 4     | 1-3    | 2-3      | + - * | 30%           | no        |
-| 5     | 2-4    | 3-4      | + - * | 50%           | yes       |
+| 2     | 1      | 2-3      | + -   | 0%            | no        |
+| 3     | 1-2    | 2        | + -   | 0%            | no        |
+| 4     | 1-2    | 2-3      | + - * | 0%            | no        |
+| 5     | 1-3    | 2-3      | + - * | 30%           | no        |
+| 6     | 2-4    | 3-4      | + - * | 50%           | yes       |
 
-Level 1 has only 155 distinct problems, so train and test (disjoint seed streams) overlap in
-content: at that level test accuracy measures what the model can do, not generalisation.
+Train and test never share a computation: each possible problem belongs to one split, by a
+hash of its worked steps (a fifth go to test). Level 1 has only 155 distinct problems, so
+its test split is ~40 of them, repeated, each a one-digit fact never seen in training.
 
 Pure expressions follow operator precedence; word problems are stories read left to right.
 The reference completion shows one line per operation and ends with ``#### N``:
 
->>> task = arithmetic(level=3)
+>>> task = arithmetic(level=4)
 >>> row = task.rows("test", limit=2)[1]
 >>> row.prompt[-1]["content"]
-"What is 9+3*31?\\nEnd with the answer line '#### N'."
+"What is 0*13+24?\\nEnd with the answer line '#### N'."
 >>> print(task.reference_completion(row))
-3*31=93
-9+93=102
-#### 102
+0*13=0
+0+24=24
+#### 24
 
 Rubric: accuracy (the ``#### N`` answer, else the last number; weight 1) + format (the last
 line is ``#### N``; weight 0.1), not gated: an answer in the wrong format still earns most of
@@ -35,6 +39,7 @@ the reward, which keeps rewards mixed for a small model learning the format.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -81,10 +86,11 @@ class Difficulty:
 
 LEVELS: dict[int, Difficulty] = {
     1: Difficulty(),
-    2: Difficulty(digits=(1, 2)),
-    3: Difficulty(digits=(1, 2), operands=(2, 3), ops="+-*"),
-    4: Difficulty(digits=(1, 3), operands=(2, 3), ops="+-*", word_frac=0.3),
-    5: Difficulty(digits=(2, 4), operands=(3, 4), ops="+-*", word_frac=0.5, allow_negative=True),
+    2: Difficulty(operands=(2, 3)),
+    3: Difficulty(digits=(1, 2)),
+    4: Difficulty(digits=(1, 2), operands=(2, 3), ops="+-*"),
+    5: Difficulty(digits=(1, 3), operands=(2, 3), ops="+-*", word_frac=0.3),
+    6: Difficulty(digits=(2, 4), operands=(3, 4), ops="+-*", word_frac=0.5, allow_negative=True),
 }
 
 _NAMES = ("Sam", "Ada", "Noor", "Li", "Maya", "Omar", "Eva", "Ravi", "Kim", "Tom")
@@ -162,6 +168,29 @@ def generate(rng: random.Random, difficulty: Difficulty) -> Generated:
     return Generated(question, tuple(steps), value)
 
 
+def in_test_split(g: Generated) -> bool:
+    """Whether ``g``'s computation belongs to the test split: a fixed fifth of all possible
+    computations, chosen by hashing the worked steps (so a story and a bare expression with
+    the same numbers and operations fall on the same side)."""
+    digest = hashlib.sha256("|".join(g.steps).encode()).digest()
+    return digest[0] % 5 == 0
+
+
+def generate_in_split(rng: random.Random, difficulty: Difficulty, split: str) -> Generated:
+    """Draw from ``rng`` until the problem belongs to ``split`` (train and test never share a
+    computation, so test accuracy measures generalisation at every level)."""
+    want_test = split == "test"
+    for _ in range(_SPLIT_TRIES):
+        g = generate(rng, difficulty)
+        if in_test_split(g) == want_test:
+            return g
+    raise ValueError(f"no {split} problem in {_SPLIT_TRIES} draws: difficulty {difficulty} has "
+                     "too few distinct problems to split into train and test")
+
+
+_SPLIT_TRIES = 2000
+
+
 def _story(rng: random.Random, nums: list[int], ops: list[str]) -> str:
     name, items = rng.choice(_NAMES), rng.choice(_ITEMS)
     sentences = [f"{name} has {nums[0]} {items}."]
@@ -179,7 +208,7 @@ def reference(row) -> str:  # type: ignore[no-untyped-def]
 
 @register("arithmetic")
 def arithmetic(
-    level: int = 1,
+    level: int = 2,
     *,
     digits: tuple[int, int] | int | None = None,
     operands: tuple[int, int] | int | None = None,
@@ -192,11 +221,11 @@ def arithmetic(
     system: str | None = None,
     few_shot: int = 0,
 ) -> Task:
-    """Generated arithmetic at difficulty ``level`` (1-5), any knob overridable.
+    """Generated arithmetic at difficulty ``level`` (1-6), any knob overridable.
 
     ``n_train`` / ``n_test`` are the split sizes when ``rows`` gets no ``limit``.
 
-    >>> arithmetic(digits=3, ops="*").rows("train", limit=1)[0].answer
+    >>> arithmetic(digits=3, operands=2, ops="*").rows("train", limit=1)[0].answer
     '443211'
     """
     if level not in LEVELS:
@@ -218,7 +247,7 @@ def arithmetic(
         if path is not None:
             raise ValueError("arithmetic is generated; it takes no path")
         for i in range(sizes[split]):
-            g = generate(row_rng("arithmetic", split, seed, i), difficulty)
+            g = generate_in_split(row_rng("arithmetic", split, seed, i), difficulty, split)
             yield Problem(f"arithmetic/{split}/{i}", g.question, str(g.value), {"steps": g.steps})
 
     return Task(

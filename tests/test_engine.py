@@ -295,3 +295,33 @@ def test_trainer_with_vllm_sleep_mode_runs_two_steps(tmp_path, tok):
                  "--out", str(out)]) == 0
     steps = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in steps if r["kind"] == "train"] == [1, 2]
+
+
+def test_vllm_gives_each_copy_of_a_prompt_its_own_seed(monkeypatch):
+    """vLLM seeds each request's generator with the request's seed: a GRPO group's copies of
+    one prompt must not share it, or every copy samples the same completion."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "vllm.inputs", None)  # the dict-prompt path
+
+    class Params:
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
+
+    seen = {}
+
+    class LLM:
+        def generate(self, inputs, params, use_tqdm):
+            seen["inputs"], seen["params"] = inputs, params
+            done = types.SimpleNamespace(token_ids=[7], logprobs=None, finish_reason="stop")
+            return [types.SimpleNamespace(outputs=[done]) for _ in inputs]
+
+    engine = VLLMEngine.__new__(VLLMEngine)  # no GPU here: skip __init__'s vllm.LLM
+    engine._vllm = types.SimpleNamespace(SamplingParams=Params)
+    engine.llm, engine._asleep, engine.sleep_between_phases = LLM(), False, False
+    gens = engine.generate([[1, 2]] * 3 + [[3]], max_new_tokens=4, seed=10)
+    assert [p.seed for p in seen["params"]] == [10, 11, 12, 13]
+    assert [i["prompt_token_ids"] for i in seen["inputs"]] == [[1, 2]] * 3 + [[3]]
+    assert [g.token_ids for g in gens] == [[7]] * 4
+    engine.generate([[1, 2]] * 2, max_new_tokens=4, seed=None)
+    assert [p.seed for p in seen["params"]] == [None, None]

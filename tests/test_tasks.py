@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 
@@ -158,13 +159,29 @@ def test_countdown_use_all_audits_clean() -> None:
 
 
 def test_level_one_is_small_and_non_negative() -> None:
-    rows = tasks.get("arithmetic").rows("train", limit=2000)
+    rows = tasks.get("arithmetic", level=1).rows("train", limit=2000)
     for row in rows:
         step = row.info["steps"][0]  # "a+b=c"
         assert len(row.info["steps"]) == 1 and int(row.answer) >= 0
         a, b = step.split("=")[0].replace("-", "+").split("+")
         assert 0 <= int(a) <= 9 and 0 <= int(b) <= 9
     assert {"+", "-"} <= {c for r in rows for c in r.info["steps"][0] if c in "+-"}
+
+
+def test_the_default_level_chains_one_digit_steps_seen_in_training() -> None:
+    task = tasks.get("arithmetic")  # level 2
+    train, test = task.rows("train", limit=4000), task.rows("test", limit=1000)
+    for row in test:
+        operands = re.findall(r"\d+", row.prompt[-1]["content"].split("?")[0])
+        assert len(operands) in (2, 3) and all(len(x) == 1 for x in operands)
+        assert all(int(s.split("=")[1]) >= 0 for s in row.info["steps"])
+    assert {len(r.info["steps"]) for r in test} == {1, 2}
+    # Test problems are new as wholes, but nearly every step in them occurs in training:
+    # what RL teaches on the train split can carry over to held-out problems.
+    seen = {s for r in train for s in r.info["steps"]}
+    steps = [s for r in test for s in r.info["steps"]]
+    assert sum(s in seen for s in steps) / len(steps) > 0.95
+    assert not {r.info["steps"] for r in train} & {r.info["steps"] for r in test}
 
 
 def test_word_problems_appear_with_their_fraction() -> None:
@@ -218,27 +235,27 @@ def _fingerprint(name: str, **kwargs: object) -> str:
 # Pinned: the rows of seed 3 on the machine that wrote this test. A change here means every
 # seeded experiment on these tasks changed; update only on purpose.
 PINNED = {
-    "arithmetic": "7d2e59188547aa50b8ed55211c56f516d2033ee59d43099f7c86ce7fa4d17f95",
+    "arithmetic": "a2a89bcfb20d17c43b8315ee6eeb930da25676c15e27a700fa283dff1d21e43f",
     "countdown": "721ec3c3caaf39c73fe4a7a7c68a10088fb2eeb0254e6f6a44364a1aea8c8115",
 }
 
 
 @pytest.mark.parametrize("name", ["arithmetic", "countdown"])
 def test_same_seed_same_rows_on_any_machine(name: str) -> None:
-    kwargs = {"level": 5} if name == "arithmetic" else {}
+    kwargs = {"level": 6} if name == "arithmetic" else {}
     assert _fingerprint(name, **kwargs) == PINNED[name]
 
 
 def test_same_rows_in_a_fresh_interpreter_with_another_hash_seed() -> None:
     code = (
         "import tests.test_tasks as t; "
-        "print(t._fingerprint('arithmetic', level=5), t._fingerprint('countdown'))"
+        "print(t._fingerprint('arithmetic', level=6), t._fingerprint('countdown'))"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     ).stdout.split()
-    assert out == [_fingerprint("arithmetic", level=5), _fingerprint("countdown")]
+    assert out == [_fingerprint("arithmetic", level=6), _fingerprint("countdown")]
 
 
 def test_seed_split_and_limit_semantics() -> None:
@@ -302,3 +319,20 @@ def test_cli_runs_as_a_module() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "audit countdown: 20/20 references score 1.0"
+
+
+@pytest.mark.parametrize("level", [1, 2, 5])
+def test_arithmetic_train_and_test_share_no_computation(level: int) -> None:
+    task = tasks.get("arithmetic", level=level)
+    train = {r.info["steps"] for r in task.rows("train", limit=3000)}
+    test = {r.info["steps"] for r in task.rows("test", limit=1000)}
+    assert train and test and not train & test
+
+
+def test_arithmetic_split_that_cannot_be_filled_is_a_clear_error(monkeypatch) -> None:
+    import tasks.arithmetic as arith
+
+    monkeypatch.setattr(arith, "in_test_split", lambda g: False)
+    monkeypatch.setattr(arith, "_SPLIT_TRIES", 50)
+    with pytest.raises(ValueError, match="no test problem in 50 draws"):
+        tasks.get("arithmetic").rows("test", limit=1)
