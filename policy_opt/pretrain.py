@@ -6,9 +6,9 @@ the task's prompt rendered with the chat template (generation prompt included) f
 ``task.reference_completion(row)`` and ``<|im_end|>``; the loss is on the completion only.
 Training stops early on purpose: RL needs groups with mixed rewards, so the recipe aims
 for a model that already emits the ``#### N`` line and gets a fraction of the default
-arithmetic problems right, not all of them. It sees only ``rows_per_task`` train rows (about
-a quarter of the default level's distinct train problems), so most problems RL trains on are as
-new to the model as the held-out ones: what RL teaches must generalise to count there.
+arithmetic problems right, not all of them. It sees only ``rows_per_task`` train rows (382
+distinct problems of the default level's 2172), so most problems RL trains on are as new to
+the model as the held-out ones: what RL teaches must generalise to count there.
 
 The run is deterministic: seeded data order and initialisation,
 ``torch.use_deterministic_algorithms``, and a fixed thread count (2) while it runs.
