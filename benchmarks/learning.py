@@ -17,7 +17,6 @@ Held-out means the ``test`` split of ``arithmetic``, whose computations never oc
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -36,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = p.parse_known_args(argv)
     sys.path.insert(0, str(ROOT))
     from policy_opt import compare
+    from policy_opt.plots import read_metrics
 
     code = compare.main([
         "--env", "arithmetic", "--algos", args.algos, "--minutes", str(args.minutes),
@@ -46,10 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     if code:
         return code
     print(f"\nheld-out greedy accuracy, {args.minutes:g} minutes of training per algorithm:")
-    for algo in args.algos.split(","):
-        lines = (Path(args.out) / algo / "metrics.jsonl").read_text().splitlines()
-        evals = [r for r in map(json.loads, lines) if r.get("kind") == "eval"]
-        start, final = evals[0]["accuracy"], evals[-1]["accuracy"]
+    for algo in (a.strip() for a in args.algos.split(",") if a.strip()):
+        row = compare.summarise(algo, read_metrics(Path(args.out) / algo / "metrics.jsonl"))
+        start, final = row["acc_start"], row["acc_final"]
+        if start is None or final is None:
+            print(f"  {algo:8s} no held-out evaluation was recorded")
+            continue
         points = 100 * (final - start)
         verdict = ""
         if algo == "gspo":
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             verdict = (f"   target +{TARGET_POINTS:g} points within 15 min: "
                        f"{'met' if met else 'NOT met'}")
         print(f"  {algo:8s} {100 * start:5.1f}% -> {100 * final:5.1f}%  ({points:+.1f} points, "
-              f"{evals[-1]['step']} steps){verdict}")
+              f"{row['steps']} steps){verdict}")
     return 0
 
 
