@@ -21,7 +21,10 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
   group's prompt is prefilled once and its keys/values shared by the G rows (in sampling
   and in the training forward); decoding writes into a preallocated key/value cache; groups
   whose rewards are all equal (A = 0 on every row, so no gradient) skip the forward and
-  backward. Ours runs the whole batch as one micro-batch, as TRL does;
+  backward; the rows that train are cut into micro-batches of similar completion length (the
+  cheapest cut of length-sorted groups, ``policy_opt.train.plan_micro_batches``; with
+  ``--micro-batch-size`` = B*G that is at most the whole batch, the cap TRL's single batch
+  has), so less padding is computed; env steps (the pure-Python rubric) run inline;
 - the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
   eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
 - ``torch.set_num_threads(--threads)`` on both sides, float32, CPU;
@@ -38,7 +41,7 @@ after); with as many threads as cores every parallel op also waits for a desched
 thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, and prefer
 ``--threads 1`` when the machine is busy.
 
-    python benchmarks/train_step.py                          # 4 timed steps, B=8, G=8, 32 tokens
+    python benchmarks/train_step.py                          # 4 timed steps, B=16, G=8, 32 tokens
     python benchmarks/train_step.py --steps 6 --prompts 16 --group-size 8 --max-new-tokens 64
     python benchmarks/train_step.py --threads 1 --trl-gradient-checkpointing false
     python benchmarks/train_step.py --model random                  # random weights: no signal
@@ -164,7 +167,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
         "--prompts-per-step", str(args.prompts), "--group-size", str(args.group_size),
         "--max-new-tokens", str(args.max_new_tokens), "--temperature", str(args.temperature),
         "--top-p", "1.0", "--lr", "3e-4",
-        # One forward/backward over the whole batch, as TRL's single batch of B*G rows.
+        # Micro-batches of at most the whole batch, as TRL's single batch of B*G rows.
         "--micro-batch-size", str(args.prompts * args.group_size),
         "--grad-clip", "1.0", "--threads", str(args.threads),
         "--device", "cpu", "--dtype", "float32", "--seed", str(args.seed), "--out", out,
@@ -310,7 +313,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=4, help="timed steps per side (after 1 warm-up)")
-    p.add_argument("--prompts", type=int, default=8, help="prompts per step, B")
+    # The trainer's defaults (--prompts-per-step 16, --group-size 8, --max-new-tokens 32): the
+    # step a default run takes.
+    p.add_argument("--prompts", type=int, default=16, help="prompts per step, B")
     p.add_argument("--group-size", type=int, default=8, help="completions per prompt, G")
     p.add_argument("--max-new-tokens", type=int, default=32)
     p.add_argument("--temperature", type=float, default=1.0)

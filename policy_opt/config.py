@@ -82,17 +82,19 @@ class TrainConfig:
     strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
                        "(FSDP2 fully_shard, for models that do not fit one device)",
                        choices=("ddp", "fsdp"))
-    env_workers: int = _f(4, "threads that run env steps (verifiers) concurrently")
+    env_workers: int = _f(0, "threads that run env steps (verifiers) concurrently; 0 = auto: "
+                          "4 for tasks that run code in a sandbox, else 1 (inline: pure-Python "
+                          "verifiers only lose time to thread hand-offs)")
 
     def validate(self) -> TrainConfig:
         """Check every field; raise ConfigError naming the flag of the first bad one."""
         positive = ("max_steps", "prompts_per_step", "group_size", "max_new_tokens", "max_turns",
-                    "mu", "minibatches", "eval_prompts", "eval_k", "env_workers")
+                    "mu", "minibatches", "eval_prompts", "eval_k")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
         non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
-                        "save_every", "threads", "weight_decay")
+                        "save_every", "threads", "weight_decay", "env_workers")
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")

@@ -35,7 +35,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,7 +256,8 @@ def collect_episodes(
     # The G episodes of a group reset to the same messages: render and tokenise them once.
     rendered: dict[str, tuple[str, list[int]]] = {}
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    # One worker runs inline: a thread would only add hand-offs and GIL contention.
+    with (ThreadPoolExecutor(max_workers=workers) if workers > 1 else _Inline()) as pool:
 
         def start(job: tuple[int, int]) -> _Running:
             group, env_seed = job
@@ -281,7 +283,18 @@ def collect_episodes(
     return [ep.episode() for ep in running]
 
 
-def _run_turns(running: list[_Running], pool: ThreadPoolExecutor, engine: Any,
+class _Inline(contextlib.AbstractContextManager):
+    """``ThreadPoolExecutor``'s ``map`` run in the calling thread."""
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    @staticmethod
+    def map(fn: Callable, *iterables: Any) -> Iterator:
+        return map(fn, *iterables)
+
+
+def _run_turns(running: list[_Running], pool: ThreadPoolExecutor | _Inline, engine: Any,
                renderer: ChatRenderer, *, max_new_tokens: int, max_turns: int,
                temperature: float, top_p: float, seed: int, budget: float) -> None:
     """Up to ``max_turns`` rounds of: one batched generate, concurrent env steps, deltas."""

@@ -122,6 +122,42 @@ def pack_episodes(episodes: Sequence[Episode], pad_id: int) -> Batch:
     return Batch(input_ids, attention, position_ids, input_ids[:, p:].clone(), comp_mask)
 
 
+# What one more forward/backward pass costs beyond its tokens (kernel launches, Python),
+# in completion-token rows: measured on the default model, a pass costs about as much as
+# 48 extra padded tokens (benchmarks/train_step.py --prompts 8 --group-size 8).
+MICRO_BATCH_OVERHEAD = 48
+
+
+def plan_micro_batches(widths: Sequence[int], group_size: int, max_rows: int,
+                       overhead: int = MICRO_BATCH_OVERHEAD) -> list[int]:
+    """Cut groups sorted by completion length (``widths``: each group's longest, descending)
+    into contiguous micro-batches of at most ``max_rows`` rows, minimising padded work.
+
+    A micro-batch of groups i..j-1 is padded to ``widths[i]``; it costs
+    ``(j - i) * group_size * widths[i] + overhead``. Dynamic programming over the cut points
+    finds the cheapest plan exactly. Returns the cut points ``[0, ..., len(widths)]``.
+
+    Example:
+        >>> plan_micro_batches([30, 29, 12, 11], group_size=8, max_rows=32, overhead=48)
+        [0, 2, 4]
+        >>> plan_micro_batches([30, 29, 28, 27], group_size=8, max_rows=16, overhead=48)
+        [0, 2, 4]
+    """
+    m = len(widths)
+    per = max(1, max_rows // group_size)  # groups per micro-batch at most
+    best = [0.0] + [float("inf")] * m
+    back = [0] * (m + 1)
+    for j in range(1, m + 1):
+        for i in range(max(0, j - per), j):
+            cost = best[i] + (j - i) * group_size * widths[i] + overhead
+            if cost < best[j]:
+                best[j], back[j] = cost, i
+    cuts = [m]
+    while cuts[-1] > 0:
+        cuts.append(back[cuts[-1]])
+    return cuts[::-1]
+
+
 def prompts_shared(batch: Batch, group_size: int) -> bool:
     """Whether each run of ``group_size`` consecutive rows starts from one prompt (as the G
     completions of a group do)."""
@@ -296,7 +332,9 @@ class Trainer:
                 probe.reset(seed=0)
             except (KeyError, ValueError, ImportError, OSError) as err:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
+            runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
             probe.close()
+        self.env_workers = cfg.env_workers or (4 if runs_code else 1)
         self.make_train_env = lambda: make_env(cfg.env, split="train")
         self.make_eval_env = lambda: make_env(cfg.env, split="test")
 
@@ -367,7 +405,7 @@ class Trainer:
                 max_new_tokens=self.cfg.max_new_tokens, max_turns=self.cfg.max_turns,
                 temperature=self.cfg.temperature, top_p=self.cfg.top_p,
                 seed=step_seed(self.cfg.seed, step, f"sampling:{self.dist.rank}"),
-                workers=self.cfg.env_workers,
+                workers=self.env_workers,
             )
 
     def advantages(self, episodes: Sequence[Episode]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -393,19 +431,18 @@ class Trainer:
         cfg = self.cfg
         n = batch.input_ids.shape[0]
         g = cfg.group_size
-        with torch.no_grad():
-            old_logp = (completion_logprobs(self.model, batch, cfg.micro_batch_size, g)
-                        if cfg.mu > 1 else None)
-            ref_logp = (completion_logprobs(self.ref_model, batch, cfg.micro_batch_size, g)
-                        if self.ref_model is not None else None)
-        self.model.train()
-        gen = torch.Generator().manual_seed(step_seed(cfg.seed, step, "minibatches"))
-        sums: dict[str, float] = {}
-        count = 0
         # Minibatches and micro-batches hold whole groups, so a group's prompt is run once.
         size = n // cfg.minibatches
         micro = max(g, (cfg.micro_batch_size or size) // g * g)
         active = self.groups_with_signal(batch, adv)
+        live = torch.arange(n, device=active.device)[active.repeat_interleave(g)]
+        old_logp = self.frozen_logprobs(self.model, batch, live, micro) if cfg.mu > 1 else None
+        ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro)
+                    if self.ref_model is not None else None)
+        self.model.train()
+        gen = torch.Generator().manual_seed(step_seed(cfg.seed, step, "minibatches"))
+        sums: dict[str, float] = {}
+        count = 0
         ratios: dict[str, float] = {}  # policy_loss's ratio/clip metrics, over trained rows
         trained = 0  # minibatches that trained at least one row
         for _ in range(cfg.mu):
@@ -415,13 +452,12 @@ class Trainer:
                 idx = order[m * size:(m + 1) * size]
                 num_tokens = batch.completion_mask[idx].sum()
                 idx = idx[active[idx // g]]  # the skipped rows' loss and gradient are 0
-                idx = self.by_length(batch, idx)
+                parts = self.micro_batches(batch, idx, micro)
                 self.optimizer.zero_grad(set_to_none=True)
-                for s in range(0, len(idx), micro):
-                    rows = idx[s:s + micro]
+                for part, rows in enumerate(parts):
                     mb = batch.rows(rows).trimmed()
                     width = mb.completion_ids.shape[1]
-                    last = s + micro >= len(idx)
+                    last = part == len(parts) - 1
                     # DDP all-reduces gradients on the last micro-batch only.
                     sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
                             else contextlib.nullcontext())
@@ -472,17 +508,36 @@ class Trainer:
                                       "ratio_mean")))
         return out
 
-    def by_length(self, batch: Batch, idx: torch.Tensor) -> torch.Tensor:
-        """``idx`` (whole groups) reordered group by group from the longest completion to the
-        shortest, so micro-batches hold completions of similar length and trim less padding.
-        The gradient is a sum over micro-batches, so the order changes only float rounding."""
+    @torch.no_grad()
+    def frozen_logprobs(self, model: torch.nn.Module, batch: Batch, idx: torch.Tensor,
+                        micro: int) -> torch.Tensor:
+        """[N, L] log-probs of ``model`` before the update, on rows ``idx`` only (the rows
+        the loss will see; the others stay 0)."""
+        model.eval()
+        out = torch.zeros(batch.completion_ids.shape, dtype=torch.float32,
+                          device=batch.completion_ids.device)
+        for rows in self.micro_batches(batch, idx, micro):
+            mb = batch.rows(rows).trimmed()
+            out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
+                model, mb, group_size=self.cfg.group_size)
+        return out
+
+    def micro_batches(self, batch: Batch, idx: torch.Tensor, micro: int) -> list[torch.Tensor]:
+        """``idx`` (whole groups) cut into micro-batches of at most ``micro`` rows that hold
+        completions of similar length, so trimming leaves little padding.
+
+        Groups are ordered from the longest completion to the shortest and cut where
+        :func:`plan_micro_batches` says; the gradient is a sum over micro-batches, so the
+        order and the cuts change only float rounding."""
         g = self.cfg.group_size
-        if len(idx) <= g:
-            return idx
+        if len(idx) == 0:
+            return []
         lengths = batch.attention_mask[idx, -batch.completion_ids.shape[1]:].sum(dim=1)
         longest = lengths.view(-1, g).max(dim=1).values
         order = torch.sort(longest, descending=True, stable=True).indices
-        return idx.view(-1, g)[order].reshape(-1)
+        groups = idx.view(-1, g)[order]
+        cuts = plan_micro_batches(longest[order].tolist(), g, micro)
+        return [groups[a:b].reshape(-1) for a, b in zip(cuts, cuts[1:])]
 
     def groups_with_signal(self, batch: Batch, adv: torch.Tensor) -> torch.Tensor:
         """[N / G] bool: the groups whose rows can have a non-zero loss gradient.
@@ -531,12 +586,12 @@ class Trainer:
             greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
                                       max_new_tokens=cfg.max_new_tokens,
                                       max_turns=cfg.max_turns, temperature=0.0,
-                                      seed=cfg.seed, workers=cfg.env_workers)
+                                      seed=cfg.seed, workers=self.env_workers)
             sampled = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds,
                                        cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
                                        max_turns=cfg.max_turns, temperature=cfg.temperature,
                                        top_p=cfg.top_p, seed=cfg.seed + 1 + self.dist.rank,
-                                       workers=cfg.env_workers)
+                                       workers=self.env_workers)
         local = ([episode_correct(e) for e in greedy], [e.reward or 0.0 for e in greedy],
                  [episode_correct(e) for e in sampled])
         parts = gather_objects(local, self.dist)

@@ -124,6 +124,8 @@ class Task:
             the format the prompt asks for. The audit checks it scores 1.0.
         splits: the split names ``rows`` accepts.
         description: one line for ``python -m tasks list``.
+        runs_code: scoring runs the completion in a sandbox subprocess, so rollouts score
+            several completions at once from threads (``--env-workers``'s automatic value).
     """
 
     name: str
@@ -133,6 +135,7 @@ class Task:
     reference: Callable[[Row], str] = _gold_answer
     splits: tuple[str, ...] = ("train", "test")
     description: str = ""
+    runs_code: bool = False
 
     def rows(
         self,

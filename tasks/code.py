@@ -112,6 +112,7 @@ def mbpp(
         reference=reference,
         splits=("train", "validation", "test", "prompt"),
         description="MBPP sanitized Python problems, run against asserts in a sandbox",
+        runs_code=True,
     )
 
 
@@ -141,4 +142,5 @@ def humaneval(
         reference=reference,
         splits=("test",),
         description="HumanEval Python functions, run against check(candidate) in a sandbox",
+        runs_code=True,
     )

@@ -315,7 +315,19 @@ def test_env_steps_of_a_batch_run_concurrently():
     episodes = collect_episodes(lambda: BarrierEnv(barrier), engine, tok, [0, 1, 2], 2,
                                 max_new_tokens=4, workers=6)
     assert [e.reward for e in episodes] == [1.0] * 6
-    # With one worker the steps run one at a time, so two can never meet at the barrier.
+    # With one worker the steps run one at a time, in the calling thread, so two can never
+    # meet at the barrier.
+    threads = set()
+    engine_inline = ScriptedEngine(tok, lambda text: "ok")
+
+    class ThreadEnv(BarrierEnv):
+        def _respond(self, text):
+            threads.add(threading.get_ident())
+            return [], 1.0, True, {"correct": True}
+
+    collect_episodes(lambda: ThreadEnv(None), engine_inline, tok, [0, 1], 2, max_new_tokens=4,
+                     workers=1)
+    assert threads == {threading.get_ident()}
     barrier = threading.Barrier(2)
     with pytest.raises(threading.BrokenBarrierError):
         collect_episodes(lambda: BarrierEnv(barrier, timeout=0.2), engine, tok, [0], 2,

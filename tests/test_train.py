@@ -12,7 +12,7 @@ import torch
 
 from policy_opt.config import ConfigError, parse_config
 from policy_opt.rollout import Episode
-from policy_opt.train import Trainer, TrainingError, main, pack_episodes
+from policy_opt.train import Trainer, TrainingError, main, pack_episodes, plan_micro_batches
 
 
 def _argv(model: Path, out: Path, *extra: str) -> list[str]:
@@ -235,3 +235,71 @@ def test_a_step_where_no_group_has_signal_still_steps_adamw(tiny_model, tmp_path
     assert rec["rows_trained"] == 0.0 and rec["loss"] == 0.0 and rec["clip_frac"] is None
     # Zero gradients, but AdamW ran once per optimiser step.
     assert len(calls) == cfg.mu and max(max(c) for c in calls) == 0.0
+
+
+def _plan_cost(widths, cuts, group_size, overhead):
+    return sum((b - a) * group_size * widths[a] + overhead for a, b in zip(cuts, cuts[1:]))
+
+
+def test_micro_batch_plan_is_the_cheapest_contiguous_cut():
+    """The dynamic programme against every contiguous partition (brute force)."""
+    import itertools
+    import random
+
+    rng = random.Random(0)
+    for _ in range(200):
+        m = rng.randint(1, 7)
+        widths = sorted((rng.randint(1, 40) for _ in range(m)), reverse=True)
+        g, max_rows, overhead = rng.choice([1, 2, 4]), rng.randint(1, 20), rng.randint(0, 80)
+        per = max(1, max_rows // g)
+        cuts = plan_micro_batches(widths, g, max_rows, overhead)
+        assert cuts[0] == 0 and cuts[-1] == m and cuts == sorted(set(cuts))
+        assert all(b - a <= per for a, b in zip(cuts, cuts[1:]))
+        best = min(
+            _plan_cost(widths, [0, *inner, m], g, overhead)
+            for k in range(m)
+            for inner in itertools.combinations(range(1, m), k)
+            if all(b - a <= per for a, b in zip([0, *inner], [*inner, m]))
+        )
+        assert _plan_cost(widths, cuts, g, overhead) == best
+
+
+def test_length_planned_micro_batches_keep_the_gradient(tiny_model, tmp_path):
+    """Cutting a minibatch into length-sorted micro-batches changes only float rounding:
+    the loss and every gradient match one micro-batch holding every row."""
+    cfg = parse_config(_argv(tiny_model, tmp_path / "run", "--algo", "grpo", "--group-size",
+                             "2", "--micro-batch-size", "8", "--mu", "1"))
+    trainer = Trainer(cfg, log=lambda *a, **k: None)
+    gen = torch.Generator().manual_seed(3)
+    episodes = []
+    for group, length in enumerate((2, 30, 3, 25)):  # two short and two long groups
+        prompt = torch.randint(0, 256, (5,), generator=gen).tolist()
+        for r in (1.0, 0.0):
+            comp = torch.randint(0, 256, (length,), generator=gen).tolist()
+            episodes.append(Episode(prompt, comp, [1] * length, r, group))
+    adv, _ = trainer.advantages(episodes)
+    batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
+    parts = trainer.micro_batches(batch, torch.arange(8), 8)
+    assert len(parts) == 2  # long groups together, short ones together
+    assert sorted(parts[0].tolist()) == [2, 3, 6, 7] and sorted(parts[1].tolist()) == [0, 1, 4, 5]
+
+    start = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    grads = []
+    trainer.optimizer.step = lambda: grads.append(
+        [p.grad.clone() for p in trainer.model.parameters()])
+    planned = trainer.optimise(0, batch, adv)
+    trainer.model.load_state_dict(start)
+    trainer.micro_batches = lambda b, idx, micro: [idx]
+    single = trainer.optimise(0, batch, adv)
+    assert planned["loss"] == pytest.approx(single["loss"], abs=1e-6)
+    for a, b in zip(*grads):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6 * max(b.abs().max().item(), 1e-6))
+
+
+def test_env_workers_default_to_inline_unless_the_task_runs_code(tiny_model, tmp_path):
+    import tasks
+
+    cfg = parse_config(_argv(tiny_model, tmp_path / "run", "--env-workers", "0"))
+    assert Trainer(cfg, log=lambda *a, **k: None).env_workers == 1
+    assert tasks.get("mbpp").runs_code and tasks.get("humaneval").runs_code
+    assert not tasks.get("arithmetic").runs_code
