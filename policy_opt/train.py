@@ -536,7 +536,13 @@ class Trainer:
         longest = lengths.view(-1, g).max(dim=1).values
         order = torch.sort(longest, descending=True, stable=True).indices
         groups = idx.view(-1, g)[order]
-        cuts = plan_micro_batches(longest[order].tolist(), g, micro)
+        if self.dist.world > 1:
+            # Every rank must run the same number of passes (each one meets collectives),
+            # and ranks hold different lengths: fixed-size cuts there.
+            per = max(1, micro // g)
+            cuts = [*range(0, len(groups), per), len(groups)]
+        else:
+            cuts = plan_micro_batches(longest[order].tolist(), g, micro)
         return [groups[a:b].reshape(-1) for a, b in zip(cuts, cuts[1:])]
 
     def groups_with_signal(self, batch: Batch, adv: torch.Tensor) -> torch.Tensor:
