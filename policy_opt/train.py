@@ -123,8 +123,8 @@ def pack_episodes(episodes: Sequence[Episode], pad_id: int) -> Batch:
 
 
 # What one more forward/backward pass costs beyond its tokens (kernel launches, Python),
-# in completion-token rows: measured on the default model, a pass costs about as much as
-# 48 extra padded tokens (benchmarks/train_step.py --prompts 8 --group-size 8).
+# in completion-token rows. A rough figure read off CPU profiles of the default model (a
+# pass's fixed cost over one token's), not a tuned one: the plan is exact for any value.
 MICRO_BATCH_OVERHEAD = 48
 
 

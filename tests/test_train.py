@@ -22,6 +22,16 @@ def _argv(model: Path, out: Path, *extra: str) -> list[str]:
             *extra]
 
 
+def _capture_gradients(trainer: Trainer) -> tuple[dict, list]:
+    """The weights now, and a list that receives every gradient the optimiser would apply
+    (its step is replaced, so the weights never move)."""
+    start = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    grads: list = []
+    trainer.optimizer.step = lambda: grads.append(
+        [p.grad.clone() for p in trainer.model.parameters()])
+    return start, grads
+
+
 def _records(out: Path, kind: str = "train") -> list[dict]:
     lines = (out / "metrics.jsonl").read_text().splitlines()
     return [r for r in map(json.loads, lines) if r["kind"] == kind]
@@ -199,10 +209,7 @@ def test_skipping_groups_without_signal_keeps_the_full_batch_gradient(tiny_model
     batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
     assert trainer.groups_with_signal(batch, adv).tolist() == [True, False, False, True]
 
-    start = {k: v.clone() for k, v in trainer.model.state_dict().items()}
-    grads = []
-    trainer.optimizer.step = lambda: grads.append(
-        [p.grad.clone() for p in trainer.model.parameters()])
+    start, grads = _capture_gradients(trainer)
 
     skipped = trainer.optimise(0, batch, adv)
     trainer.model.load_state_dict(start)
@@ -283,10 +290,7 @@ def test_length_planned_micro_batches_keep_the_gradient(tiny_model, tmp_path):
     assert len(parts) == 2  # long groups together, short ones together
     assert sorted(parts[0].tolist()) == [2, 3, 6, 7] and sorted(parts[1].tolist()) == [0, 1, 4, 5]
 
-    start = {k: v.clone() for k, v in trainer.model.state_dict().items()}
-    grads = []
-    trainer.optimizer.step = lambda: grads.append(
-        [p.grad.clone() for p in trainer.model.parameters()])
+    start, grads = _capture_gradients(trainer)
     planned = trainer.optimise(0, batch, adv)
     trainer.model.load_state_dict(start)
     trainer.micro_batches = lambda b, idx, micro: [idx]
