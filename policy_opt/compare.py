@@ -42,6 +42,8 @@ def summarise(algo: str, records: list[dict[str, Any]]) -> dict[str, Any]:
         "acc_start": evals[0]["accuracy"] if evals else None,
         "acc_final": evals[-1]["accuracy"] if evals else None,
         "pass_k_final": evals[-1]["pass_at_k"] if evals else None,
+        "sampled_start": evals[0].get("sampled_accuracy") if evals else None,
+        "sampled_final": evals[-1].get("sampled_accuracy") if evals else None,
         "reward_final": avg("reward_mean"),
         "len_correct": avg("len_correct"),
         "len_incorrect": avg("len_incorrect"),
@@ -58,8 +60,9 @@ def markdown_table(rows: list[dict[str, Any]], k: int) -> str:
         return str(v)
 
     head = ("| algo | steps | train min | held-out acc start | held-out acc final | change (pts) "
-            f"| pass@{k} final | batch reward (last 20%) | len correct | len incorrect |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n")
+            f"| sampled acc start | sampled acc final | pass@{k} final | batch reward (last 20%) "
+            "| len correct | len incorrect |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     lines = []
     for r in rows:
         delta = (None if r["acc_start"] is None or r["acc_final"] is None
@@ -67,6 +70,7 @@ def markdown_table(rows: list[dict[str, Any]], k: int) -> str:
         lines.append(
             f"| {r['algo']} | {r['steps']} | {fmt(r['minutes'])} | {fmt(r['acc_start'], True)} "
             f"| {fmt(r['acc_final'], True)} | {'-' if delta is None else f'{delta:+.1f}'} "
+            f"| {fmt(r['sampled_start'], True)} | {fmt(r['sampled_final'], True)} "
             f"| {fmt(r['pass_k_final'], True)} | {fmt(r['reward_final'])} "
             f"| {fmt(r['len_correct'])} | {fmt(r['len_incorrect'])} |")
     return head + "\n".join(lines) + "\n"

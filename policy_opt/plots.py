@@ -33,6 +33,9 @@ def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") ->
     if evals:
         es = [r["step"] for r in evals]
         axes[1].plot(es, [r["accuracy"] for r in evals], marker="o", label="greedy accuracy")
+        if all("sampled_accuracy" in r for r in evals):
+            axes[1].plot(es, [r["sampled_accuracy"] for r in evals], marker="^",
+                         label="sampled accuracy")
         axes[1].plot(es, [r["pass_at_k"] for r in evals], marker="s",
                      label=f"pass@{evals[0].get('k', 'k')}")
     axes[1].set_title("held-out")

@@ -584,7 +584,8 @@ class Trainer:
         }
 
     def evaluate(self, step: int) -> dict[str, Any]:
-        """Greedy accuracy and pass@k on held-out prompts (fixed seeds, so comparable)."""
+        """Greedy accuracy, sampled accuracy (mean@k) and pass@k on held-out prompts (fixed
+        seeds, so comparable between evaluations)."""
         cfg = self.cfg
         seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
@@ -610,6 +611,8 @@ class Trainer:
             "accuracy": sum(right) / len(right),
             "reward_mean": sum(rewards) / len(rewards),
             "pass_at_k": sum(pass_k) / len(pass_k),
+            # mean@k: accuracy at the rollout temperature, the policy RL actually trains
+            "sampled_accuracy": sum(hits) / len(hits),
         }
 
     # ---------------------------------------------------------------- bookkeeping

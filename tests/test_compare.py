@@ -36,14 +36,17 @@ def test_unknown_algorithm_is_a_clear_error(tmp_path, capsys):
 
 
 def test_summary_splits_lengths_and_uses_the_last_fifth_of_steps():
-    records = [{"kind": "eval", "step": 0, "accuracy": 0.25, "pass_at_k": 0.5}]
+    records = [{"kind": "eval", "step": 0, "accuracy": 0.25, "pass_at_k": 0.5,
+                "sampled_accuracy": 0.125}]
     records += [{"kind": "train", "step": s, "reward_mean": float(s), "len_correct": 2.0,
                  "len_incorrect": None, "time_step": 6.0} for s in range(1, 11)]
-    records.append({"kind": "eval", "step": 10, "accuracy": 0.75, "pass_at_k": 1.0})
+    records.append({"kind": "eval", "step": 10, "accuracy": 0.75, "pass_at_k": 1.0,
+                    "sampled_accuracy": 0.5})
     s = summarise("gspo", records)
     assert (s["steps"], s["acc_start"], s["acc_final"]) == (10, 0.25, 0.75)
     assert s["reward_final"] == 9.5  # mean of steps 9 and 10
     assert s["len_correct"] == 2.0 and s["len_incorrect"] is None
     assert s["minutes"] == 1.0
-    assert "| gspo | 10 | 1.00 | 25.0 | 75.0 | +50.0 | 100.0 | 9.50 | 2.00 | - |" in \
-        markdown_table([s], k=4)
+    assert (s["sampled_start"], s["sampled_final"]) == (0.125, 0.5)
+    assert "| gspo | 10 | 1.00 | 25.0 | 75.0 | +50.0 | 12.5 | 50.0 | 100.0 | 9.50 | 2.00 | - |" \
+        in markdown_table([s], k=4)

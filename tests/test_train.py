@@ -56,6 +56,8 @@ def test_a_run_writes_metrics_plot_and_checkpoint(tiny_model, tmp_path):
         assert key in train[0], key
     evals = _records(out, "eval")
     assert [r["step"] for r in evals] == [0, 2]
+    for ev in evals:  # mean@k never exceeds pass@k: a prompt's mean hit is at most its any-hit
+        assert 0.0 <= ev["sampled_accuracy"] <= ev["pass_at_k"] <= 1.0
     assert (out / "curves.png").stat().st_size > 1000
     ckpt = out / "checkpoints" / "step-000002"
     assert (ckpt / "model.safetensors").is_file() and (ckpt / "trainer_state.pt").is_file()
