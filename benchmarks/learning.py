@@ -58,8 +58,12 @@ def main(argv: list[str] | None = None) -> int:
             met = points >= TARGET_POINTS and args.minutes <= 15
             verdict = (f"   target +{TARGET_POINTS:g} points within 15 min: "
                        f"{'met' if met else 'NOT met'}")
+        sampled = ""
+        if row["sampled_start"] is not None and row["sampled_final"] is not None:
+            sampled = (f", sampled {100 * row['sampled_start']:.1f}% -> "
+                       f"{100 * row['sampled_final']:.1f}%")
         print(f"  {algo:8s} {100 * start:5.1f}% -> {100 * final:5.1f}%  ({points:+.1f} points, "
-              f"{row['steps']} steps){verdict}")
+              f"{row['steps']} steps{sampled}){verdict}")
     return 0
 
 
