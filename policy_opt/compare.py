@@ -105,6 +105,9 @@ def plot_compare(runs: dict[str, list[dict[str, Any]]], png: Path, title: str) -
         line = axes[0].plot([r["step"] for r in evals], [r["accuracy"] for r in evals],
                             marker="o", label=algo)[0]
         color = line.get_color()
+        if evals and all("sampled_accuracy" in r for r in evals):  # older runs lack it
+            axes[0].plot([r["step"] for r in evals], [r["sampled_accuracy"] for r in evals],
+                         linestyle="--", color=color, alpha=0.6)
         for ax, key in ((axes[1], "reward_mean"), (axes[2], "len_correct"),
                         (axes[3], "len_incorrect")):
             pts = [(r["step"], r[key]) for r in train if r.get(key) is not None]
@@ -112,7 +115,7 @@ def plot_compare(runs: dict[str, list[dict[str, Any]]], png: Path, title: str) -
                 steps, values = zip(*pts)
                 ax.plot(steps, moving_average(values, max(1, len(values) // 25)), color=color,
                         label=algo)
-    titles = ("held-out greedy accuracy", "batch mean reward (moving avg)",
+    titles = ("held-out accuracy (greedy solid, sampled dashed)", "batch mean reward (moving avg)",
               "length of correct (tokens, moving avg)", "length of incorrect (moving avg)")
     for ax, t in zip(axes, titles):
         ax.set_title(t, fontsize=10)

@@ -50,3 +50,12 @@ def test_summary_splits_lengths_and_uses_the_last_fifth_of_steps():
     assert (s["sampled_start"], s["sampled_final"]) == (0.125, 0.5)
     assert "| gspo | 10 | 1.00 | 25.0 | 75.0 | +50.0 | 12.5 | 50.0 | 100.0 | 9.50 | 2.00 | - |" \
         in markdown_table([s], k=4)
+
+
+def test_runs_logged_before_sampled_accuracy_still_tabulate():
+    records = [{"kind": "eval", "step": 0, "accuracy": 0.25, "pass_at_k": 0.5},
+               {"kind": "train", "step": 1, "reward_mean": 1.0, "time_step": 6.0},
+               {"kind": "eval", "step": 1, "accuracy": 0.5, "pass_at_k": 0.75}]
+    s = summarise("grpo", records)
+    assert s["sampled_start"] is None and s["sampled_final"] is None
+    assert "| grpo | 1 | 0.10 | 25.0 | 50.0 | +25.0 | - | - | 75.0 |" in markdown_table([s], k=4)
