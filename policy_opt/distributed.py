@@ -114,6 +114,15 @@ def any_rank(flag: bool, info: DistInfo) -> bool:
     return bool(t.item())
 
 
+def broadcast_float(value: float, info: DistInfo) -> float:
+    """Rank 0's ``value`` on every rank (for decisions that must agree, like a clock reading)."""
+    if not info.enabled:
+        return float(value)
+    t = torch.tensor([float(value)], dtype=torch.float64)
+    dist.broadcast(t, src=0)
+    return float(t.item())
+
+
 @contextlib.contextmanager
 def unsharded(model: torch.nn.Module, info: DistInfo) -> Iterator[None]:
     """Hold FSDP2-sharded parameters gathered while the rollout engine decodes.

@@ -45,6 +45,7 @@ from policy_opt.distributed import (
     DistInfo,
     any_rank,
     barrier,
+    broadcast_float,
     gather_objects,
     init_distributed,
     mean_over_ranks,
@@ -282,19 +283,27 @@ def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
     return {"float32": torch.float32, "bfloat16": torch.bfloat16}[name]
 
 
-def lr_lambda(cfg: TrainConfig):
-    def f(step: int) -> float:
-        if cfg.warmup_steps and step < cfg.warmup_steps:
-            return (step + 1) / cfg.warmup_steps
-        if cfg.lr_schedule == "constant":
-            return 1.0
-        span = max(1, cfg.max_steps - cfg.warmup_steps)
-        frac = min(1.0, (step - cfg.warmup_steps) / span)
-        if cfg.lr_schedule == "linear":
-            return 1.0 - frac
-        return 0.5 * (1.0 + math.cos(math.pi * frac))
+def lr_factor(cfg: TrainConfig, step: int, time_spent: float = 0.0) -> float:
+    """Multiplier on ``cfg.lr`` for the optimiser updates of step ``step`` (0-based).
 
-    return f
+        warm-up:  f = (step + 1) / warmup_steps                      while step < warmup_steps
+        after:    p = max((step - warmup_steps) / (max_steps - warmup_steps), time_spent)
+                  f = 1 (constant) | 1 - p (linear) | (1 + cos(pi p)) / 2 (cosine)
+
+    ``time_spent`` is the fraction of ``--max-minutes`` already used (0 without a minutes
+    budget). The schedule decays over whichever budget ends first: a run cut short by the clock
+    otherwise stops at full learning rate, because ``max_steps`` (left large when the clock is
+    the real limit) is never reached. Pure, so a resumed run recomputes its rate from the step.
+    """
+    if cfg.warmup_steps and step < cfg.warmup_steps:
+        return (step + 1) / cfg.warmup_steps
+    if cfg.lr_schedule == "constant":
+        return 1.0
+    span = max(1, cfg.max_steps - cfg.warmup_steps)
+    p = min(1.0, max((step - cfg.warmup_steps) / span, time_spent))
+    if cfg.lr_schedule == "linear":
+        return 1.0 - p
+    return 0.5 * (1.0 + math.cos(math.pi * p))
 
 
 def step_seed(seed: int, step: int, salt: str) -> int:
@@ -353,7 +362,8 @@ class Trainer:
         self.policy = wrap_model(self.model, self.dist, cfg.strategy)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lr_lambda(cfg))
+        self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step
+        self.clock = time.perf_counter  # the minutes budget's clock (a seam for tests)
         self.engine = self.make_engine()
         self.out = Path(cfg.out)
         self.start_step = 0
@@ -429,6 +439,9 @@ class Trainer:
 
     def optimise(self, step: int, batch: Batch, adv: torch.Tensor) -> dict[str, float]:
         cfg = self.cfg
+        lr = cfg.lr * lr_factor(cfg, step, self.time_spent)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
         n = batch.input_ids.shape[0]
         g = cfg.group_size
         # Minibatches and micro-batches hold whole groups, so a group's prompt is run once.
@@ -499,7 +512,6 @@ class Trainer:
                 sums["grad_norm"] = sums.get("grad_norm", 0.0) + grad_norm.item()
                 self.optimizer.step()
                 count += 1
-        self.scheduler.step()
         out = mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
         if trained:
             out.update(mean_over_ranks({k: v / trained for k, v in ratios.items()}, self.dist))
@@ -578,7 +590,7 @@ class Trainer:
         generated = sum(x[1] for x in stats)
         return {
             "kind": "train", "step": step + 1, **rollout_metrics(stats, self.cfg.group_size),
-            **metrics, "lr": self.scheduler.get_last_lr()[0],
+            **metrics, "lr": self.optimizer.param_groups[0]["lr"],
             "tokens_per_s": generated / max(t1 - t0, 1e-9),
             "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,
         }
@@ -623,7 +635,7 @@ class Trainer:
                                                      self.cfg.strategy)
         if self.dist.is_main:
             state = {"step": step, "optimizer": optim_state,
-                     "scheduler": self.scheduler.state_dict(), "config": asdict(self.cfg)}
+                     "config": asdict(self.cfg)}
             self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
                                                    state, model_state=model_state)
         else:
@@ -640,7 +652,6 @@ class Trainer:
         else:
             load_model_weights(self.model, folder)
             self.optimizer.load_state_dict(state["optimizer"])
-        self.scheduler.load_state_dict(state["scheduler"])
         self.start_step = int(state["step"])
         self.last_checkpoint = folder
         self.engine.sync_weights(self.model)
@@ -682,10 +693,15 @@ class Trainer:
         bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
                    total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
                    dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
-        started = time.perf_counter()
+        started = self.clock()
         final = cfg.max_steps
         for step in bar:
-            if cfg.max_minutes and time.perf_counter() - started > 60 * cfg.max_minutes:
+            if cfg.max_minutes:
+                # Rank 0's clock decides for all ranks, so they share one learning rate and
+                # stop at the same step (a rank stopping alone would block the others).
+                spent = (self.clock() - started) / (60 * cfg.max_minutes)
+                self.time_spent = broadcast_float(spent, self.dist)
+            if self.time_spent >= 1.0:
                 final = step
                 self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
                 break

@@ -19,7 +19,9 @@ def _flags(model: Path, out: Path) -> list[str]:
     return ["--model", str(model), "--env", "arithmetic", "--out", str(out), "--max-steps", "2",
             "--prompts-per-step", "4", "--group-size", "4", "--max-new-tokens", "8",
             "--mu", "2", "--eval-every", "0", "--eval-prompts", "2", "--eval-k", "2",
-            "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", "grpo"]
+            "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", "grpo",
+            # exercises the clock broadcast; 10 minutes never runs out in 2 steps
+            "--max-minutes", "10", "--lr-schedule", "cosine"]
 
 
 def _free_port() -> int:

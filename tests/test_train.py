@@ -12,7 +12,14 @@ import torch
 
 from policy_opt.config import ConfigError, parse_config
 from policy_opt.rollout import Episode
-from policy_opt.train import Trainer, TrainingError, main, pack_episodes, plan_micro_batches
+from policy_opt.train import (
+    Trainer,
+    TrainingError,
+    lr_factor,
+    main,
+    pack_episodes,
+    plan_micro_batches,
+)
 
 
 def _argv(model: Path, out: Path, *extra: str) -> list[str]:
@@ -82,6 +89,41 @@ def test_resume_repeats_the_uninterrupted_run_exactly(tiny_model, tmp_path):
     assert [r["step"] for r in b] == [1, 2, 3]
     for key in ("reward_mean", "loss", "grad_norm", "clip_frac", "len_mean"):
         assert a[2][key] == b[2][key], key
+
+
+@pytest.mark.parametrize("schedule, at_half", [("constant", 1.0), ("linear", 0.5),
+                                              ("cosine", 0.5)])
+def test_lr_factor_decays_over_whichever_budget_ends_first(schedule, at_half):
+    cfg = parse_config(["--lr-schedule", schedule, "--max-steps", "11", "--warmup-steps", "1"])
+    assert lr_factor(cfg, 0) == 1.0  # the one warm-up step: (0 + 1) / 1
+    assert lr_factor(cfg, 1) == 1.0
+    assert lr_factor(cfg, 6) == pytest.approx(at_half)  # half of the 10 post-warm-up steps
+    assert lr_factor(cfg, 11) == pytest.approx(1.0 if schedule == "constant" else 0.0)
+    # A minutes budget half spent halves the schedule even when few steps have run ...
+    assert lr_factor(cfg, 1, time_spent=0.5) == pytest.approx(at_half)
+    # ... and the step count still decides when it is further along than the clock.
+    assert lr_factor(cfg, 6, time_spent=0.1) == pytest.approx(at_half)
+    warm = parse_config(["--warmup-steps", "4"])
+    assert [lr_factor(warm, s) for s in range(5)] == [0.25, 0.5, 0.75, 1.0, 1.0]
+
+
+def test_the_trainer_applies_the_schedule_and_the_minutes_budget(tiny_model, tmp_path):
+    out = tmp_path / "sched"
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--lr-schedule", "linear",
+                      "--lr", "1e-3", "--eval-every", "0")) == 0
+    assert [r["lr"] for r in _records(out)] == pytest.approx([1e-3, 5e-4])
+    # A one-minute budget read from a fake clock: 0 s when the loop starts, then 0 s, 30 s
+    # and 61 s at the checks before steps 1, 2 and 3. The rate halves with half the minute
+    # spent, and the run stops (evaluates, checkpoints) once the minute is over.
+    out = tmp_path / "minutes"
+    cfg = parse_config(_argv(tiny_model, out, "--max-steps", "1000", "--max-minutes", "1",
+                             "--lr-schedule", "linear", "--lr", "1e-3", "--eval-every", "0"))
+    trainer = Trainer(cfg, log=lambda *a, **k: None)
+    trainer.clock = iter([0.0, 0.0, 30.0, 61.0]).__next__
+    trainer.train()
+    assert [(r["step"], r["lr"]) for r in _records(out)] == [(1, 1e-3), (2, 5e-4)]
+    assert [r["step"] for r in _records(out, "eval")] == [0, 2]
+    assert (out / "checkpoints" / "latest").read_text().strip() == "step-000002"
 
 
 def test_nan_loss_stops_with_a_clear_message_and_keeps_the_last_checkpoint(
