@@ -46,7 +46,9 @@ class TrainConfig:
     lr: float = _f(1e-4, "AdamW learning rate (1e-4 suits the 2.4M default model; 3e-4 made its "
                    "held-out accuracy collapse; real 0.5-7B models want ~1e-6)")
     weight_decay: float = _f(0.0, "AdamW weight decay")
-    lr_schedule: str = _f("constant", "learning-rate schedule", choices=("constant", "linear", "cosine"))
+    lr_schedule: str = _f("constant", "learning-rate schedule; linear and cosine decay to 0 over "
+                          "--max-steps or --max-minutes, whichever ends first",
+                          choices=("constant", "linear", "cosine"))
     warmup_steps: int = _f(0, "linear warm-up steps of the schedule")
     mu: int = _f(2, "optimisation passes over each batch of rollouts (old log-probs kept when > 1)")
     minibatches: int = _f(1, "optimiser steps per pass: the batch is split into this many minibatches")
