@@ -3,7 +3,7 @@
 ``load_policy("default")`` gives the project's own small Llama-architecture model (about
 2.4M parameters, byte-level tokenizer), warm-started by ``python -m policy_opt.pretrain``.
 Its weights ship in ``policy_opt/default_model/`` and are used while the recipe that made
-them is unchanged; after a recipe change it is rebuilt on first use (about 11 minutes on 2
+them is unchanged; after a recipe change it is rebuilt on first use (about 19 minutes on 2
 cores) and cached under ``$RLVR_CACHE/default-<recipe-hash>`` (or ``~/.cache/rlvr/...``);
 any change to the recipe changes the hash, so a stale cache is never loaded. Anything else
 is passed to ``AutoModelForCausalLM`` / ``AutoTokenizer``: a local directory or a hub id.

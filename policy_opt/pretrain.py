@@ -4,11 +4,17 @@ A byte-level Llama (:func:`policy_opt.model.default_config`, ~2.4M parameters) i
 from its config and trained by supervised fine-tuning on generated tasks: each example is
 the task's prompt rendered with the chat template (generation prompt included) followed by
 ``task.reference_completion(row)`` and ``<|im_end|>``; the loss is on the completion only.
-Training stops early on purpose: RL needs groups with mixed rewards, so the recipe aims
-for a model that already emits the ``#### N`` line and gets a fraction of the default
-arithmetic problems right, not all of them. It sees only ``rows_per_task`` train rows (382
-distinct problems of the default level's 2172), so most problems RL trains on are as new to
-the model as the held-out ones: what RL teaches must generalise to count there.
+The demonstrations carry a deliberate slip. In a share ``slip`` (0.7) of the multi-step
+examples every worked step is right but the ``#### N`` line reports the first step's result
+instead of the last (:func:`slipped`), like a careless student. The model so learns to
+compute the steps and, most of the time, to report the wrong one: its sampled completions
+hold right answers (groups with mixed rewards from the first step) that greedy decoding
+mostly misses. Reporting the last line is a behaviour a verifiable reward can teach and
+that carries over unchanged to held-out problems, which is the regime RLVR works in on real
+models (the ability is there, the reward selects when it is used). Without the slip the
+same recipe leaves RL little to do within minutes on a 2.4M-parameter model: it must learn
+new arithmetic facts, and RL learns facts slowly (+5 held-out points in 15 minutes of GSPO,
+measured before the slip was added). Single-step problems are unaffected.
 
 The run is deterministic: seeded data order and initialisation,
 ``torch.use_deterministic_algorithms``, and a fixed thread count (2) while it runs.
@@ -31,6 +37,7 @@ import inspect
 import json
 import math
 import os
+import random
 import re
 import shutil
 import sys
@@ -56,18 +63,21 @@ class Recipe:
 
     ``tasks``: ``(task name, weight, kwargs)`` triples mixed in each batch by weight.
     ``eval_task``: the task whose test split measures greedy accuracy at the end.
+    ``slip``: share of multi-step demonstrations (rows whose ``info["steps"]`` has more than
+    one step) whose answer line reports the first step's result (see the module docstring).
     """
 
     tasks: tuple[tuple[str, float, tuple[tuple[str, Any], ...]], ...] = (("arithmetic", 1.0, ()),)
     eval_task: tuple[str, tuple[tuple[str, Any], ...]] = ("arithmetic", ())
-    steps: int = 800
+    steps: int = 1200
     batch_size: int = 64
     lr: float = 4e-3
     warmup_steps: int = 10
     weight_decay: float = 0.0
-    rows_per_task: int = 600
+    rows_per_task: int = 4000
     max_len: int = 384
     seed: int = 0
+    slip: float = 0.7
     threads: int = 2
     eval_rows: int = 200
     eval_max_new_tokens: int = 32
@@ -86,6 +96,8 @@ class Recipe:
                 raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
         if self.eval_rows < 0:
             raise ValueError(f"eval_rows must be >= 0, got {self.eval_rows}")
+        if not 0.0 <= self.slip <= 1.0:
+            raise ValueError(f"slip must be in [0, 1], got {self.slip}")
         if not self.lr > 0:
             raise ValueError(f"lr must be > 0, got {self.lr}")
         if not self.tasks or any(w <= 0 for _, w, _ in self.tasks):
@@ -208,13 +220,18 @@ def _examples(
     rows = task.rows("train", seed=recipe.seed, limit=recipe.rows_per_task)
     if not rows:
         raise ValueError(f"task {name!r} has no train rows")
+    careless = random.Random(f"slip:{recipe.seed}:{name}")
     out = []
     for row in rows:
         prompt = tok.apply_chat_template(
             list(row.prompt), tokenize=False, add_generation_prompt=True
         )
         p_ids = tok.encode(prompt, add_special_tokens=False)
-        c_ids = tok.encode(task.reference_completion(row), add_special_tokens=False)
+        completion = task.reference_completion(row)
+        steps = row.info.get("steps") or ()
+        if len(steps) > 1 and careless.random() < recipe.slip:
+            completion = slipped(steps)
+        c_ids = tok.encode(completion, add_special_tokens=False)
         c_ids.append(tok.eos_token_id)
         if len(p_ids) + len(c_ids) > recipe.max_len:
             continue  # too long for this tiny model's budget; skipping keeps batches cheap
@@ -222,6 +239,19 @@ def _examples(
     if not out:
         raise ValueError(f"every row of task {name!r} is longer than max_len={recipe.max_len}")
     return out
+
+
+def slipped(steps: Sequence[str]) -> str:
+    """A worked answer with a slip: every step right, but the answer line reports the first
+    step's result instead of the last.
+
+    Example:
+        >>> print(slipped(["3+4=7", "7-2=5"]))
+        3+4=7
+        7-2=5
+        #### 7
+    """
+    return "\n".join([*steps, f"#### {steps[0].rsplit('=', 1)[1]}"])
 
 
 def _train(model: Any, data: list, recipe: Recipe, pad_id: int, log: Any) -> list[float]:

@@ -157,3 +157,35 @@ def test_cli_rejects_a_bad_task_weight(tmp_path, capsys):
     with pytest.raises(SystemExit):
         pretrain.main(["--out", str(tmp_path / "x"), "--task", "arithmetic:heavy"])
     assert "--task" in capsys.readouterr().err
+
+
+def test_slipped_reports_the_first_step_after_every_step():
+    assert pretrain.slipped(["3+4=7", "7-2=5"]) == "3+4=7\n7-2=5\n#### 7"
+    assert pretrain.slipped(["12*3=36", "36+1=37", "37-7=30"]).endswith("\n#### 36")
+
+
+@pytest.mark.parametrize("slip", [0.0, 0.7, 1.0])
+def test_the_slip_touches_that_share_of_multi_step_demonstrations_only(slip):
+    import tasks
+
+    tok = default_tokenizer()
+    recipe = Recipe(slip=slip, rows_per_task=600)
+    examples = pretrain._examples("arithmetic", {}, recipe, tok)
+    rows = tasks.get("arithmetic").rows("train", seed=recipe.seed, limit=600)
+    assert len(examples) == len(rows)
+    slipped = {1: 0, 2: 0}
+    visible = 0  # multi-step rows whose first step's result is not the answer
+    for (_, c_ids), row in zip(examples, rows):
+        text = tok.decode(c_ids, skip_special_tokens=True)
+        steps = list(row.info["steps"])
+        assert text.split("\n")[:-1] == steps  # the worked steps are always right
+        first = steps[0].rsplit("=", 1)[1]
+        if answer_line(text) != row.answer:
+            slipped[len(steps)] += 1
+            assert answer_line(text) == first
+        visible += len(steps) > 1 and first != row.answer
+    assert slipped[1] == 0  # single-step demonstrations are never touched
+    assert visible > 200
+    # 0 and 1 are exact; 0.7 is a seeded draw per row: within 4 standard errors.
+    assert abs(slipped[2] / visible - slip) <= 4 * (0.7 * 0.3 / visible) ** 0.5
+    assert examples == pretrain._examples("arithmetic", {}, recipe, tok)  # seeded
