@@ -77,13 +77,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--k", type=int, default=4, help="samples per problem at temperature 1")
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args(argv)
+    for flag in ("rows", "k", "threads"):
+        if getattr(args, flag) < 1:
+            p.error(f"--{flag} must be >= 1, got {getattr(args, flag)}")
     import tasks
 
     rows = tasks.get("arithmetic").rows("test", seed=7, limit=args.rows)
     print(f"{args.rows} held-out arithmetic problems "
           f"({sum(len(r.info['steps']) == 2 for r in rows)} with three operands)")
     for path in ["default", *args.models]:
-        for mode, stats in measure(path, rows, args.k, args.threads).items():
+        try:
+            measured = measure(path, rows, args.k, args.threads)
+        except (OSError, ValueError) as err:
+            print(f"error: model {path!r}: {err}", file=sys.stderr)
+            return 2
+        for mode, stats in measured.items():
             cells = "  ".join(f"{name} {100 * v:5.1f}%" for name, v in stats.items())
             name = "/".join(Path(path).parts[-3:])
             print(f"{name:>28s} {mode:11s} {cells}")

@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import slip  # noqa: E402
@@ -42,3 +44,11 @@ def test_measure_counts_slips_and_right_answers(tiny_model, monkeypatch):
         assert stats["3-operand steps right"] == 1.0
         assert stats["3-operand slips"] == visible > 0.5
         assert abs(stats["3-operand acc"] - (1 - visible)) < 1e-12
+
+
+@pytest.mark.parametrize("flag", ["--rows", "--k", "--threads"])
+def test_bad_counts_are_rejected_naming_the_flag(flag, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        slip.main([flag, "0"])
+    assert exit_.value.code == 2
+    assert f"{flag} must be >= 1" in capsys.readouterr().err
