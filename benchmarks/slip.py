@@ -34,7 +34,7 @@ def measure(path: str, rows: list, k: int, threads: int) -> dict[str, dict[str, 
 
     from policy_opt.engine import TransformersEngine
     from policy_opt.model import load_policy
-    from policy_opt.pretrain import answer_line
+    from policy_opt.pretrain import answer_line, slipped
 
     torch.set_num_threads(threads)
     model, tok = load_policy(path, verbose=False)
@@ -56,11 +56,9 @@ def measure(path: str, rows: list, k: int, threads: int) -> dict[str, dict[str, 
                 answer = answer_line(text)
                 c[ops, "n"] += 1
                 c[ops, "right"] += answer == row.answer
-                if ops == 3:
-                    worked = text.strip().split("\n")[:-1] == steps
-                    first = steps[0].rsplit("=", 1)[1]
-                    c["steps"] += worked
-                    c["slip"] += worked and answer == first != row.answer
+                if ops == 3:  # a slip is exactly the warm start's careless demonstration
+                    c["steps"] += text.strip().split("\n")[:-1] == steps
+                    c["slip"] += text.strip() == slipped(steps) and answer != row.answer
         out[mode] = {
             "2-operand acc": c[2, "right"] / max(1, c[2, "n"]),
             "3-operand acc": c[3, "right"] / max(1, c[3, "n"]),
