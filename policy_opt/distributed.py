@@ -114,12 +114,13 @@ def any_rank(flag: bool, info: DistInfo) -> bool:
     return bool(t.item())
 
 
-def broadcast_float(value: float, info: DistInfo) -> float:
-    """Rank 0's ``value`` on every rank (for decisions that must agree, like a clock reading)."""
+def max_over_ranks(value: float, info: DistInfo) -> float:
+    """The largest ``value`` of any rank, on every rank (for decisions that must agree, like a
+    clock reading)."""
     if not info.enabled:
         return float(value)
     t = torch.tensor([float(value)], dtype=torch.float64)
-    dist.broadcast(t, src=0)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
     return float(t.item())
 
 

@@ -45,9 +45,9 @@ from policy_opt.distributed import (
     DistInfo,
     any_rank,
     barrier,
-    broadcast_float,
     gather_objects,
     init_distributed,
+    max_over_ranks,
     mean_over_ranks,
     shutdown,
     unsharded,
@@ -697,10 +697,10 @@ class Trainer:
         final = cfg.max_steps
         for step in bar:
             if cfg.max_minutes:
-                # Rank 0's clock decides for all ranks, so they share one learning rate and
+                # The furthest-along clock decides for all ranks, so they share one learning rate and
                 # stop at the same step (a rank stopping alone would block the others).
                 spent = (self.clock() - started) / (60 * cfg.max_minutes)
-                self.time_spent = broadcast_float(spent, self.dist)
+                self.time_spent = max_over_ranks(spent, self.dist)
             if self.time_spent >= 1.0:
                 final = step
                 self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
