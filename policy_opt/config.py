@@ -65,7 +65,8 @@ class TrainConfig:
     eval_k: int = _f(4, "samples per held-out prompt for pass@k")
     save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
     out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
-    resume: bool = _f(False, "continue from the newest checkpoint in --out")
+    resume: bool = _f(False, "continue from the newest checkpoint in --out: its weights, optimiser, "
+                      "RNG state, and the minutes it already spent of --max-minutes")
     # machine
     seed: int = _f(0, "seed for prompts, sampling and initialisation")
     dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else float32",

@@ -364,6 +364,10 @@ class Trainer:
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step
         self.clock = time.perf_counter  # the minutes budget's clock (a seam for tests)
+        # Training seconds on the budget's clock: those of earlier runs (restored by --resume,
+        # so the budget is the whole run's, not each process's) until train() starts the clock.
+        self.seconds_before = 0.0
+        self.clock_started: float | None = None
         self.engine = self.make_engine()
         self.out = Path(cfg.out)
         self.start_step = 0
@@ -635,7 +639,7 @@ class Trainer:
                                                      self.cfg.strategy)
         if self.dist.is_main:
             state = {"step": step, "optimizer": optim_state,
-                     "config": asdict(self.cfg)}
+                     "config": asdict(self.cfg), "train_seconds": self.train_seconds()}
             self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
                                                    state, model_state=model_state)
         else:
@@ -653,6 +657,7 @@ class Trainer:
             load_model_weights(self.model, folder)
             self.optimizer.load_state_dict(state["optimizer"])
         self.start_step = int(state["step"])
+        self.seconds_before = float(state.get("train_seconds", 0.0))
         self.last_checkpoint = folder
         self.engine.sync_weights(self.model)
         # Drop records written after the checkpoint so the resumed run appends cleanly.
@@ -660,7 +665,14 @@ class Trainer:
             kept = [line for line in metrics_path.read_text().splitlines()
                     if line.strip() and json.loads(line).get("step", 0) <= self.start_step]
             metrics_path.write_text("".join(line + "\n" for line in kept))
-        self.log(f"resumed from {folder} at step {self.start_step}")
+        self.log(f"resumed from {folder} at step {self.start_step} "
+                 f"({self.seconds_before / 60:.1f} training minutes spent)")
+
+    def train_seconds(self) -> float:
+        """Seconds of training so far, earlier runs of a resumed run included."""
+        if self.clock_started is None:
+            return self.seconds_before
+        return self.clock() - self.clock_started
 
     def train(self) -> Path:
         from tqdm.auto import tqdm
@@ -693,13 +705,13 @@ class Trainer:
         bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
                    total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
                    dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
-        started = self.clock()
+        self.clock_started = self.clock() - self.seconds_before
         final = cfg.max_steps
         for step in bar:
             if cfg.max_minutes:
                 # The furthest-along clock decides for all ranks, so they share one learning rate and
                 # stop at the same step (a rank stopping alone would block the others).
-                spent = (self.clock() - started) / (60 * cfg.max_minutes)
+                spent = self.train_seconds() / (60 * cfg.max_minutes)
                 self.time_spent = max_over_ranks(spent, self.dist)
             if self.time_spent >= 1.0:
                 final = step

@@ -39,6 +39,18 @@ def _capture_gradients(trainer: Trainer) -> tuple[dict, list]:
     return start, grads
 
 
+def _fake_clock(*seconds: float):
+    """A clock that reads ``seconds`` in turn, then keeps reading the last one."""
+    readings = iter(seconds)
+    last = [seconds[0]]
+
+    def clock() -> float:
+        last[0] = next(readings, last[0])
+        return last[0]
+
+    return clock
+
+
 def _records(out: Path, kind: str = "train") -> list[dict]:
     lines = (out / "metrics.jsonl").read_text().splitlines()
     return [r for r in map(json.loads, lines) if r["kind"] == kind]
@@ -119,11 +131,30 @@ def test_the_trainer_applies_the_schedule_and_the_minutes_budget(tiny_model, tmp
     cfg = parse_config(_argv(tiny_model, out, "--max-steps", "1000", "--max-minutes", "1",
                              "--lr-schedule", "linear", "--lr", "1e-3", "--eval-every", "0"))
     trainer = Trainer(cfg, log=lambda *a, **k: None)
-    trainer.clock = iter([0.0, 0.0, 30.0, 61.0]).__next__
+    trainer.clock = _fake_clock(0.0, 0.0, 30.0, 61.0)
     trainer.train()
     assert [(r["step"], r["lr"]) for r in _records(out)] == [(1, 1e-3), (2, 5e-4)]
     assert [r["step"] for r in _records(out, "eval")] == [0, 2]
     assert (out / "checkpoints" / "latest").read_text().strip() == "step-000002"
+
+
+def test_resume_continues_the_minutes_budget(tiny_model, tmp_path):
+    out = tmp_path / "budget"
+    common = ("--max-minutes", "1", "--lr-schedule", "linear", "--lr", "1e-3",
+              "--eval-every", "0", "--save-every", "0")
+    first = Trainer(parse_config(_argv(tiny_model, out, "--max-steps", "2", *common)),
+                    log=lambda *a, **k: None)
+    first.clock = _fake_clock(0.0, 0.0, 10.0, 20.0)  # the checkpoint after step 2 reads 20 s
+    first.train()
+    # A new process whose clock starts anywhere: 20 s of the minute are already spent, so the
+    # rate starts at 2/3 and the run stops once the earlier 20 s plus its own 41 s pass 60 s.
+    second = Trainer(parse_config(_argv(tiny_model, out, "--max-steps", "1000", "--resume",
+                                        *common)), log=lambda *a, **k: None)
+    second.clock = _fake_clock(100.0, 100.0, 130.0, 141.0)
+    second.train()
+    assert [r["step"] for r in _records(out)] == [1, 2, 3, 4]
+    assert [r["lr"] for r in _records(out)][2:] == pytest.approx([1e-3 * 2 / 3, 1e-3 / 6])
+    assert (out / "checkpoints" / "latest").read_text().strip() == "step-000004"
 
 
 def test_nan_loss_stops_with_a_clear_message_and_keeps_the_last_checkpoint(
