@@ -50,7 +50,8 @@ class TrainConfig:
                           "--max-steps or --max-minutes, whichever ends first",
                           choices=("constant", "linear", "cosine"))
     warmup_steps: int = _f(0, "linear warm-up steps of the schedule")
-    mu: int = _f(2, "optimisation passes over each batch of rollouts (old log-probs kept when > 1)")
+    mu: int = _f(2, "optimisation passes over each batch of rollouts; with 1 pass and 1 minibatch "
+                 "every ratio is 1, so GSPO and GRPO make the same update")
     minibatches: int = _f(1, "optimiser steps per pass: the batch is split into this many minibatches")
     micro_batch_size: int = _f(16, "rows per forward/backward (gradient accumulation), rounded "
                                "down to whole groups; 0 = whole minibatch")

@@ -453,7 +453,10 @@ class Trainer:
         micro = max(g, (cfg.micro_batch_size or size) // g * g)
         active = self.groups_with_signal(batch, adv)
         live = torch.arange(n, device=active.device)[active.repeat_interleave(g)]
-        old_logp = self.frozen_logprobs(self.model, batch, live, micro) if cfg.mu > 1 else None
+        # One pass in one minibatch is on-policy (old = current, detached, saving a forward);
+        # any later optimiser step of the same batch needs the rollout policy's log-probs.
+        off_policy = cfg.mu > 1 or cfg.minibatches > 1
+        old_logp = self.frozen_logprobs(self.model, batch, live, micro) if off_policy else None
         ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro)
                     if self.ref_model is not None else None)
         self.model.train()

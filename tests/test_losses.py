@@ -83,6 +83,25 @@ def test_on_policy_gradient_is_minus_advantage_over_length():
     assert loss.item() == pytest.approx((-2.0 + 1.0) / 2)
 
 
+def test_on_policy_gspo_and_grpo_are_the_same_update():
+    # With one pass over each batch (mu = 1) both ratios are 1 in value, so clipping never
+    # acts and the gradients coincide: GSPO differs from GRPO only off-policy (mu > 1).
+    torch.manual_seed(0)
+    logp = (-torch.rand(4, 5, dtype=F64)).requires_grad_()
+    mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 0, 0, 0], [1, 0, 0, 0, 0], [1, 1, 1, 0, 0]])
+    adv = t([1.5, -0.5, 0.25, -1.25])
+    grads = {}
+    for algo in ("grpo", "gspo"):
+        loss, _ = policy_loss(logp, logp.detach(), adv, mask, algo=algo)
+        (grads[algo],) = torch.autograd.grad(loss, logp)
+    torch.testing.assert_close(grads["gspo"], grads["grpo"], rtol=0, atol=1e-12)
+    # One step off-policy they differ (the check above is not vacuous).
+    old = logp.detach() - 0.3 * torch.rand(4, 5, dtype=F64)
+    off = [torch.autograd.grad(policy_loss(logp, old, adv, mask, algo=a)[0], logp)[0]
+           for a in ("grpo", "gspo")]
+    assert not torch.allclose(off[0], off[1])
+
+
 def test_sequence_ratio_is_length_normalised_geometric_mean():
     logp = t([[math.log(2.0), 0.0, 5.0]])
     mask = torch.tensor([[1.0, 1.0, 0.0]])

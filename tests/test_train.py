@@ -103,6 +103,28 @@ def test_resume_repeats_the_uninterrupted_run_exactly(tiny_model, tmp_path):
         assert a[2][key] == b[2][key], key
 
 
+@pytest.mark.parametrize("mu, minibatches, off_policy", [(1, 1, False), (2, 1, True),
+                                                         (1, 2, True)])
+def test_old_logprobs_are_computed_whenever_a_batch_takes_several_optimiser_steps(
+        tiny_model, tmp_path, mu, minibatches, off_policy):
+    # The second minibatch of a pass is trained after the first one's step: its ratio must be
+    # taken against the rollout policy, not the moved one.
+    cfg = parse_config(_argv(tiny_model, tmp_path / "mb", "--max-steps", "1", "--mu", str(mu),
+                             "--minibatches", str(minibatches), "--eval-every", "0",
+                             "--save-every", "0", "--prompts-per-step", "4"))
+    trainer = Trainer(cfg, log=lambda *a, **k: None)
+    called = []
+    real = trainer.frozen_logprobs
+
+    def spy(model, *args, **kwargs):
+        called.append(model is trainer.model)
+        return real(model, *args, **kwargs)
+
+    trainer.frozen_logprobs = spy
+    trainer.train_step(0)
+    assert called == ([True] if off_policy else [])
+
+
 @pytest.mark.parametrize("schedule, at_half", [("constant", 1.0), ("linear", 0.5),
                                               ("cosine", 0.5)])
 def test_lr_factor_decays_over_whichever_budget_ends_first(schedule, at_half):
