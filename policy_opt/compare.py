@@ -148,6 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --algos must name presets from {', '.join(ALGOS)}; got {args.algos!r}",
               file=sys.stderr)
         return 2
+    for flag in ("steps", "minutes"):
+        value = getattr(args, flag)
+        if value is not None and not value > 0:
+            # --minutes 0 would mean "no limit" to the trainer, with a million steps to run.
+            print(f"error: --{flag} must be > 0, got {value}", file=sys.stderr)
+            return 2
     out = Path(args.out)
     extra = list(rest)
     if args.steps is not None:

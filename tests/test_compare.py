@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from policy_opt.compare import main, markdown_table, summarise
 
 
@@ -59,3 +61,12 @@ def test_runs_logged_before_sampled_accuracy_still_tabulate():
     s = summarise("grpo", records)
     assert s["sampled_start"] is None and s["sampled_final"] is None
     assert "| grpo | 1 | 0.10 | 25.0 | 50.0 | +25.0 | - | - | 75.0 |" in markdown_table([s], k=4)
+
+
+@pytest.mark.parametrize("flag, value", [("--minutes", "0"), ("--minutes", "-2"),
+                                         ("--steps", "0")])
+def test_a_budget_that_is_not_positive_is_a_clear_error(tmp_path, capsys, flag, value):
+    # --minutes 0 would otherwise become an unlimited run of a million steps.
+    assert main(["--algos", "gspo", flag, value, "--out", str(tmp_path / "x")]) == 2
+    assert f"{flag} must be > 0" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
