@@ -25,6 +25,10 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
   cheapest cut of length-sorted groups, ``policy_opt.train.plan_micro_batches``; with
   ``--micro-batch-size`` = B*G that is at most the whole batch, the cap TRL's single batch
   has), so less padding is computed; env steps (the pure-Python rubric) run inline;
+- and one that is not bit-exact: our trainer sets the CPU's flush-to-zero mode
+  (``--flush-denormal``, on by default), so the near-zero probabilities of peaked softmaxes
+  are computed as 0 instead of as subnormal floats, which x86 handles many times slower.
+  TRL runs as its users run it, without; ``--trl-flush-denormal true`` gives it the same mode;
 - the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
   eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
 - ``torch.set_num_threads(--threads)`` on both sides, float32, CPU;
@@ -45,6 +49,7 @@ thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, 
     python benchmarks/train_step.py --steps 6 --prompts 16 --group-size 8 --max-new-tokens 64
     python benchmarks/train_step.py --threads 1 --trl-gradient-checkpointing false
     python benchmarks/train_step.py --model random                  # random weights: no signal
+    python benchmarks/train_step.py --threads 1 --trl-flush-denormal true   # both flush to 0
 
 Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
 """
@@ -204,6 +209,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
             "rows_trained": rec["rows_trained"],
         })
     return {"side": "ours", "threads": torch.get_num_threads(), "steps": steps,
+            "denormals_flushed": trainer.denormals_flushed,
             "micro_batch_size": cfg.micro_batch_size,
             "row_ids": seen, "rss_before_mib": rss_before, "peak_before_mib": peak_before,
             "peak_rss_mib": peak_rss_mib()}
@@ -213,6 +219,11 @@ def run_trl(args: argparse.Namespace) -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(args.threads)
+    flushed = False
+    if args.trl_flush_denormal == "true":
+        from policy_opt.train import flush_denormals
+
+        flushed = flush_denormals()  # before any parallel op, as our trainer does
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _trl_setup import build_trl_trainer
 
@@ -227,6 +238,7 @@ def run_trl(args: argparse.Namespace) -> dict[str, Any]:
     peak_before = peak_rss_mib()
     trainer.train()
     return {"side": "trl", "threads": torch.get_num_threads(), "steps": timers.steps,
+            "denormals_flushed": flushed,
             "row_ids": timers.prompt_ids, "rss_before_mib": rss_before,
             "peak_before_mib": peak_before, "peak_rss_mib": peak_rss_mib()}
 
@@ -296,6 +308,10 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
     print(f"  {'peak RSS growth during training':34s} "
           f"{_fmt(ours['peak_rss_mib'] - ours['peak_before_mib'], 'MiB')} "
           f"{_fmt(trl['peak_rss_mib'] - trl['peak_before_mib'], 'MiB')}")
+    yes_no = {True: "yes", False: "no"}
+    print(f"  {'subnormal floats flushed to 0':34s} {yes_no[ours['denormals_flushed']]:>11s} "
+          f"{yes_no[trl['denormals_flushed']]:>11s}   (ours: --flush-denormal, on by default; "
+          f"TRL: --trl-flush-denormal)")
     same = ours["row_ids"] == trl["row_ids"]
     print(f"  same prompts, same order on both sides: {'yes' if same else 'NO'}")
     print("  per-step times ours: " + ", ".join(f"{s['step']:.2f}" for s in ours["steps"])
@@ -328,6 +344,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--trl-gradient-checkpointing", choices=("true", "false"), default="true",
                    help="TRL's GRPOConfig.gradient_checkpointing (TRL's default: true; ours "
                         "has none, so 'false' compares equal compute)")
+    p.add_argument("--trl-flush-denormal", choices=("true", "false"), default="false",
+                   help="give TRL's process the flush-to-zero mode our trainer sets "
+                        "(--flush-denormal); TRL itself does not set it")
     p.add_argument("--only", choices=("ours", "trl"), default=None,
                    help="time one side only (prints its raw JSON)")
     # internal: one side in a child process
@@ -352,7 +371,8 @@ def _child(side: str, args: argparse.Namespace, model_dir: str, result: Path) ->
            "--group-size", str(args.group_size), "--max-new-tokens", str(args.max_new_tokens),
            "--temperature", str(args.temperature), "--threads", str(args.threads),
            "--seed", str(args.seed),
-           "--trl-gradient-checkpointing", args.trl_gradient_checkpointing]
+           "--trl-gradient-checkpointing", args.trl_gradient_checkpointing,
+           "--trl-flush-denormal", args.trl_flush_denormal]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
         TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS=str(args.threads))
@@ -393,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
               f"max {args.max_new_tokens} new tokens, T={args.temperature}, mu=1, beta=0, "
               f"{args.threads} threads, CPU fp32; {args.steps} timed steps + 1 warm-up each",
               flush=True)
-        print(f"TRL gradient checkpointing: {args.trl_gradient_checkpointing}", flush=True)
+        print(f"TRL gradient checkpointing: {args.trl_gradient_checkpointing}, flush-to-zero: "
+              f"{args.trl_flush_denormal}", flush=True)
         load = os.getloadavg()[0]
         print(f"load average before: {load:.1f} on {os.cpu_count()} CPUs (other processes slow "
               "both sides; compare the ratio, not the seconds)", flush=True)

@@ -404,3 +404,42 @@ def test_env_workers_default_to_inline_unless_the_task_runs_code(tiny_model, tmp
     assert Trainer(cfg, log=lambda *a, **k: None).env_workers == 1
     assert tasks.get("mbpp").runs_code and tasks.get("humaneval").runs_code
     assert not tasks.get("arithmetic").runs_code
+
+
+_FLUSH_PROBE = """
+import sys, torch
+torch.set_num_threads(2)
+if sys.argv[1] == "pool-first":
+    torch.ones(1 << 20).mul(2.0)  # starts torch's intra-op worker thread before the call
+from policy_opt.train import SUBNORMAL_BITS, flush_denormals
+ok = flush_denormals()
+tiny = torch.full((1 << 20,), SUBNORMAL_BITS, dtype=torch.int32).view(torch.float32)
+print(ok, int((tiny * 1.0).view(torch.int32).ne(0).sum()))
+"""
+
+
+@pytest.mark.parametrize("order, expect_ok", [("fresh", True), ("pool-first", False)])
+def test_flush_denormals_reaches_the_worker_threads_started_after_it(order, expect_ok):
+    # Each case in a fresh process: the mode is per thread and sticks to a thread for life.
+    proc = subprocess.run([sys.executable, "-c", _FLUSH_PROBE, order], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr
+    ok, subnormal_results = proc.stdout.split()
+    assert ok == str(expect_ok)
+    if expect_ok:
+        assert subnormal_results == "0"
+    else:  # the worker that existed before kept computing subnormals: the probe saw it
+        assert int(subnormal_results) > 0
+
+
+@pytest.mark.parametrize("flag, calls", [([], 1), (["--flush-denormal", "false"], 0)])
+def test_the_trainer_sets_flush_to_zero_unless_told_not_to(tiny_model, tmp_path, monkeypatch,
+                                                          flag, calls):
+    import policy_opt.train as train_mod
+
+    seen: list[bool] = []
+    monkeypatch.setattr(train_mod, "flush_denormals", lambda: seen.append(True) or True)
+    trainer = Trainer(parse_config(_argv(tiny_model, tmp_path / "run", *flag)),
+                      log=lambda *a, **k: None)
+    assert len(seen) == calls
+    assert trainer.denormals_flushed is bool(calls)
