@@ -4,7 +4,8 @@ One step, in the order of ``docs/algorithms.md``::
 
     1. sample B prompt seeds; roll out G episodes per prompt    -> Episode x (B*G)
     2. rewards r [B*G] from the env (verifiers)                 -> advantages A [B*G]
-    3. old log-probs  logp_old [B*G, L] (kept when mu > 1)      -> ref log-probs if beta > 0
+    3. old log-probs  logp_old [B*G, L] (if several optimiser   -> ref log-probs if beta > 0
+       steps share the batch: mu > 1 or minibatches > 1)
     4. mu passes x minibatches: logp [n, L] -> policy_loss -> backward -> clip -> AdamW step
     5. sync the rollout engine, log metrics, evaluate, checkpoint
 
