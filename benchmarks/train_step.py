@@ -28,7 +28,8 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
 - and one that is not bit-exact: our trainer sets the CPU's flush-to-zero mode
   (``--flush-denormal``, on by default), so the near-zero probabilities of peaked softmaxes
   are computed as 0 instead of as subnormal floats, which x86 handles many times slower.
-  TRL runs as its users run it, without; ``--trl-flush-denormal true`` gives it the same mode;
+  TRL runs as its users run it, without; ``--trl-flush-denormal true`` gives it the same mode,
+  ``--ours-flush-denormal false`` takes it from ours;
 - the loss is DeepSeekMath GRPO on both sides (ours ``--algo grpo``, TRL ``loss_type="grpo"``,
   eps 0.2, group-scaled advantages), lr 3e-4, constant schedule, grad-norm clip 1.0;
 - ``torch.set_num_threads(--threads)`` on both sides, float32, CPU;
@@ -50,6 +51,7 @@ thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, 
     python benchmarks/train_step.py --threads 1 --trl-gradient-checkpointing false
     python benchmarks/train_step.py --model random                  # random weights: no signal
     python benchmarks/train_step.py --threads 1 --trl-flush-denormal true   # both flush to 0
+    python benchmarks/train_step.py --threads 1 --ours-flush-denormal false # neither does
 
 Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
 """
@@ -176,6 +178,7 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
         "--micro-batch-size", str(args.prompts * args.group_size),
         "--grad-clip", "1.0", "--threads", str(args.threads),
         "--device", "cpu", "--dtype", "float32", "--seed", str(args.seed), "--out", out,
+        "--flush-denormal", args.ours_flush_denormal,
     ])
     trainer = train_mod.Trainer(cfg, log=lambda *a, **k: None)
     timers = Timers()
@@ -310,8 +313,8 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
           f"{_fmt(trl['peak_rss_mib'] - trl['peak_before_mib'], 'MiB')}")
     yes_no = {True: "yes", False: "no"}
     print(f"  {'subnormal floats flushed to 0':34s} {yes_no[ours['denormals_flushed']]:>11s} "
-          f"{yes_no[trl['denormals_flushed']]:>11s}   (ours: --flush-denormal, on by default; "
-          f"TRL: --trl-flush-denormal)")
+          f"{yes_no[trl['denormals_flushed']]:>11s}   (--ours-flush-denormal, "
+          f"--trl-flush-denormal)")
     same = ours["row_ids"] == trl["row_ids"]
     print(f"  same prompts, same order on both sides: {'yes' if same else 'NO'}")
     print("  per-step times ours: " + ", ".join(f"{s['step']:.2f}" for s in ours["steps"])
@@ -344,6 +347,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--trl-gradient-checkpointing", choices=("true", "false"), default="true",
                    help="TRL's GRPOConfig.gradient_checkpointing (TRL's default: true; ours "
                         "has none, so 'false' compares equal compute)")
+    p.add_argument("--ours-flush-denormal", choices=("true", "false"), default="true",
+                   help="our trainer's --flush-denormal (its default: true)")
     p.add_argument("--trl-flush-denormal", choices=("true", "false"), default="false",
                    help="give TRL's process the flush-to-zero mode our trainer sets "
                         "(--flush-denormal); TRL itself does not set it")
@@ -372,7 +377,8 @@ def _child(side: str, args: argparse.Namespace, model_dir: str, result: Path) ->
            "--temperature", str(args.temperature), "--threads", str(args.threads),
            "--seed", str(args.seed),
            "--trl-gradient-checkpointing", args.trl_gradient_checkpointing,
-           "--trl-flush-denormal", args.trl_flush_denormal]
+           "--trl-flush-denormal", args.trl_flush_denormal,
+           "--ours-flush-denormal", args.ours_flush_denormal]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
         TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS=str(args.threads))

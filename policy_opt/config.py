@@ -86,7 +86,7 @@ class TrainConfig:
     flush_denormal: bool = _f(True, "CPU arithmetic treats subnormal floats (below 1.2e-38 in "
                               "float32) as 0 (x86 FTZ/DAZ): a trained model's softmaxes are full "
                               "of them and the CPU computes each one many times slower; the "
-                              "default model's steps take ~0.7x the time. Process-wide")
+                              "default model's steps took 0.6x the time. Process-wide")
     strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
                        "(FSDP2 fully_shard, for models that do not fit one device)",
                        choices=("ddp", "fsdp"))
