@@ -100,7 +100,7 @@ class Recipe:
             raise ValueError(f"slip must be in [0, 1], got {self.slip}")
         if not self.lr > 0:
             raise ValueError(f"lr must be > 0, got {self.lr}")
-        if not self.tasks or any(w <= 0 for _, w, _ in self.tasks):
+        if not self.tasks or not all(math.isfinite(w) and w > 0 for _, w, _ in self.tasks):
             raise ValueError(f"tasks must be non-empty with positive weights, got {self.tasks}")
 
 
@@ -132,7 +132,7 @@ def build(recipe: Recipe, out: str | os.PathLike, *, verbose: bool = True) -> di
     a temporary sibling directory that is renamed to ``out`` at the end, so a crash or a
     concurrent build never leaves a half-written model behind. Returns the summary dict.
     """
-    out = Path(out).expanduser()
+    out = _checked_out_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
@@ -150,6 +150,28 @@ def build(recipe: Recipe, out: str | os.PathLike, *, verbose: bool = True) -> di
     if verbose:
         print(f"[pretrain] saved to {out}", flush=True)
     return summary
+
+
+def _checked_out_dir(out: str | os.PathLike) -> Path:
+    """``out`` as a Path, or ``ValueError`` when replacing it could destroy unrelated files.
+
+    A build replaces ``out`` wholesale, so only an absent path, an empty directory or an
+    earlier model build (it has ``recipe.json`` or ``config.json``) may be replaced; checked
+    before training so a wrong path costs nothing. ``""`` would mean the working directory.
+    """
+    if not os.fspath(out).strip():
+        raise ValueError("--out is empty; name a directory for the model")
+    path = Path(out).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {os.fspath(out)!r} is a file, not a directory")
+    is_model = (path / "recipe.json").is_file() or (path / "config.json").is_file()
+    if path.is_dir() and any(path.iterdir()) and not is_model:
+        raise ValueError(
+            f"--out {os.fspath(out)!r} is a non-empty directory that holds no model "
+            "(no recipe.json or config.json); the build replaces its directory, so "
+            "name a new or empty one"
+        )
+    return path
 
 
 def _same_recipe(path: Path, digest: str) -> bool:
@@ -371,7 +393,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "warm-started by supervised training on generated tasks (loss on completions).",
     )
     default = Recipe()
-    p.add_argument("--out", required=True, help="directory to write the model to (replaced)")
+    p.add_argument(
+        "--out",
+        required=True,
+        help="directory to write the model to: a new or empty directory, or an earlier build "
+        "(replaced)",
+    )
     p.add_argument("--steps", type=int, default=default.steps, help="optimiser steps")
     p.add_argument("--batch-size", type=int, default=default.batch_size)
     p.add_argument("--lr", type=float, default=default.lr, help="peak AdamW learning rate")
@@ -403,8 +430,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             eval_rows=args.eval_rows,
             threads=args.threads,
         )
-    except ValueError as err:
-        p.error(str(err))
+        for name, _, _ in recipe.tasks:
+            _get_task(name, {})
+        _checked_out_dir(args.out)
+    except (ValueError, KeyError) as err:
+        p.error(str(err).strip("'\""))
     summary = build(recipe, args.out)
     print(
         json.dumps(
@@ -423,6 +453,8 @@ def _parse_task(spec: str) -> tuple[str, float, tuple]:
         w = float(weight) if weight else 1.0
     except ValueError:
         raise ValueError(f"--task {spec!r}: weight must be a number") from None
+    if not (math.isfinite(w) and w > 0):
+        raise ValueError(f"--task {spec!r}: weight must be a finite number > 0")
     if not name:
         raise ValueError(f"--task {spec!r}: missing task name")
     return (name, w, ())

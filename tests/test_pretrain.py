@@ -189,3 +189,56 @@ def test_the_slip_touches_that_share_of_multi_step_demonstrations_only(slip):
     # 0 and 1 are exact; 0.7 is a seeded draw per row: within 4 standard errors.
     assert abs(slipped[2] / visible - slip) <= 4 * (0.7 * 0.3 / visible) ** 0.5
     assert examples == pretrain._examples("arithmetic", {}, recipe, tok)  # seeded
+
+
+@pytest.mark.parametrize("kind", ["empty", "unrelated-dir", "file"])
+def test_build_refuses_an_out_it_could_destroy(kind, tmp_path, monkeypatch):
+    # A build replaces --out wholesale; `--out ''` once wiped a checkout (the working dir).
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "keep.txt").write_text("precious")
+    out = {"empty": "", "unrelated-dir": str(tmp_path), "file": str(tmp_path / "keep.txt")}[kind]
+    trained = []
+    monkeypatch.setattr(pretrain, "_train_and_save", lambda *a, **k: trained.append(1))
+    with pytest.raises(ValueError, match="--out"):
+        build(tiny_recipe(), out, verbose=False)
+    assert trained == []  # refused before spending any training time
+    assert (tmp_path / "keep.txt").read_text() == "precious"
+
+
+def test_build_replaces_an_earlier_model_build(fake_tasks, tmp_path):
+    out = tmp_path / "m"
+    out.mkdir()
+    (out / "config.json").write_text("{}")
+    (out / "recipe.json").write_text('{"recipe_hash": "stale"}')
+    summary = build(tiny_recipe(), out, verbose=False)
+    assert json.loads((out / "recipe.json").read_text())["recipe_hash"] == summary["recipe_hash"]
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--task", "nope"], "unknown task 'nope'"),
+        (["--task", "arithmetic:nan"], "finite number > 0"),
+        (["--task", "arithmetic:inf"], "finite number > 0"),
+        (["--out", ""], "--out is empty"),
+    ],
+)
+def test_cli_rejects_bad_input_before_training(argv, needle, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(pretrain, "build", lambda *a, **k: pytest.fail("build ran"))
+    with pytest.raises(SystemExit) as exc:
+        pretrain.main(["--out", str(tmp_path / "x"), *argv])
+    assert exc.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_shipped_model_was_rehashed_only_with_evidence():
+    # The shipped weights are used while their recipe hash matches; a re-hash without a
+    # rebuild must say why and how the training path was shown to be unchanged.
+    from policy_opt.model import SHIPPED_DIR
+
+    meta = json.loads((SHIPPED_DIR / "recipe.json").read_text())
+    chain = [meta["recipe_hash"]]
+    for step in reversed(meta.get("rehashed", [])):
+        assert step["to"] == chain[-1] and step["why"] and step["evidence"]
+        chain.append(step["from"])
+    assert len(set(chain)) == len(chain)
