@@ -17,6 +17,7 @@ Any other flag is passed to every run unchanged (``--model``, ``--lr``, ``--grou
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -148,13 +149,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --algos must name presets from {', '.join(ALGOS)}; got {args.algos!r}",
               file=sys.stderr)
         return 2
+    twice = sorted({a for a in algos if algos.count(a) > 1})
+    if twice:  # each run writes <out>/<algo>/: a second one would overwrite the first
+        print(f"error: --algos names {', '.join(twice)} more than once", file=sys.stderr)
+        return 2
     for flag in ("steps", "minutes"):
         value = getattr(args, flag)
-        if value is not None and not value > 0:
+        if value is not None and not (value > 0 and math.isfinite(value)):
             # --minutes 0 would mean "no limit" to the trainer, with a million steps to run.
-            print(f"error: --{flag} must be > 0, got {value}", file=sys.stderr)
+            print(f"error: --{flag} must be a finite number > 0, got {value}", file=sys.stderr)
             return 2
     out = Path(args.out)
+    if not args.out.strip() or (out.exists() and not out.is_dir()):
+        print(f"error: --out must name a folder, got {args.out!r}", file=sys.stderr)
+        return 2
     extra = list(rest)
     if args.steps is not None:
         extra += ["--max-steps", str(args.steps)]
@@ -166,21 +174,22 @@ def main(argv: list[str] | None = None) -> int:
     from policy_opt.train import Trainer, TrainingError
 
     runs: dict[str, list[dict[str, Any]]] = {}
-    env = "env"
-    k = 4
-    for algo in algos:
-        try:
-            cfg = parse_config(extra + ["--algo", algo, "--out", str(out / algo)])
-        except ConfigError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        env, k = cfg.env, cfg.eval_k
-        print(f"== {algo} ==", flush=True)
+    try:  # every run's flags are checked before the first one spends its budget
+        configs = [parse_config(extra + ["--algo", a, "--out", str(out / a)]) for a in algos]
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    for cfg in configs:
+        print(f"== {cfg.algo} ==", flush=True)
         try:
             Trainer(cfg).train()
+        except ConfigError as err:  # found while building: unknown env, unloadable model
+            print(f"error: {err}", file=sys.stderr)
+            return 2
         except TrainingError as err:
-            print(f"{algo}: training stopped: {err}", file=sys.stderr)
-        runs[algo] = read_metrics(out / algo / "metrics.jsonl")
+            print(f"{cfg.algo}: training stopped: {err}", file=sys.stderr)
+        runs[cfg.algo] = read_metrics(out / cfg.algo / "metrics.jsonl")
+    env, k = configs[0].env, configs[0].eval_k
     table = markdown_table([summarise(a, r) for a, r in runs.items()], k)
     (out / "compare.md").write_text(table)
     png = plot_compare(runs, out / "compare.png", title=f"{', '.join(algos)} on {env}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,19 @@ class TrainConfig:
 
     def validate(self) -> TrainConfig:
         """Check every field; raise ConfigError naming the flag of the first bad one."""
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if v is None and f.default is not None:
+                raise ConfigError(f"{_flag(f.name)} must be set, got null")
+            # nan passes every `< 0` check below, and inf budgets or clip ranges mean nothing.
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ConfigError(f"{_flag(f.name)} must be a finite number, got {v}")
+        if not 0 <= self.seed < 2**63:
+            raise ConfigError(f"--seed must be in [0, 2**63), got {self.seed}")
+        if not self.out.strip():
+            raise ConfigError("--out is empty; name the run's output folder")
+        if Path(self.out).expanduser().exists() and not Path(self.out).expanduser().is_dir():
+            raise ConfigError(f"--out {self.out!r} is a file, not a folder")
         positive = ("max_steps", "prompts_per_step", "group_size", "max_new_tokens", "max_turns",
                     "mu", "minibatches", "eval_prompts", "eval_k")
         for name in positive:
@@ -189,7 +203,9 @@ def load_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ConfigError(f"--config: no such file {str(path)!r}")
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"--config {path}: not UTF-8 text ({err})") from err
     except yaml.YAMLError as err:
         raise ConfigError(f"--config {path}: not valid YAML ({err})") from err
     if not isinstance(data, dict):
@@ -201,13 +217,30 @@ def load_yaml(path: Path) -> dict[str, Any]:
         if name not in known:
             raise ConfigError(f"--config {path}: unknown field {key!r}")
         kind = _field_type(known[name])
-        if value is not None and not isinstance(value, kind) and not (
-            kind is float and isinstance(value, int) and not isinstance(value, bool)
-        ):
+        value = _yaml_value(value, kind, nullable=known[name].default is None)
+        if value is _BAD:
             raise ConfigError(f"--config {path}: field {key!r} must be {kind.__name__}, "
-                              f"got {value!r}")
+                              f"got {data[key]!r}")
         out[name] = value
     return out
+
+
+_BAD = object()
+
+
+def _yaml_value(value: Any, kind: type, *, nullable: bool) -> Any:
+    """``value`` as a ``kind``, or ``_BAD``. YAML 1.1 reads ``1e-4`` (no dot) as a string and
+    ``true`` as a bool, which Python would otherwise take as the int 1."""
+    if value is None:
+        return None if nullable else _BAD
+    if isinstance(value, bool) != (kind is bool):
+        return _BAD
+    if kind is float and isinstance(value, (int, str)):
+        try:
+            return float(value)
+        except ValueError:
+            return _BAD
+    return value if isinstance(value, kind) else _BAD
 
 
 def parse_config(argv: list[str] | None = None) -> TrainConfig:

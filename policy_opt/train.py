@@ -685,20 +685,31 @@ class Trainer:
         folder = latest_checkpoint(self.out)
         if folder is None:
             raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
-        state = load_trainer_state(folder)
-        if self.cfg.strategy == "fsdp" and self.dist.enabled:
-            load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
-        else:
-            load_model_weights(self.model, folder)
-            self.optimizer.load_state_dict(state["optimizer"])
+        try:
+            state = load_trainer_state(folder)
+            if int(state["step"]) > self.cfg.max_steps:
+                # Going on would overwrite the newer checkpoint with an older step's number.
+                raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
+                                  f"checkpoint to resume ({state['step']}, {folder})")
+            if self.cfg.strategy == "fsdp" and self.dist.enabled:
+                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
+            else:
+                load_model_weights(self.model, folder)
+                self.optimizer.load_state_dict(state["optimizer"])
+        except ConfigError:
+            raise
+        except Exception as err:  # a truncated or foreign file: say which, not a torch traceback
+            raise ConfigError(f"--resume: checkpoint {folder} cannot be loaded "
+                              f"({type(err).__name__}: {err})") from err
         self.start_step = int(state["step"])
         self.seconds_before = float(state.get("train_seconds", 0.0))
         self.last_checkpoint = folder
         self.engine.sync_weights(self.model)
         # Drop records written after the checkpoint so the resumed run appends cleanly.
         if metrics_path.exists() and self.dist.is_main:
-            kept = [line for line in metrics_path.read_text().splitlines()
-                    if line.strip() and json.loads(line).get("step", 0) <= self.start_step]
+            kept = [line for line in metrics_path.read_text(errors="replace").splitlines()
+                    if (rec := _json_record(line)) is not None
+                    and rec.get("step", 0) <= self.start_step]
             metrics_path.write_text("".join(line + "\n" for line in kept))
         self.log(f"resumed from {folder} at step {self.start_step} "
                  f"({self.seconds_before / 60:.1f} training minutes spent)")
@@ -777,6 +788,15 @@ class Trainer:
                            title=f"{cfg.algo} on {cfg.env}")
             self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
         return self.out
+
+
+def _json_record(line: str) -> dict | None:
+    """A metrics.jsonl line as a dict, or None for a blank or torn line (a crash mid-write)."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) else None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,9 +64,33 @@ def test_runs_logged_before_sampled_accuracy_still_tabulate():
 
 
 @pytest.mark.parametrize("flag, value", [("--minutes", "0"), ("--minutes", "-2"),
+                                         ("--minutes", "inf"), ("--minutes", "nan"),
                                          ("--steps", "0")])
 def test_a_budget_that_is_not_positive_is_a_clear_error(tmp_path, capsys, flag, value):
     # --minutes 0 would otherwise become an unlimited run of a million steps.
     assert main(["--algos", "gspo", flag, value, "--out", str(tmp_path / "x")]) == 2
-    assert f"{flag} must be > 0" in capsys.readouterr().err
+    assert f"{flag} must be a finite number > 0" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--algos", "gspo,grpo,gspo"], "--algos names gspo more than once"),
+        (["--env", "nope", "--steps", "1"], "--env 'nope'"),
+        (["--steps", "1", "--lr", "-1"], "--lr must be > 0"),
+    ],
+)
+def test_bad_input_is_an_error_before_any_run(tmp_path, capsys, argv, needle):
+    assert main([*argv, "--out", str(tmp_path / "x")]) == 2
+    assert needle in capsys.readouterr().err
+    assert not (tmp_path / "x" / "compare.md").exists()
+
+
+@pytest.mark.parametrize("out", ["", "file"])
+def test_out_must_name_a_folder(tmp_path, capsys, out):
+    (tmp_path / "file").write_text("keep")
+    target = str(tmp_path / out) if out else ""
+    assert main(["--algos", "gspo", "--steps", "1", "--out", target]) == 2
+    assert "--out must name a folder" in capsys.readouterr().err
+    assert (tmp_path / "file").read_text() == "keep"

@@ -27,6 +27,17 @@ def test_flags_override_yaml_and_yaml_overrides_defaults(tmp_path):
         (["--minibatches", "3"], "--minibatches"),  # 3 does not divide 16 prompts
         (["--max-steps", "0"], "--max-steps"),
         (["--device", "tpu"], "--device"),
+        (["--seed", "-1"], "--seed"),
+        (["--seed", str(2**64)], "--seed"),
+        (["--weight-decay", "nan"], "--weight-decay"),
+        (["--beta", "nan"], "--beta"),
+        (["--max-minutes", "nan"], "--max-minutes"),
+        (["--max-minutes", "inf"], "--max-minutes"),
+        (["--grad-clip", "nan"], "--grad-clip"),
+        (["--temperature", "inf"], "--temperature"),
+        (["--eps-high", "nan"], "--eps-high"),
+        (["--out", ""], "--out"),
+        (["--out", "  "], "--out"),
     ],
 )
 def test_bad_values_name_the_flag(argv, flag):
@@ -44,7 +55,9 @@ def test_unknown_algo_is_rejected_by_the_parser(capsys):
 @pytest.mark.parametrize(
     "text, match",
     [("lr: fast\n", "'lr' must be float"), ("bogus: 1\n", "unknown field 'bogus'"),
-     ("- 1\n- 2\n", "mapping"), ("lr: [\n", "not valid YAML")],
+     ("- 1\n- 2\n", "mapping"), ("lr: [\n", "not valid YAML"),
+     ("max_steps: true\n", "'max_steps' must be int"), ("resume: 1\n", "'resume' must be bool"),
+     ("max_steps: null\n", "'max_steps' must be int"), ("lr: 1e400\n", "--lr must be a finite")],
 )
 def test_bad_yaml_names_the_field(tmp_path, text, match):
     path = tmp_path / "bad.yaml"
@@ -67,3 +80,25 @@ def test_help_documents_every_field():
 def test_bool_flag_forms():
     assert parse_config(["--resume"]).resume is True
     assert parse_config(["--resume", "false"]).resume is False
+
+
+def test_yaml_reads_exponent_floats_and_nullable_fields(tmp_path):
+    # YAML 1.1 reads `1e-4` (no dot) as a string; users write learning rates that way.
+    path = tmp_path / "c.yaml"
+    path.write_text("lr: 1e-4\nbeta: null\nmax_minutes: 2\n")
+    cfg = parse_config(["--config", str(path)])
+    assert (cfg.lr, cfg.beta, cfg.max_minutes) == (1e-4, None, 2.0)
+    assert isinstance(cfg.max_minutes, float)
+
+
+def test_non_utf8_yaml_is_a_config_error(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_bytes(b"env: \xff\xfe\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        parse_config(["--config", str(path)])
+
+
+def test_out_that_is_a_file_is_rejected(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ConfigError, match="--out .* is a file"):
+        parse_config(["--out", str(tmp_path / "f")])

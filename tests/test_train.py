@@ -214,6 +214,38 @@ def test_resume_without_a_checkpoint_names_the_flag(tiny_model, tmp_path, capsys
     assert "--resume" in capsys.readouterr().err
 
 
+def test_resume_below_the_checkpoint_step_keeps_the_checkpoint(tiny_model, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--eval-every", "0")) == 0
+    before = sorted(p.name for p in (out / "checkpoints").iterdir())
+    metrics = (out / "metrics.jsonl").read_text()
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--resume")) == 2
+    err = capsys.readouterr().err
+    assert "--max-steps (1) is below the step of the checkpoint to resume (2" in err
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == before
+    assert (out / "metrics.jsonl").read_text() == metrics
+
+
+@pytest.mark.parametrize("damage", ["trainer_state", "weights"])
+def test_resume_from_a_damaged_checkpoint_is_a_clear_error(tiny_model, tmp_path, capsys, damage):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--eval-every", "0")) == 0
+    ckpt = next((out / "checkpoints").glob("step-*"))
+    victim = ckpt / ("trainer_state.pt" if damage == "trainer_state" else "model.safetensors")
+    victim.write_bytes(victim.read_bytes()[:100])  # a copy cut short
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--resume")) == 2
+    assert f"--resume: checkpoint {ckpt} cannot be loaded" in capsys.readouterr().err
+
+
+def test_resume_drops_a_torn_metrics_line(tiny_model, tmp_path):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--eval-every", "0")) == 0
+    with (out / "metrics.jsonl").open("a") as fh:
+        fh.write('{"kind": "train", "st')  # the line a crash cut mid-write
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--eval-every", "0", "--resume")) == 0
+    assert [r["step"] for r in _records(out)] == [1, 2]
+
+
 def test_help_lists_flags():
     proc = subprocess.run([sys.executable, "-m", "policy_opt.train", "--help"],
                           capture_output=True, text=True, timeout=120)
