@@ -5,7 +5,7 @@ Example:
     >>> prompt, _ = env.reset(seed=0)                                  # doctest: +SKIP
     >>> reply, reward, terminated, truncated, info = env.step("```python\\npass\\n```")  # doctest: +SKIP
     >>> reply[0]["content"].splitlines()[0]                            # doctest: +SKIP
-    'Your code failed 3 of 3 tests:'
+    'Your code failed 4 of 4 tests:'
 """
 
 from __future__ import annotations

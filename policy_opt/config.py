@@ -180,13 +180,17 @@ def build_parser(prog: str = "python -m policy_opt.train") -> argparse.ArgumentP
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Train a policy with GRPO, Dr.GRPO or GSPO on a verifier-backed environment.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("--config", type=Path, default=None,
                         help="YAML file of field: value pairs (flags given on the command line win)")
     for f in dataclasses.fields(TrainConfig):
         kind = _field_type(f)
-        kwargs: dict[str, Any] = {"default": argparse.SUPPRESS, "help": f.metadata["help"]}
+        # The default stays SUPPRESS so a YAML value is not overridden by an unset flag; help
+        # states the built-in default itself.
+        text = f.metadata["help"]
+        if f.default is not None:  # None-defaulted fields say what they fall back to
+            text += f" (default: {f.default})"
+        kwargs: dict[str, Any] = {"default": argparse.SUPPRESS, "help": text}
         if kind is bool:
             kwargs.update(nargs="?", const=True, type=_parse_bool)
         else:

@@ -16,11 +16,13 @@ Example:
     >>> from policy_opt.model import load_policy          # doctest: +SKIP
     >>> model, tok = load_policy("default")               # doctest: +SKIP
     >>> engine = TransformersEngine(model, tok)           # doctest: +SKIP
-    >>> ids = tok.apply_chat_template([{"role": "user", "content": "2+3"}],
+    >>> import tasks                                      # doctest: +SKIP
+    >>> row = tasks.get("arithmetic").rows("test", limit=1)[0]  # "What is 6+9+6? ..." # doctest: +SKIP
+    >>> ids = tok.apply_chat_template(list(row.prompt),
     ...                               add_generation_prompt=True)["input_ids"]  # doctest: +SKIP
-    >>> [g] = engine.generate([ids], max_new_tokens=16, temperature=0.0)  # doctest: +SKIP
+    >>> [g] = engine.generate([ids], max_new_tokens=32, temperature=0.0)  # doctest: +SKIP
     >>> g.finish_reason, tok.decode(g.token_ids)           # doctest: +SKIP
-    ('stop', '#### 5<|im_end|>')
+    ('stop', '6+9=15\n15+6=22\n#### 14<|im_end|>')
 """
 
 from __future__ import annotations

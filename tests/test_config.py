@@ -102,3 +102,13 @@ def test_out_that_is_a_file_is_rejected(tmp_path):
     (tmp_path / "f").write_text("x")
     with pytest.raises(ConfigError, match="--out .* is a file"):
         parse_config(["--out", str(tmp_path / "f")])
+
+
+def test_help_states_each_built_in_default(capsys):
+    from policy_opt.config import build_parser
+
+    text = " ".join(build_parser().format_help().split("options:", 1)[1].split())
+    for flag, default in (("--max-steps", 20), ("--lr", 0.0001), ("--out", "runs/latest"),
+                          ("--flush-denormal", True)):
+        assert f"(default: {default})" in text.split(f"{flag} ", 1)[1].split(" --", 1)[0], flag
+    assert "(default: None)" not in text

@@ -44,7 +44,7 @@ def test_the_cli_lines_print_what_the_doc_says(tmp_path: Path) -> None:
     command, _, promised = audit_line.partition("# ends with: ")
     args = command.split()[1:]  # drop "python"
     out = subprocess.run(
-        [sys.executable, *args, "--split", "test"],
+        [sys.executable, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
