@@ -9,6 +9,7 @@ that, so a successful attack would score 1 and fail the test.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import socket
@@ -452,3 +453,72 @@ def add(a, b):
         attack(single, reader, tests=STEAL)
     finally:
         single.close()
+
+
+IPC_KEY = 0x524C5652  # fixed, so a later candidate knows where to look
+IPC_WRITER = f"""
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+class Msg(ctypes.Structure):
+    _fields_ = [("mtype", ctypes.c_long), ("mtext", ctypes.c_char * 16)]
+made = []
+shmid = libc.shmget({IPC_KEY}, 4096, 0o1666)  # IPC_CREAT, readable by every uid
+if shmid >= 0:
+    addr = libc.shmat(shmid, None, 0)
+    if addr not in (None, ctypes.c_void_p(-1).value):
+        ctypes.memmove(addr, b"answer=3", 8)
+        made.append("shm")
+q = libc.msgget({IPC_KEY + 1}, 0o1666)
+if q >= 0 and libc.msgsnd(q, ctypes.byref(Msg(1, b"answer=3")), 16, 0o4000) == 0:
+    made.append("msg")
+if libc.semget({IPC_KEY + 2}, 1, 0o1666) >= 0:
+    made.append("sem")
+def add(a, b):
+    return " ".join(made)
+"""
+IPC_READER = f"""
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def add(a, b):
+    found = [libc.shmget({IPC_KEY}, 0, 0), libc.msgget({IPC_KEY + 1}, 0),
+             libc.semget({IPC_KEY + 2}, 0, 0)]
+    return "pwned" if any(i >= 0 for i in found) else ""
+"""
+
+
+def _host_ipc_keys() -> set[int]:
+    keys = set()
+    for kind in ("shm", "msg", "sem"):
+        with open(f"/proc/sysvipc/{kind}") as f:
+            keys |= {int(line.split()[0]) for line in list(f)[1:]}
+    return keys
+
+
+def _remove_host_ipc() -> None:
+    """A sandbox without the fix leaks the objects into the host: leave it as it was."""
+    libc = ctypes.CDLL(None)
+    ipc_rmid = 0
+    for get, ctl, key in (
+        (libc.shmget, libc.shmctl, IPC_KEY),
+        (libc.msgget, libc.msgctl, IPC_KEY + 1),
+    ):
+        if (ident := get(key, 0, 0)) >= 0:
+            ctl(ident, ipc_rmid, None)
+    if (ident := libc.semget(IPC_KEY + 2, 0, 0)) >= 0:
+        libc.semctl(ident, 0, ipc_rmid)
+
+
+def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
+    """SysV shared memory, message queues and semaphores live in the IPC namespace, not the
+    filesystem: without a fresh one per candidate they outlive it and carry its answers."""
+    single = SandboxPool(workers=1)  # the same zygote and uid serve writer and reader
+    try:
+        wrote = attack(single, IPC_WRITER, tests=STEAL)
+        assert wrote.tests[0].got == repr("shm msg sem"), "the writer could not set up the attack"
+        attack(single, IPC_READER, tests=STEAL)  # the next candidate of the same zygote
+        attack(pool, IPC_READER, tests=STEAL)  # candidates of other zygotes
+        assert not {IPC_KEY, IPC_KEY + 1, IPC_KEY + 2} & _host_ipc_keys(), "reached the host"
+    finally:
+        single.close()
+        _remove_host_ipc()

@@ -207,6 +207,7 @@ def probe():
     assert env == {} and net == "down" and in_tmp
     iso = r.isolation
     assert iso["net_namespace"] == "yes" and iso["env"] == "empty" and iso["python"] == "-I -S"
+    assert iso["ipc_namespace"] == "yes" or iso["ipc_namespace"].startswith("no (")
     if iso["uid"] is not None:
         assert uid == iso["uid"] != 0
     if iso["pid_namespace"] == "yes" and iso["mount_namespace"] == "yes":

@@ -4,13 +4,14 @@ Run by ``verifiers.code.sandbox`` as ``python -I -S harness.py CONFIG_JSON`` wit
 environment; it speaks framed JSON (``wire.pack``) on fd 0 (jobs in) and fd 1 (results out).
 Standard library only: ``-S`` keeps site-packages out of the candidate's reach.
 
-At start, as root, the zygote moves itself into new network, mount and PID namespaces (each
-where the kernel allows it), remounts every filesystem read-only and puts fresh size-capped
+At start, as root, the zygote moves itself into new network, mount, PID and IPC namespaces
+(each where the kernel allows it), remounts every filesystem read-only and puts fresh size-capped
 tmpfs over the world-writable directories, then pre-imports common modules so a fork is warm.
 For each job it forks:
 
-* the **candidate**: own session and process group, fresh temp dir, resource limits, no new
-  privileges, its own uid (not root), stdin/stdout/stderr on pipes; it runs the code and then
+* the **candidate**: own session and process group, fresh temp dir, its own IPC namespace
+  (SysV shared memory, message queues and semaphores, POSIX message queues: none outlive it),
+  resource limits, no new privileges, its own uid (not root), stdin/stdout/stderr on pipes; it runs the code and then
   answers function-call requests with plain data (``wire.encode``) on a private channel;
 * the **judge** (call/assert jobs only): trusted, never runs candidate code; it executes the
   tests (including a dataset's ``check(candidate)`` or ``assert f(x) == y`` code) with the
@@ -45,6 +46,7 @@ import wire  # noqa: E402  (the package is not importable under -I -S; its folde
 del sys.path[0]  # the candidate must not import our modules
 
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
+CLONE_NEWIPC = 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 38, 36
@@ -104,7 +106,7 @@ def _read_msg(fd: int, max_bytes: int) -> dict | None:
 def _isolate(config: dict) -> dict:
     """Enter namespaces and lock the filesystem down; return what is in force."""
     report: dict = {"uid": config.get("uid"), "python": "-I -S", "env": "empty"}
-    want = {"net": CLONE_NEWNET, "mount": CLONE_NEWNS, "pid": CLONE_NEWPID}
+    want = {"net": CLONE_NEWNET, "mount": CLONE_NEWNS, "pid": CLONE_NEWPID, "ipc": CLONE_NEWIPC}
     for name, flag in want.items():
         if not config.get(f"{name}ns", True):
             report[f"{name}_namespace"] = "disabled"
@@ -186,9 +188,15 @@ class _SetupError(Exception):
     pass
 
 
-def _become_candidate(job: dict, tmpdir: str, uid: int | None, fds: dict) -> None:
+def _become_candidate(job: dict, tmpdir: str, uid: int | None, fds: dict, ipc_ns: bool) -> None:
     """Lock this forked child down; on success, report ready on the setup pipe and close it."""
     os.setsid()
+    # The zygote's IPC namespace is shared by every candidate it forks, so SysV objects made
+    # with a fixed key would carry answers from one candidate to the next: each gets its own,
+    # destroyed with its last process. The zygote proved the kernel allows it, so a refusal
+    # here is an infrastructure fault (no signal), not a reason to run less isolated.
+    if ipc_ns and (err := _libc_call("unshare", CLONE_NEWIPC)):
+        raise _SetupError(f"IPC namespace refused: {err}")
     for target, src in ((0, fds["stdin"]), (1, fds["stdout"]), (2, fds["stderr"])):
         os.dup2(src, target)
     keep = sorted({0, 1, 2, fds["setup"], *fds.get("channel", ())})
@@ -541,7 +549,7 @@ def _remove_leftovers(uid: int | None) -> None:
                 pass
 
 
-def _run_job(job: dict, uid: int | None, root: str) -> dict:
+def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
     limits = job["limits"]
     tmpdir = tempfile.mkdtemp(prefix="cand-", dir=root)
     if uid is not None:
@@ -568,7 +576,7 @@ def _run_job(job: dict, uid: int | None, root: str) -> dict:
 
     def candidate() -> int:
         try:
-            _become_candidate(job, tmpdir, uid, fds)
+            _become_candidate(job, tmpdir, uid, fds, ipc_ns)
         except BaseException as e:
             try:
                 os.write(fds["setup"], b"E" + repr(e).encode()[:500])
@@ -729,6 +737,7 @@ def main() -> None:
     root = tempfile.mkdtemp(prefix="rlvr-sandbox-")
     os.chmod(root, 0o711)  # candidates may enter their own dir, never list the others
     _write_all(1, wire.pack({"hello": isolation}))
+    ipc_ns = isolation["ipc_namespace"] == "yes"
     while True:
         try:
             job = _read_msg(0, 1 << 30)
@@ -737,7 +746,7 @@ def main() -> None:
         if job is None:
             break
         try:
-            reply = _run_job(job, config.get("uid"), root)
+            reply = _run_job(job, config.get("uid"), root, ipc_ns)
         except BaseException as e:
             reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}"}
         _write_all(1, wire.pack(reply))
