@@ -7,22 +7,28 @@
     python -m tasks audit double --module my_tasks       # a task registered in your module
 
 ``audit`` prints one line per failing reference, then ``audit NAME: X/Y references score
-1.0``; it exits 1 if any reference fails and 2 if the data cannot be loaded.
+1.0``; it exits 1 if any reference fails and 2 if the data cannot be loaded or a split has no
+rows. Every command exits 2 with a one-line ``error:`` on bad arguments, options or data.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib
+import inspect
+import os
 import sys
-from collections.abc import Sequence
+import types
+import typing
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tasks.audit import audit, explain
 from tasks.base import Task
 from tasks.prompts import render_plain
-from tasks.registry import get, names
+from tasks.registry import factory, get, names
 from tasks.sources import DataError, DataNotFound
 
 
@@ -34,6 +40,77 @@ def _option(text: str) -> tuple[str, Any]:
         return key, ast.literal_eval(value)
     except (ValueError, SyntaxError):
         return key, value  # a bare word is a string
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _type_name(hint: Any) -> str:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return "None"
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return hint.__name__
+    return str(hint).replace("typing.", "")
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether ``value`` fits the annotation ``hint``; a hint we cannot judge lets it pass
+    (the factory still checks)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, a) for a in typing.get_args(hint))
+    if origin is typing.Literal:
+        return value in typing.get_args(hint)
+    if hint is None or hint is type(None):
+        return value is None
+    if origin is not None:
+        return not isinstance(origin, type) or isinstance(value, origin)
+    if not isinstance(hint, type):
+        return True
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:  # True is an int to Python, but -o few_shot=True is a mistake
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _check_options(make: Callable[..., Any], options: dict[str, Any]) -> None:
+    """Raise ``ValueError`` naming the ``-o`` option the factory does not take or whose value
+    has the wrong type: deep in the factory a str where an int belongs only says
+    "'<' not supported between instances of 'str' and 'int'"."""
+    try:
+        params = inspect.signature(make).parameters
+    except (TypeError, ValueError):
+        return
+    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        accepted = [
+            n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        ]
+        for key in options:
+            if key not in accepted:
+                raise ValueError(
+                    f"-o {key}: not an option of this task (options: {', '.join(accepted) or 'none'})"
+                )
+    try:
+        hints = typing.get_type_hints(make)
+    except Exception:  # annotations naming what the module does not import: skip the check
+        return
+    for key, value in options.items():
+        if key in hints and not _matches(value, hints[key]):
+            raise ValueError(
+                f"-o {key}={value!r}: expected {_type_name(hints[key])}, got {type(value).__name__}"
+            )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,16 +142,19 @@ def _parser() -> argparse.ArgumentParser:
             help="import this module first (it registers your tasks)",
         )
         if name == "show":
-            sub.add_argument("-n", type=int, default=3, help="how many rows")
+            sub.add_argument("-n", type=_positive_int, default=3, help="how many rows")
             sub.add_argument(
                 "--plain",
                 action="store_true",
                 help="print the plain-text rendering instead of the messages",
             )
         else:
-            sub.add_argument("--limit", type=int, help="at most this many rows per split")
+            sub.add_argument("--limit", type=_positive_int, help="at most this many rows per split")
             sub.add_argument(
-                "--workers", type=int, default=1, help="score in parallel (rubric.score_batch)"
+                "--workers",
+                type=_positive_int,
+                default=1,
+                help="score in parallel (rubric.score_batch)",
             )
             sub.add_argument("-q", "--quiet", action="store_true", help="print only the final line")
     return parser
@@ -112,10 +192,34 @@ def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
         for failure in report.failures:
             print(f"FAIL {failure.row_id}: total={failure.total} {failure.reason}")
     print(report.summary(name))
+    if report.empty:
+        print(
+            f"error: nothing to audit in split {', '.join(report.empty)} (no rows)", file=sys.stderr
+        )
+        return 2
     return 1 if report.failures else 0
 
 
+def _error(message: object) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (see the module doc)."""
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe must surface here, not in the exit-time flush
+        return status
+    except BrokenPipeError:
+        # the reader (``| head -1``) has what it wanted; point stdout at /dev/null so the
+        # interpreter's own flush at exit does not raise again
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a process ended by SIGPIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "list":
         for name in names():
@@ -126,15 +230,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{name:12s} (cannot load: {type(e).__name__}: {e})")
         return 0
     for module in args.module:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # the user's module: any failure while importing it is theirs
+            hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
+            return _error(f"--module {module}: cannot import it: {type(e).__name__}: {e}{hint}")
+    options = dict(args.option)
     try:
-        task = get(args.task, **dict(args.option))
+        make = factory(args.task)
+    except ImportError as e:
+        return _error(f"task {args.task}: cannot import it: {type(e).__name__}: {e}")
+    except KeyError as e:
+        return _error(e.args[0])  # str(KeyError) would wrap the message in quotes
+    try:
+        _check_options(make, options)
+        task = get(args.task, **options)
         if args.command == "show":
             return _show(task, args)
         return _audit(task, args.task, args)
-    except (DataNotFound, DataError, KeyError, ValueError, TypeError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except KeyError as e:
+        return _error(e.args[0] if e.args else e)
+    except (DataNotFound, DataError, ValueError, TypeError) as e:
+        return _error(e)
 
 
 if __name__ == "__main__":

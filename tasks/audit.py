@@ -31,13 +31,18 @@ class Failure:
 class AuditReport:
     checked: int = 0
     failures: list[Failure] = field(default_factory=list)
+    # splits that gave no row: "0/0 score 1.0" would read as a pass while nothing was checked
+    empty: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> int:
         return self.checked - len(self.failures)
 
     def summary(self, name: str) -> str:
-        return f"audit {name}: {self.passed}/{self.checked} references score 1.0"
+        line = f"audit {name}: {self.passed}/{self.checked} references score 1.0"
+        if self.empty:
+            line += f"; no rows in split {', '.join(self.empty)}"
+        return line
 
 
 def explain(score) -> str:  # type: ignore[no-untyped-def]
@@ -87,6 +92,8 @@ def audit(
     report = AuditReport()
     for split in splits or task.splits:
         rows = task.rows(split, seed=seed, limit=limit, path=path)
+        if not rows:
+            report.empty.append(split)
         for row, score in _score_rows(task, rows, workers):
             report.checked += 1
             if not passes(score):

@@ -53,8 +53,8 @@ class Prompt:
     template: str = "{question}\n\n{instruction}"
 
     def __post_init__(self) -> None:
-        if self.few_shot < 0:
-            raise ValueError(f"few_shot must be >= 0, got {self.few_shot}")
+        if type(self.few_shot) is not int or self.few_shot < 0:
+            raise ValueError(f"few_shot must be an int >= 0, got {self.few_shot!r}")
         for key in ("{question}", "{instruction}"):
             if key not in self.template:
                 raise ValueError(f"template must contain {key}, got {self.template!r}")

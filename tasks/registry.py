@@ -63,20 +63,29 @@ def names() -> list[str]:
     return sorted({*_BUILTIN, *_REGISTRY})
 
 
+def factory(name: str) -> Factory:
+    """The factory ``get(name)`` would call: registered, built-in or ``"package.module:factory"``.
+
+    Raises ``KeyError`` for an unknown name and ``ImportError`` when the module cannot be
+    imported.
+    """
+    found = _REGISTRY.get(name)
+    if found is None and name in _BUILTIN:
+        _import(_BUILTIN[name])  # its @register fills _REGISTRY
+        found = _REGISTRY.get(name)
+    if found is None and ":" in name:
+        found = _import(name)
+    if found is None:
+        raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(names())}")
+    return found
+
+
 def get(name: str, **kwargs: Any) -> Task:
     """Build the task ``name``; ``kwargs`` go to its factory (difficulty, prompt options, ...).
 
     ``name`` may also be ``"package.module:factory"`` for a factory that is not registered.
     """
-    factory = _REGISTRY.get(name)
-    if factory is None and name in _BUILTIN:
-        _import(_BUILTIN[name])  # its @register fills _REGISTRY
-        factory = _REGISTRY.get(name)
-    if factory is None and ":" in name:
-        factory = _import(name)
-    if factory is None:
-        raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(names())}")
-    task = factory(**kwargs)
+    task = factory(name)(**kwargs)
     if not isinstance(task, Task):
         raise TypeError(f"factory for {name!r} returned {type(task).__name__}, expected a Task")
     return task

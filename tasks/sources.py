@@ -27,6 +27,7 @@ import glob
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,10 @@ def read_records(path: str) -> list[Record]:
     """Every record of one file; raises :class:`DataError` on an empty file, a malformed line
     or a record that is not an object."""
     name = path.lower()
+    if os.path.isdir(path):
+        # a folder can match a data file's name (``test.jsonl/``); opening it would raise
+        # IsADirectoryError with no hint of which task or split looked for it
+        raise DataError(f"{path}: is a directory, not a data file")
     if name.endswith((".jsonl", ".jsonl.gz")):
         records = _read_jsonl(path)
     elif name.endswith(".json"):
@@ -106,16 +111,23 @@ def _read_jsonl(path: str) -> list[Record]:
                 if not line.strip():
                     continue
                 where = f"{path} line {number}"
-                try:
-                    data = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise DataError(
-                        f"{where}: malformed JSON ({e.msg} at column {e.colno})"
-                    ) from None
-                records.append(Record(_object(data, where), where))
-    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError) as e:
+                records.append(Record(_object(_loads(line, where), where), where))
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, zlib.error) as e:
+        # a truncated or corrupt .gz surfaces mid-iteration as any of the last three
         raise DataError(f"{path}: cannot be read as UTF-8 JSON lines ({e})") from None
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
     return records
+
+
+def _loads(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(f"{where}: malformed JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        # json's decoder recurses once per level: a line of 100k '[' exhausts the stack
+        raise DataError(f"{where}: JSON nested too deeply to read") from None
 
 
 def _read_json(path: str) -> list[Record]:
@@ -124,6 +136,8 @@ def _read_json(path: str) -> list[Record]:
             text = f.read()
     except UnicodeDecodeError as e:
         raise DataError(f"{path}: not UTF-8 text ({e})") from None
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
     if not text.strip():
         return []
     try:
@@ -132,6 +146,8 @@ def _read_json(path: str) -> list[Record]:
         raise DataError(
             f"{path} line {e.lineno}: malformed JSON ({e.msg} at column {e.colno})"
         ) from None
+    except RecursionError:
+        raise DataError(f"{path}: JSON nested too deeply to read") from None
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a JSON list of objects, got {type(data).__name__}")
     return [Record(_object(d, f"{path} item {i}"), f"{path} item {i}") for i, d in enumerate(data)]

@@ -321,6 +321,91 @@ def test_cli_runs_as_a_module() -> None:
     assert out.stdout.strip().splitlines()[-1] == "audit countdown: 20/20 references score 1.0"
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--module", "rlvr_no_such_module"], "--module rlvr_no_such_module: cannot import it"),
+        (["--module", "nomod:factory"], "a factory goes in the task argument"),
+        (["-o", "few_shot=abc"], "-o few_shot='abc': expected int, got str"),
+        (["-o", "few_shot=True"], "-o few_shot=True: expected int, got bool"),
+        (["-o", "fewshot=1"], "-o fewshot: not an option of this task"),
+        (["-o", "level='x'"], "-o level='x': expected int, got str"),
+    ],
+)
+def test_cli_bad_module_or_option_is_one_line_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    for command in ("show", "audit"):
+        assert main([command, "arithmetic", "--split", "test", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_cli_unimportable_task_module_is_one_line_error(capsys) -> None:
+    assert main(["show", "rlvr_no_such_module:factory"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: task rlvr_no_such_module:factory: cannot import it: ModuleNotFoundError: "
+        "No module named 'rlvr_no_such_module'\n"
+    )
+    assert main(["show", "tasks.arithmetic:nosuch"]) == 2
+    assert (
+        capsys.readouterr().err == "error: module 'tasks.arithmetic' has no task factory 'nosuch'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["audit", "arithmetic", "--workers", "0"], "--workers"),
+        (["audit", "arithmetic", "--workers", "-1"], "--workers"),
+        (["audit", "arithmetic", "--limit", "0"], "--limit"),
+        (["show", "arithmetic", "-n", "-1"], "-n"),
+    ],
+)
+def test_cli_counts_must_be_positive(capsys, argv: list[str], flag: str) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert f"argument {flag}: expected a positive integer" in capsys.readouterr().err
+
+
+def test_cli_audit_of_an_empty_split_is_an_error_not_a_pass(capsys) -> None:
+    assert main(["audit", "arithmetic", "--split", "test", "-o", "n_test=0"]) == 2
+    captured = capsys.readouterr()
+    assert "0/0 references score 1.0; no rows in split test" in captured.out
+    assert captured.err == "error: nothing to audit in split test (no rows)\n"
+    report = audit(tasks.get("arithmetic", n_test=0), splits=["train", "test"], limit=2)
+    assert report.empty == ["test"] and report.checked == 2
+
+
+def test_cli_bad_data_file_is_one_line_error(tmp_path, capsys) -> None:
+    (tmp_path / "test.jsonl").mkdir()
+    deep = tmp_path / "deep" / "test.jsonl"
+    deep.parent.mkdir()
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    for folder, message in ((tmp_path, "is a directory"), (deep, "nested too deeply")):
+        assert main(["show", "gsm8k", "--split", "test", "--path", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_cli_output_into_a_closed_pipe_ends_quietly() -> None:
+    # `| head -1`: the reader leaves after one line; no BrokenPipeError traceback
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tasks", "show", "arithmetic", "-n", "300"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"=== arithmetic/")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
 @pytest.mark.parametrize("level", [1, 2, 5])
 def test_arithmetic_train_and_test_share_no_computation(level: int) -> None:
     task = tasks.get("arithmetic", level=level)
@@ -336,3 +421,9 @@ def test_arithmetic_split_that_cannot_be_filled_is_a_clear_error(monkeypatch) ->
     monkeypatch.setattr(arith, "_SPLIT_TRIES", 50)
     with pytest.raises(ValueError, match="no test problem in 50 draws"):
         tasks.get("arithmetic").rows("test", limit=1)
+
+
+@pytest.mark.parametrize("bad", ["abc", True, 1.5, -1])
+def test_prompt_few_shot_must_be_a_non_negative_int(bad: object) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"few_shot must be an int >= 0, got {bad!r}")):
+        Prompt("x", few_shot=bad)  # type: ignore[arg-type]

@@ -142,6 +142,48 @@ def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
         tasks.get("gsm8k").rows("test", path=str(path))
 
 
+def _corrupt_gzips(tmp_path: Path) -> dict[str, Path]:
+    """One .jsonl.gz per way a damaged gzip fails mid-read: a bad deflate block (zlib.error),
+    a cut-off stream (EOFError) and a wrong trailer (gzip.BadGzipFile)."""
+    good = gzip.compress(b"".join(json.dumps(ROW).encode() + b"\n" for _ in range(200)))
+    found: dict[str, Path] = {}
+    for pos in range(12, len(good) - 8):
+        damaged = bytearray(good)
+        damaged[pos] ^= 0x55
+        try:
+            gzip.decompress(bytes(damaged))
+        except Exception as e:
+            if type(e).__name__ not in found:
+                path = tmp_path / f"{type(e).__name__}.jsonl.gz"
+                path.write_bytes(bytes(damaged))
+                found[type(e).__name__] = path
+    found["cut"] = tmp_path / "cut.jsonl.gz"
+    found["cut"].write_bytes(good[: len(good) // 2])
+    return found
+
+
+def test_corrupt_gzip_is_a_data_error_naming_the_file(tmp_path: Path) -> None:
+    damaged = _corrupt_gzips(tmp_path)
+    assert "error" in damaged, "no flipped byte gave zlib.error: the test lost its case"
+    for path in damaged.values():
+        with pytest.raises(DataError, match=f"^{path}"):
+            read_records(str(path))
+
+
+def test_folder_named_like_a_data_file_is_a_data_error(tmp_path: Path) -> None:
+    (tmp_path / "test.jsonl").mkdir()
+    with pytest.raises(DataError, match=f"{tmp_path / 'test.jsonl'}: is a directory"):
+        tasks.get("gsm8k").rows("test", path=str(tmp_path))
+
+
+@pytest.mark.parametrize("name", ["test.jsonl", "test.json"])
+def test_json_nested_too_deeply_is_a_data_error(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(DataError, match=f"^{path}.*nested too deeply"):
+        read_records(str(path))
+
+
 @pytest.mark.parametrize(
     ("bad", "match"),
     [
