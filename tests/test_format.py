@@ -175,3 +175,25 @@ def test_well_formed_text_always_passes(think, answer):
     v = format_check(text)
     assert v.reward == 1.0, v.reason
     assert v.pred == answer.strip()
+
+
+@pytest.mark.parametrize("completion", [None, b"#### 4", 4, ["#### 4"]])
+def test_every_family_scores_a_non_string_completion_zero_with_the_reason(completion):
+    from verifiers.code import code_check
+    from verifiers.countdown import countdown_check
+    from verifiers.gsm8k import gsm8k_check
+    from verifiers.math import math_check, math_reward
+
+    expected = f"not_a_string: completion is a {type(completion).__name__}, not a str"
+    verdicts = {
+        "format": format_check(completion),
+        "gsm8k": gsm8k_check(completion, "#### 4"),
+        "math": math_check(completion, "4"),
+        "countdown": countdown_check(completion, "4", numbers=[2, 2]),
+        "code": code_check(completion, [{"entry_point": "f", "args": [], "expected": 4}]),
+    }
+    for family, v in verdicts.items():
+        assert (v.reward, v.reason, v.pred) == (0.0, expected, None), family
+        assert v.details["rule"] == "not_a_string", family
+    assert verdicts["gsm8k"].gold == "4" and verdicts["math"].gold == "4"
+    assert math_reward(completion, "4") == 0.0

@@ -106,8 +106,9 @@ def test_bad_arguments_raise_clear_errors():
         gsm8k_check("#### 1", "1", policy="lenient")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="answer"):
         gsm8k_check("#### 1", "one")
-    with pytest.raises(TypeError, match="completion"):
-        gsm8k_check(None, "1")  # type: ignore[arg-type]
+    # the gold is checked before the completion: bad data raises even for a None completion
+    with pytest.raises(ValueError, match="answer"):
+        gsm8k_check(None, "one")  # type: ignore[arg-type]
 
 
 @pytest.mark.skipif(DATA is None, reason="RLVR_DATA_DIR unset and ../shared/data missing")

@@ -146,3 +146,50 @@ def test_format_check_stays_light():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_invalid_pattern_is_a_usage_error_naming_the_flag(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "format", "--pred", "x", "--tags", "", "--pattern", "("])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --pattern: not a valid regular expression: missing )" in err
+    assert "Traceback" not in err
+
+
+def run_strict(*argv: str, stdin: bytes = b"", encoding: str = "utf-8"):
+    """The module under a strict stdio codec, as some locales and PYTHONIOENCODING give.
+    (stderr may hold math_verify's warning about its own timeout; ours is the deadline.)"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": f"{encoding}:strict"}
+    return subprocess.run(
+        [sys.executable, "-m", "verifiers", *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_non_utf8_stdin_is_scored_not_a_traceback():
+    done = run_strict("check", "gsm8k", "--gold", "#### 18", "--pred", "-", stdin=b"\xff\xfe 18")
+    assert done.returncode == 0, done.stderr
+    assert b"verdict: correct" in done.stdout and b"Traceback" not in done.stderr
+    # the bad byte reaches the verdict as U+FFFD and is printed, not a crash
+    done = run_strict("check", "math", "--gold", "1", "--pred", "-", stdin=b"\\boxed{\xff}")
+    assert done.returncode == 1, done.stderr
+    assert "pred:    \ufffd" in done.stdout.decode("utf-8"), done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_non_utf8_argument_and_unprintable_output_are_escaped():
+    done = run_strict("check", "math", "--gold", "1", "--pred", os.fsdecode(b"\\boxed{\xff}"))
+    assert done.returncode == 1 and b"Error" not in done.stderr, done.stderr
+    done = run_strict("check", "math", "--gold", "é", "--pred", r"\boxed{é}", encoding="ascii")
+    assert done.returncode == 0 and b"Error" not in done.stderr, done.stderr
+    assert b"pred:    \\xe9" in done.stdout
+    done = run_strict(
+        "check", "math", "--gold", "é", "--pred", r"\boxed{é}", "--json", encoding="ascii"
+    )
+    assert done.returncode == 0 and b"Error" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["pred"] == "é"  # escaped the JSON way: still valid JSON

@@ -11,7 +11,9 @@ r"""``python -m verifiers check math|gsm8k|format ...``: test one reward from th
     $ python -m verifiers check gsm8k --gold '#### 18' --pred 'It costs 18.' --policy strict
     $ python -m verifiers check format --pred '<answer>4</answer>' --tags answer --json
 
-``--pred -`` reads the completion from stdin. ``--json`` prints one JSON object (``family``,
+``--pred -`` reads the completion from stdin as UTF-8, bytes that are not UTF-8 becoming
+U+FFFD (a completion is scored, never refused for its encoding); what cannot be printed in
+the terminal's encoding is written as a backslash escape. ``--json`` prints one JSON object (``family``,
 ``reward``, ``correct``, ``reason``, ``pred``, ``gold``, ``details``). Exit status: 0 when the
 verdict is correct (reward 1), 1 when it is not (including no signal), 2 on a usage error
 (bad arguments, or a gold the verifier cannot read).
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -50,6 +54,50 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _regex(text: str) -> str:
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a valid regular expression: {e}") from None
+    return text
+
+
+def _text_arg(text: str) -> str:
+    """An argument as the user's text: bytes that were not valid in the locale reach us as
+    lone surrogates (surrogateescape), which no strict encoder can write back out."""
+    try:
+        raw = os.fsencode(text)
+    except UnicodeEncodeError:  # a surrogate that did not come from surrogateescape
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
+
+
+def _read_stdin() -> str:
+    # the locale's decoder may be strict (PYTHONIOENCODING=utf-8:strict, a C locale without
+    # coercion): decode the bytes ourselves
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # replaced by a text-only stream (tests, embedding)
+        return _text_arg(sys.stdin.read())
+    return buffer.read().decode("utf-8", "replace")
+
+
+def _stdout_encoding() -> str:
+    return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+
+def _printable(text: str) -> bool:
+    try:
+        text.encode(_stdout_encoding())
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _write(text: str) -> None:
+    encoding = _stdout_encoding()
+    sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m verifiers",
@@ -61,9 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     def family(name: str, help_text: str, *, gold_required: bool) -> argparse.ArgumentParser:
         p = families.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--pred", required=True, help="the completion text ('-' reads stdin)")
+        p.add_argument(
+            "--pred", required=True, type=_text_arg, help="the completion text ('-' reads stdin)"
+        )
         p.add_argument(
             "--gold",
+            type=_text_arg,
             required=gold_required,
             help="the reference answer" + ("" if gold_required else " (ignored by format)"),
         )
@@ -79,10 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     format_p = family("format", "format: tags, regex, length", gold_required=False)
     format_p.add_argument(
         "--tags",
+        type=_text_arg,
         default="think,answer",
         help="comma-separated tag names in order (default: think,answer; '' for none)",
     )
-    format_p.add_argument("--pattern", default=None, help="a regex that must be found")
+    format_p.add_argument("--pattern", type=_regex, default=None, help="a regex that must be found")
     format_p.add_argument("--max-chars", type=_non_negative_int, default=None)
     format_p.add_argument("--min-chars", type=_non_negative_int, default=0)
     format_p.add_argument("--allow-text-outside", action="store_true")
@@ -128,7 +180,7 @@ def _text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def _json(family: str, verdict: Verdict) -> str:
+def _json(family: str, verdict: Verdict, *, ensure_ascii: bool = False) -> str:
     record: dict[str, Any] = {
         "family": family,
         "reward": verdict.reward,
@@ -138,7 +190,7 @@ def _json(family: str, verdict: Verdict) -> str:
         "gold": verdict.gold,
         "details": dict(verdict.details),
     }
-    return json.dumps(record, default=str, ensure_ascii=False)
+    return json.dumps(record, default=str, ensure_ascii=ensure_ascii)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -154,10 +206,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
-    completion = sys.stdin.read() if args.pred == "-" else args.pred
+    completion = _read_stdin() if args.pred == "-" else args.pred
     try:
         verdict = _verify(args, completion)
-    except (TypeError, ValueError) as exc:  # a gold or option the verifier cannot read
+    except (TypeError, ValueError, re.error) as exc:  # a gold or option the verifier cannot read
         parser.exit(EXIT_USAGE, f"{parser.prog} check {args.family}: error: {exc}\n")
-    print(_json(args.family, verdict) if args.json else _text(verdict))
+    if args.json:
+        out = _json(args.family, verdict)
+        if not _printable(out):  # "\xe9" would break the JSON; its own \u00e9 escapes do not
+            out = _json(args.family, verdict, ensure_ascii=True)
+    else:
+        out = _text(verdict)
+    _write(out)
     return EXIT_CORRECT if verdict.correct else EXIT_WRONG

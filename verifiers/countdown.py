@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from verifiers.types import CORRECT, FORMAT, NO_ANSWER, PARSE_ERROR, WRONG, Verdict
+from verifiers.types import CORRECT, FORMAT, NO_ANSWER, PARSE_ERROR, WRONG, Verdict, not_a_string
 
 MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bounds parse work
 
@@ -96,7 +96,7 @@ def countdown_check(
         raise ValueError(f"numbers must be a sequence of non-negative ints, got {numbers!r}")
     gold = str(target)
     if not isinstance(completion, str):
-        return Verdict(0.0, NO_ANSWER, None, gold, {"error": "completion is not a string"})
+        return not_a_string(completion, gold)
     expression = extract_expression(completion)
     if expression is None:
         return Verdict(0.0, NO_ANSWER, None, gold)

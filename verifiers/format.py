@@ -43,7 +43,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from verifiers.types import CORRECT, Verdict
+from verifiers.types import CORRECT, Verdict, not_a_string
 
 __all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
 
@@ -193,7 +193,7 @@ def format_check(
         ):
             raise ValueError(f"{argument} must be a non-negative int, got {value!r}")
     if not isinstance(completion, str):
-        return _fail("not_a_string", f"completion is a {type(completion).__name__}, not a str")
+        return not_a_string(completion)
     if max_chars is not None and len(completion) > max_chars:
         return _fail("too_long", f"{len(completion)} chars > max_chars={max_chars}")
     if len(completion) < min_chars:

@@ -26,7 +26,7 @@ from typing import Literal
 
 from verifiers.exact_numbers import find_numbers, format_fraction, parse_number
 from verifiers.math_extract import last_boxed
-from verifiers.types import CORRECT, NO_ANSWER, WRONG, Verdict
+from verifiers.types import CORRECT, NO_ANSWER, WRONG, Verdict, not_a_string
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 
@@ -102,7 +102,7 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     gold = _gold_value(answer)
     gold_text = format_fraction(gold)
     if not isinstance(completion, str):
-        raise TypeError(f"completion must be a str, got {type(completion).__name__}")
+        return not_a_string(completion, gold_text)
     pred_text, source = _extract(completion, policy)
     details = {"policy": policy, "source": source}
     if pred_text is None:

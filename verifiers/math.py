@@ -48,7 +48,16 @@ from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_w
 from verifiers.exact_numbers import format_fraction, parse_number
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_answer_with_source, last_boxed
-from verifiers.types import CORRECT, NO_ANSWER, NO_SIGNAL, PARSE_ERROR, TIMEOUT, WRONG, Verdict
+from verifiers.types import (
+    CORRECT,
+    NO_ANSWER,
+    NO_SIGNAL,
+    PARSE_ERROR,
+    TIMEOUT,
+    WRONG,
+    Verdict,
+    not_a_string,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -232,7 +241,7 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     timeout = _check_timeout(timeout)
     gold = normalize_gold(answer)
     if not isinstance(completion, str):
-        raise TypeError(f"completion must be a str, got {type(completion).__name__}")
+        return not_a_string(completion, gold)
     found = extract_answer_with_source(completion)
     if found is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})

@@ -19,6 +19,7 @@ TIMEOUT = "timeout"  # the deadline expired; reward is 0
 PARSE_ERROR = "parse_error"  # the gold or the prediction could not be parsed
 FORMAT = "format"  # the completion broke a format rule
 NO_SIGNAL = "no_signal"  # infrastructure failure: reward is None, not 0
+NOT_A_STRING = "not_a_string"  # the completion is not text (None from a failed generation...)
 
 
 @dataclass(frozen=True)
@@ -44,3 +45,21 @@ class Verdict:
     @property
     def correct(self) -> bool:
         return self.reward is not None and self.reward >= 1.0
+
+
+def not_a_string(completion: object, gold: str | None = None) -> Verdict:
+    """The verdict every ``*_check`` gives a completion that is not a ``str``: reward 0 with
+    the reason, not an exception. A completion comes from the model or the trainer (None from
+    a failed generation, a list of chat messages), so it is a wrong answer like any other;
+    only a bad ``answer`` (the task's data) raises.
+
+    >>> not_a_string(None).reason
+    'not_a_string: completion is a NoneType, not a str'
+    """
+    return Verdict(
+        0.0,
+        f"{NOT_A_STRING}: completion is a {type(completion).__name__}, not a str",
+        None,
+        gold,
+        {"rule": NOT_A_STRING},
+    )

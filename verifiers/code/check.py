@@ -16,7 +16,7 @@ from typing import Any
 
 from verifiers.code.run import DEFAULT_TIMEOUT, run_tests
 from verifiers.code.sandbox import Limits, SandboxPool
-from verifiers.types import CORRECT, NO_ANSWER, NO_SIGNAL, WRONG, Verdict
+from verifiers.types import CORRECT, NO_ANSWER, NO_SIGNAL, WRONG, Verdict, not_a_string
 
 _PY_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*?)(?:```|\Z)", re.S | re.I)
 _ANY_FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -64,7 +64,7 @@ def code_check(
     force. Extra keyword arguments (a Rubric passes a row's ``info``) are ignored.
     """
     if not isinstance(completion, str):
-        raise ValueError(f"completion: expected a str, got {type(completion).__name__}")
+        return not_a_string(completion)
     code = extract_code(completion)
     if not code.strip():
         return Verdict(0.0, NO_ANSWER, pred=None, details={"why": "no code in the completion"})
