@@ -29,7 +29,7 @@ from tasks.audit import audit, explain
 from tasks.base import Task
 from tasks.prompts import render_plain
 from tasks.registry import factory, get, names
-from tasks.sources import DataError, DataNotFound
+from tasks.sources import DataError, DataNotFound, _short
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -109,7 +109,8 @@ def _check_options(make: Callable[..., Any], options: dict[str, Any]) -> None:
     for key, value in options.items():
         if key in hints and not _matches(value, hints[key]):
             raise ValueError(
-                f"-o {key}={value!r}: expected {_type_name(hints[key])}, got {type(value).__name__}"
+                f"-o {key}={_short(value)}: expected {_type_name(hints[key])}, "
+                f"got {type(value).__name__}"
             )
 
 
