@@ -144,7 +144,29 @@ def _lock_filesystem(config: dict) -> str:
             failed.append(d)
     if failed:
         notes.append("not read-only: " + ",".join(failed[:8]))
+    if hidden := _hide(config.get("hide") or []):
+        notes.append(hidden)
     return "; ".join(["read-only except size-capped tmpfs on " + ",".join(WRITABLE_DIRS), *notes])
+
+
+def _hide(paths: list[str]) -> str | None:
+    """Cover each folder with an empty read-only tmpfs: dataset folders hold the reference
+    solutions. One that holds the Python the candidate runs (or is ``/``) stays visible."""
+    prefix = os.path.realpath(sys.base_prefix) + "/"
+    hidden, kept = [], []
+    for path in paths:
+        if path == "/" or prefix.startswith(path.rstrip("/") + "/") or not os.path.isdir(path):
+            kept.append(path)
+            continue
+        flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+        if _libc_call("mount", b"tmpfs", path.encode(), b"tmpfs", flags, b"size=4k,mode=555"):
+            kept.append(path)
+        else:
+            hidden.append(path)
+    notes = [f"hidden: {','.join(hidden)}"] if hidden else []
+    if kept:
+        notes.append(f"not hidden: {','.join(kept)}")
+    return "; ".join(notes) or None
 
 
 def _expose_stdlib() -> str | None:
