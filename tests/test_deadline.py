@@ -205,3 +205,40 @@ def test_interpreter_exit_is_clean_even_with_a_busy_worker():
             time.sleep(0.05)
         else:
             pytest.fail(f"worker {pid} outlived its parent")
+
+
+SCRIPT = '''
+from verifiers.rubric import RewardFunc, Rubric
+
+def exact(completion, answer):
+    return float(completion == answer)
+
+{body}
+'''
+SCORE = 'print("total", Rubric([RewardFunc("exact", exact)]).score("7", "7").total)'
+
+
+def _run_script(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "my_reward.py"
+    script.write_text(SCRIPT.format(body=body))
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=env)
+
+
+def test_a_reward_function_of_the_users_script_runs_in_a_worker(tmp_path):
+    # The rubric sends `_call(fn, ...)`: fn, defined in the script's __main__, sits in the
+    # arguments, so the worker must import the script even though `_call` does not live there.
+    out = _run_script(tmp_path, 'if __name__ == "__main__":\n    ' + SCORE)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "total 1.0"
+
+
+def test_a_script_without_a_main_guard_does_not_start_workers_recursively(tmp_path):
+    # In the worker, importing the script re-runs its top-level scoring; that must not start
+    # another worker (which would import the script again, and so on).
+    out = _run_script(tmp_path, SCORE)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "total 1.0"
+    assert out.stderr.count('put that code under `if __name__ == "__main__":`') >= 1

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
 import os
 import pickle
 import select
@@ -53,6 +54,7 @@ import sys
 import threading
 import time
 import traceback
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -199,8 +201,39 @@ def _preparation_data() -> dict[str, Any]:
     return data
 
 
+class _MainFinder(pickle.Pickler):
+    """Notes whether anything pickled by reference lives in ``__main__``: the function itself,
+    or one passed inside the arguments (a rubric sends ``_call(fn, ...)``, whose ``fn`` is the
+    user's script-level reward function)."""
+
+    uses_main = False
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, (types.FunctionType, type)) and obj.__module__ == "__main__":
+            self.uses_main = True
+        return NotImplemented
+
+
+def _dumps_call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[bytes, bool]:
+    buf = io.BytesIO()
+    pickler = _MainFinder(buf, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dump((fn, args, kwargs))
+    return buf.getvalue(), pickler.uses_main
+
+
+# True in a worker while it imports the caller's script as ``__mp_main__``. A script that
+# scores at top level, without an ``if __name__ == "__main__":`` guard, would start workers
+# of its own there, each importing the script again: thousands of processes.
+_importing_main = False
+
+
 class _Worker:
     def __init__(self, preload: tuple[str, ...] = ()) -> None:
+        if _importing_main:
+            msg = ("a reward worker imported your script and its top-level code tried to start "
+                   "more workers; put that code under `if __name__ == \"__main__\":`")
+            print(f"verifiers.deadline: {msg}", file=sys.stderr, flush=True)
+            raise RuntimeError(msg)
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from verifiers.deadline import _worker_main; _worker_main()"],
             stdin=subprocess.PIPE,
@@ -409,12 +442,10 @@ def run_with_deadline(fn: Callable[..., T], /, *args: Any, timeout: float, **kwa
     """
     timeout = _validate_timeout(timeout)
     fn_name = getattr(fn, "__qualname__", None) or type(fn).__name__
-    needs_main = getattr(fn, "__module__", None) == "__main__"
     try:
+        body, needs_main = _dumps_call(fn, args, kwargs)
         # One flag byte ahead of the pickle: the worker must set up __main__ before unpickling.
-        payload = (b"M" if needs_main else b"-") + pickle.dumps(
-            (fn, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL
-        )
+        payload = (b"M" if needs_main else b"-") + body
     except Exception as exc:  # noqa: BLE001 - any pickling failure is the caller's input
         raise WorkerError(type(exc).__name__, f"cannot send the call to a worker: {exc}") from exc
     pool = _get_pool()
@@ -531,8 +562,13 @@ def _worker_main() -> None:
             if frame[:1] == b"M" and not main_ready and data["main"]:
                 import multiprocessing.spawn
 
+                global _importing_main
                 key, value = data["main"]
-                multiprocessing.spawn.prepare({key: value})
+                _importing_main = True
+                try:
+                    multiprocessing.spawn.prepare({key: value})
+                finally:
+                    _importing_main = False
                 main_ready = True
             fn, args, kwargs = pickle.loads(frame[1:])
         except BaseException as exc:  # noqa: BLE001 - report, keep serving
