@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers.format import extract_tag, format_check, format_reward
+from verifiers.format import _is_blank, extract_tag, format_check, format_reward
 
 R1 = "<think>\nLet me add 2 and 2.\n</think>\n<answer>\n4\n</answer>\n"
 
@@ -168,7 +168,7 @@ def test_arbitrary_text_never_raises(text):
 @settings(max_examples=100, deadline=None)
 @given(
     st.text(max_size=20).filter(lambda s: "<" not in s),
-    st.text(min_size=1, max_size=20).filter(lambda s: "<" not in s and s.strip()),
+    st.text(min_size=1, max_size=20).filter(lambda s: "<" not in s and not _is_blank(s)),
 )
 def test_well_formed_text_always_passes(think, answer):
     text = f"<think>{think}x</think>\n<answer>{answer}</answer>"
@@ -197,3 +197,33 @@ def test_every_family_scores_a_non_string_completion_zero_with_the_reason(comple
         assert v.details["rule"] == "not_a_string", family
     assert verdicts["gsm8k"].gold == "4" and verdicts["math"].gold == "4"
     assert math_reward(completion, "4") == 0.0
+
+
+INVISIBLE = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\u3164",
+    "\u200b \n\ufeff",
+]
+
+
+@pytest.mark.parametrize("blank", INVISIBLE, ids=lambda c: ascii(c))
+def test_invisible_characters_are_not_content(blank):
+    v = format_check(f"<think>{blank}</think><answer>{blank}</answer>")
+    assert (v.reward, rule(v), v.details["tag"]) == (0.0, "empty_tag", "think")
+    v = format_check(f"<think>ok</think><answer>{blank}</answer>")
+    assert (v.reward, rule(v), v.details["tag"]) == (0.0, "empty_tag", "answer")
+
+
+@pytest.mark.parametrize("blank", INVISIBLE, ids=lambda c: ascii(c))
+def test_invisible_characters_outside_the_tags_are_whitespace(blank):
+    assert format_reward(f"{blank}<think>a</think>{blank}<answer>4</answer>{blank}") == 1.0
+
+
+def test_visible_text_next_to_invisible_characters_still_counts():
+    assert format_reward("<think>\u200ba\u200b</think><answer>\u200d4</answer>") == 1.0
+    assert rule(format_check("\u200bx<think>a</think><answer>4</answer>")) == "text_outside_tags"

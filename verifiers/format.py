@@ -21,9 +21,14 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
   inside another tag's text counts: the parse would be ambiguous.
 - ``tag_order`` / ``nested_tag``: the tags follow one another in the order given, none inside
   another.
-- ``empty_tag``: every tag holds some non-whitespace text.
+- ``empty_tag``: every tag holds some visible text.
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``.
+
+"Whitespace" here includes the invisible characters (Unicode format characters such as the
+zero-width space U+200B, joiners U+200C/U+200D, word joiner U+2060, the BOM U+FEFF, and the
+blank fillers U+115F, U+1160, U+3164, U+FFA0, U+2800): otherwise a policy learns that
+``<answer>\u200b</answer>`` passes the emptiness rule.
 - ``pattern_mismatch``: ``re.search(pattern, completion)`` found nothing (anchor with
   ``\A``/``\Z`` to constrain the whole text; pass a compiled pattern to choose flags).
 
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -72,6 +78,17 @@ def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise ValueError(f"tags must not repeat a name, got {names!r}")
     return names
+
+
+# Characters that render as nothing yet are not str.isspace(): Hangul/braille fillers. Unicode
+# format characters (category Cf: zero-width space and joiners, BOM, bidi controls, invisible
+# math operators) are recognised by category.
+_BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _is_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only whitespace and invisible characters."""
+    return all(c.isspace() or c in _BLANK_FILLERS or unicodedata.category(c) == "Cf" for c in text)
 
 
 @functools.lru_cache(maxsize=256)
@@ -140,14 +157,14 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
                 return _fail("nested_tag", f"<{name}> is inside <{prev_name}>", tag=name)
             return _fail("tag_order", f"<{name}> comes before <{prev_name}>", tag=name)
     for name, (o, c) in zip(names, spans):
-        if not text[o.end() : c.start()].strip():
+        if _is_blank(text[o.end() : c.start()]):
             return _fail("empty_tag", f"<{name}> holds no text", tag=name)
     if not allow_text_outside:
         outside = [text[: spans[0][0].start()]]
         outside += [text[c.end() : o.start()] for (_, c), (o, _) in zip(spans, spans[1:])]
         outside.append(text[spans[-1][1].end() :])
         for piece in outside:
-            if piece.strip():
+            if not _is_blank(piece):
                 shown = piece.strip()[:40]
                 return _fail(
                     "text_outside_tags",
