@@ -155,3 +155,25 @@ def test_importing_verifiers_math_does_not_import_sympy_or_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "reward"),
+    [
+        (r"\boxed{\text{not } 5}", "5", 0.0),
+        (r"\boxed{5 thousand}", "5", 0.0),
+        ("The answer is 5 thousand.", "5", 0.0),
+        (r"\boxed{5 thousand}", "5000", 1.0),
+        (r"\boxed{5 squared}", "5", 0.0),
+        (r"\boxed{5 \text{ m}}", "5 cm", 0.0),
+        (r"\boxed{5 \text{ cm}}", "5 cm", 1.0),
+        (r"\boxed{5 \text{ centimeters}}", r"5\text{ cm}", 1.0),
+        (r"\boxed{5 \text{ cm}}", "5", 1.0),  # a unit the gold leaves out is dressing
+        (r"\boxed{5}", "5 cm", 1.0),
+        (r"\boxed{18 \text{ cents}}", r"\$18", 0.0),
+    ],
+)
+def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, reward):
+    v = math_check(completion, gold)
+    assert v.reward == reward, v
+    assert v.reason == ("correct" if reward else "wrong")

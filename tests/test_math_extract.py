@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from verifiers.exact_numbers import find_numbers, format_fraction, parse_number
+from verifiers.exact_numbers import find_numbers, format_fraction, parse_number, parse_quantity
 from verifiers.math_extract import extract_answer, extract_answer_with_source, last_boxed
 
 
@@ -143,3 +143,41 @@ def test_extraction_is_linear_on_50k_adversarial_text(text):
     found = extract_answer_with_source(text)
     assert found is None or isinstance(found[0], str)
     assert last_boxed(text) is None or isinstance(last_boxed(text), str)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"\text{not } 5",
+        "not 5",
+        "5 squared",
+        "5 cubed",
+        "5 dozen",
+        "5 tenths",
+        "3 times",
+        "5 maybe",
+    ],
+)
+def test_words_that_change_the_value_are_not_dressing(text):
+    assert parse_number(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("5 thousand", Fraction(5000), None),
+        ("2.5 million dollars", Fraction(2_500_000), "dollar"),
+        (r"5\text{ m}", Fraction(5), "m"),
+        ("5 centimeters", Fraction(5), "cm"),
+        (r"12\mbox{ inches}", Fraction(12), "in"),
+        (r"\$18", Fraction(18), "dollar"),
+        ("$18", Fraction(18), "dollar"),
+        ("$18$", Fraction(18), None),  # math delimiters, not money
+        ("12 apples", Fraction(12), None),  # a plural count noun is dressing
+        (r"30^\circ", Fraction(30), "deg"),
+        ("25 percent", Fraction(25), None),
+    ],
+)
+def test_parse_quantity_reads_scale_words_and_known_units(text, value, unit):
+    assert parse_quantity(text) == (value, unit)
+    assert parse_number(text) == value

@@ -33,7 +33,14 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["MAX_NUMBER_CHARS", "NumberMatch", "find_numbers", "format_fraction", "parse_number"]
+__all__ = [
+    "MAX_NUMBER_CHARS",
+    "NumberMatch",
+    "find_numbers",
+    "format_fraction",
+    "parse_number",
+    "parse_quantity",
+]
 
 # Longer strings are not "plain numbers" worth the fast path (and int() refuses > 4300 digits).
 MAX_NUMBER_CHARS = 400
@@ -52,7 +59,7 @@ _FRAC_RE = re.compile(
 
 # Dressing removed before parsing; each pattern is anchored or literal (linear time).
 _TEXT_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textbf|textrm)\{\s*([^{}]*)\}")
-_TRAILING_WORDS_RE = re.compile(r"(?<=[\d}.])\s+[A-Za-z][A-Za-z ]{0,40}$")
+_TRAILING_WORDS_RE = re.compile(r"(?<=[\d}.])\s+[A-Za-z][A-Za-z /]{0,40}$")
 _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree")
 _SPACES_RE = re.compile(r"\\[,!;: ]|~|\\quad|\\qquad")
 
@@ -61,7 +68,110 @@ def _to_int(s: str) -> int:
     return int(s.replace(",", ""))
 
 
-def _strip_dressing(s: str) -> str:
+# Unit words that may follow a number, by the canonical name two answers are compared under
+# (``5 m`` is not ``5 cm``). A closed list: any other word could change the value ("5 squared",
+# "not 5"), so it is not dressing. Conversions are out of scope: "1 ft" is not "12 in".
+_UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "mm": ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
+    "cm": ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
+    "m": ("m", "meter", "meters", "metre", "metres"),
+    "km": ("km", "kilometer", "kilometers", "kilometre", "kilometres"),
+    "in": ("in", "inch", "inches"),
+    "ft": ("ft", "foot", "feet"),
+    "yd": ("yd", "yard", "yards"),
+    "mi": ("mi", "mile", "miles"),
+    "mg": ("mg", "milligram", "milligrams"),
+    "g": ("g", "gram", "grams"),
+    "kg": ("kg", "kilogram", "kilograms"),
+    "lb": ("lb", "lbs", "pound", "pounds"),
+    "oz": ("oz", "ounce", "ounces"),
+    "ton": ("ton", "tons", "tonne", "tonnes"),
+    "ml": ("ml", "milliliter", "milliliters", "millilitre", "millilitres"),
+    "l": ("l", "liter", "liters", "litre", "litres"),
+    "gal": ("gal", "gallon", "gallons"),
+    "qt": ("qt", "quart", "quarts"),
+    "pt": ("pt", "pint", "pints"),
+    "cup": ("cup", "cups"),
+    "s": ("s", "sec", "secs", "second", "seconds"),
+    "min": ("min", "mins", "minute", "minutes"),
+    "h": ("h", "hr", "hrs", "hour", "hours"),
+    "day": ("day", "days"),
+    "week": ("week", "weeks"),
+    "month": ("month", "months"),
+    "year": ("year", "years", "yr", "yrs"),
+    "mph": ("mph", "miles per hour"),
+    "km/h": ("km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour"),
+    "m/s": ("m/s", "meters per second", "metres per second"),
+    "dollar": ("dollar", "dollars", "usd", "bucks"),
+    "cent": ("cent", "cents"),
+    "euro": ("euro", "euros", "eur"),
+    "yen": ("yen",),
+    "rupee": ("rupee", "rupees"),
+    "deg": ("deg", "degree", "degrees"),
+    "rad": ("rad", "rads", "radian", "radians"),
+    "sq unit": ("square units", "sq units", "units squared"),
+    "cu unit": ("cubic units", "cu units", "units cubed"),
+    "unit": ("unit", "units"),
+    "sq ft": ("sq ft", "square feet", "square foot", "ft squared"),
+    "sq in": ("sq in", "square inches", "square inch"),
+    "sq m": ("sq m", "square meters", "square metres", "square meter", "square metre"),
+    "sq cm": ("sq cm", "square centimeters", "square centimetres", "square centimeter"),
+    "sq km": ("sq km", "square kilometers", "square kilometres", "square kilometer"),
+    "sq mi": ("sq mi", "square miles", "square mile"),
+    "sq yd": ("sq yd", "square yards", "square yard"),
+    "cu ft": ("cu ft", "cubic feet", "cubic foot"),
+    "cu in": ("cu in", "cubic inches", "cubic inch"),
+    "cu m": ("cu m", "cubic meters", "cubic metres", "cubic meter", "cubic metre"),
+    "cu cm": ("cu cm", "cc", "cubic centimeters", "cubic centimetres", "cubic centimeter"),
+}
+_UNITS = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings}
+# Dressing that names no unit worth comparing: "25 percent" is 25 as "25\%" is.
+_PLAIN_WORDS = {"percent", "per cent"}
+# Number words multiply: "5 thousand" is 5000, never 5.
+_SCALES = {
+    "hundred": 100,
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+}
+# A plural count noun ("12 apples", "18 students") is dressing too: GSM8K answers carry one. Not
+# these plurals, which change or hedge the value ("5 tenths", "3 times", "2 thousands").
+_NOT_COUNT_NOUNS = {
+    "times", "less", "minus", "plus", "perhaps", "thus", "always", "sometimes", "is", "was",
+    "has", "this", "its", "yes", "as", "us", "equals", "tens", "ones", "hundreds", "thousands",
+    "millions", "billions", "trillions", "dozens", "scores", "halves", "thirds", "quarters",
+    "fourths", "fifths", "sixths", "sevenths", "eighths", "ninths", "tenths", "hundredths",
+    "thousandths", "millionths", "squares", "cubes", "powers", "percents", "digits", "odds",
+}  # fmt: skip
+_COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}s")
+
+
+def _read_words(words: str) -> tuple[int, str | None] | None:
+    """``(scale, unit)`` for the words after a number, or None when they are not dressing.
+
+    >>> _read_words("thousand dollars"), _read_words("Apples"), _read_words("squared")
+    ((1000, 'dollar'), (1, None), None)
+    """
+    parts = words.lower().split()
+    scale = 1
+    while parts and parts[0] in _SCALES:
+        scale *= _SCALES[parts.pop(0)]
+    if not parts:
+        return scale, None
+    phrase = " ".join(parts)
+    if phrase in _UNITS:
+        return scale, _UNITS[phrase]
+    if phrase in _PLAIN_WORDS:
+        return scale, None
+    if len(parts) == 1 and _COUNT_NOUN_RE.fullmatch(phrase) and phrase not in _NOT_COUNT_NOUNS:
+        return scale, None
+    return None
+
+
+def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
+    """``(number, scale, unit)``: ``s`` without its dressing, or None when a word in it is not
+    dressing (``\\text{not } 5``, ``5 squared``)."""
     s = s.strip()
     # Sentence-final punctuation and surrounding math delimiters.
     s = s.rstrip(" .;,\n\t")
@@ -72,26 +182,33 @@ def _strip_dressing(s: str) -> str:
     s = s.replace("{,}", ",").replace("\\,", ",") if re.search(r"\d(?:\{,\}|\\,)\d{3}", s) else s
     s = _SPACES_RE.sub(" ", s)
     s = s.replace("\\left", "").replace("\\right", "")
+    # "\$5" and "$18" are money; "$5$ cm" has math delimiters (an even number of bare "$").
+    bare_dollars = s.count("$") - s.count("\\$")
+    unit = "dollar" if "\\$" in s or bare_dollars % 2 else None
     s = s.replace("\\$", "").replace("$", "").replace("\\%", "").replace("%", "")
-    s = _DEGREE_RE.sub("", s)
-    # A unit in \text{...} is dressing only when it is all letters (and not "or": a hedge).
-    s = _TEXT_UNIT_RE.sub(lambda m: " " if _is_unit(m.group(1)) else m.group(1), s)
+    s, degrees = _DEGREE_RE.subn("", s)
+    if degrees:
+        unit = "deg" if unit is None else None
+    # \text{...} becomes its words; only trailing words can be dressing, so "\text{not } 5"
+    # stays "not 5" and is no number.
+    s = _TEXT_UNIT_RE.sub(lambda m: f" {m.group(1)} ", s)
     s = s.strip()
+    scale = 1
     m = _TRAILING_WORDS_RE.search(s)
-    if m and _is_unit(m.group(0)):
+    if m:
+        read = _read_words(m.group(0))
+        if read is None:
+            return None
+        scale, word_unit = read
+        if word_unit is not None:
+            if unit not in (None, word_unit):
+                return None  # "\$5 euros": two units
+            unit = word_unit
         s = s[: m.start()]
     s = s.strip().rstrip(" .,")
     while len(s) >= 2 and s[0] == "{" and s[-1] == "}":
         s = s[1:-1].strip()
-    return s
-
-
-_NOT_UNITS = {"or", "and", "to", "and/or", "plus", "minus", "times", "over", "divided"}
-
-
-def _is_unit(text: str) -> bool:
-    words = text.strip().lower().split()
-    return bool(words) and all(w.isalpha() and w not in _NOT_UNITS for w in words)
+    return s, scale, unit
 
 
 def parse_number(text: str) -> Fraction | None:
@@ -100,18 +217,39 @@ def parse_number(text: str) -> Fraction | None:
     Understands integers with or without thousands separators (``1,000``, ``1\\,000``,
     ``1{,}000``), decimals, signs (also U+2212), ``a/b``, ``\\frac``/``\\dfrac``/``\\tfrac``,
     mixed numbers (``3 1/2``, ``3\\frac{1}{2}``), and strips ``$``, ``\\%``, degrees, a
-    sentence-final period and trailing units (``5 cm``, ``5\\text{ cm}``).
+    sentence-final period and trailing units (``5 cm``, ``5\\text{ cm}``) or a plural count noun
+    (``12 apples``); a scale word multiplies (``5 thousand`` is 5000). Any other word makes the
+    string no number: ``5 squared``, ``\\text{not } 5``.
 
-    >>> parse_number("0.25"), parse_number("25\\\\%")
-    (Fraction(1, 4), Fraction(25, 1))
-    >>> parse_number("3 or 4") is None
-    True
+    >>> parse_number("0.25"), parse_number("25\\\\%"), parse_number("2 million")
+    (Fraction(1, 4), Fraction(25, 1), Fraction(2000000, 1))
+    >>> parse_number("3 or 4") is None, parse_number("5 squared") is None
+    (True, True)
+    """
+    quantity = parse_quantity(text)
+    return None if quantity is None else quantity[0]
+
+
+def parse_quantity(text: str) -> tuple[Fraction, str | None] | None:
+    """``(value, unit)`` when ``text`` is one number, else None; ``unit`` is a canonical name
+    (``"cm"`` for ``cm``/``centimeters``, ``"dollar"`` for ``\\$``) or None when none is given.
+
+    >>> parse_quantity(r"5\\text{ centimeters}"), parse_quantity(r"\\$3")
+    ((Fraction(5, 1), 'cm'), (Fraction(3, 1), 'dollar'))
     """
     if not isinstance(text, str) or len(text) > MAX_NUMBER_CHARS:
         return None
-    s = _strip_dressing(text)
+    dressed = _strip_dressing(text)
+    if dressed is None:
+        return None
+    s, scale, unit = dressed
     if not s or len(s) > MAX_NUMBER_CHARS:
         return None
+    value = _parse_bare(s)
+    return None if value is None else (value * scale, unit)
+
+
+def _parse_bare(s: str) -> Fraction | None:
     try:
         if m := _PLAIN_RE.fullmatch(s):
             value = Fraction(m.group(2).replace(",", ""))

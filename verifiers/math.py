@@ -22,8 +22,9 @@ gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
 Comparison, cheapest first:
 
 1. ``exact``: both sides are plain numbers (integers, decimals, thousands separators,
-   fractions, mixed numbers, ``$``/``\%``/units stripped) -> compared as exact rationals, in
-   this process. No tolerance: 123450 is not 123456, 0.25 is not 25.
+   fractions, mixed numbers, ``$``/``\%``/known units stripped) -> compared as exact rationals,
+   in this process. No tolerance: 123450 is not 123456, 0.25 is not 25. A unit counts only when
+   both sides name one: ``5 m`` is not ``5 cm``, but ``5`` is ``5 cm``.
 2. ``string``: the normalised strings are identical (also settles text answers).
 3. ``guard``: answers that would make sympy run away (longer than ``MAX_ANSWER_CHARS``, power
    towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
@@ -45,7 +46,7 @@ import re
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
-from verifiers.exact_numbers import format_fraction, parse_number
+from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_answer_with_source, last_boxed
 from verifiers.types import (
@@ -130,8 +131,14 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     """(equal?, reason, details); equal is None when no signal could be obtained."""
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
         return False, WRONG, {"path": "hedge", "hedged": True}
-    g_num, p_num = parse_number(gold), parse_number(pred)
-    if g_num is not None and p_num is not None:
+    g_qty, p_qty = parse_quantity(gold), parse_quantity(pred)
+    g_num = None if g_qty is None else g_qty[0]
+    p_num = None if p_qty is None else p_qty[0]
+    if g_qty is not None and p_qty is not None:
+        (g_num, g_unit), (p_num, p_unit) = g_qty, p_qty
+        # A unit the gold leaves out is dressing; two different units are two answers.
+        if g_unit is not None and p_unit is not None and g_unit != p_unit:
+            return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
         equal = g_num == p_num
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     if _canonical(gold) == _canonical(pred):
