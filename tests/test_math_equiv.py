@@ -158,22 +158,51 @@ def test_importing_verifiers_math_does_not_import_sympy_or_torch():
 
 
 @pytest.mark.parametrize(
-    ("completion", "gold", "reward"),
+    ("completion", "gold", "reason"),
     [
-        (r"\boxed{\text{not } 5}", "5", 0.0),
-        (r"\boxed{5 thousand}", "5", 0.0),
-        ("The answer is 5 thousand.", "5", 0.0),
-        (r"\boxed{5 thousand}", "5000", 1.0),
-        (r"\boxed{5 squared}", "5", 0.0),
-        (r"\boxed{5 \text{ m}}", "5 cm", 0.0),
-        (r"\boxed{5 \text{ cm}}", "5 cm", 1.0),
-        (r"\boxed{5 \text{ centimeters}}", r"5\text{ cm}", 1.0),
-        (r"\boxed{5 \text{ cm}}", "5", 1.0),  # a unit the gold leaves out is dressing
-        (r"\boxed{5}", "5 cm", 1.0),
-        (r"\boxed{18 \text{ cents}}", r"\$18", 0.0),
+        (r"\boxed{\text{not } 5}", "5", "malformed"),
+        (r"\boxed{5 thousand}", "5", "wrong"),
+        ("The answer is 5 thousand.", "5", "wrong"),
+        (r"\boxed{5 thousand}", "5000", "correct"),
+        (r"\boxed{5 squared}", "5", "wrong"),
+        (r"\boxed{5 \text{ m}}", "5 cm", "wrong"),
+        (r"\boxed{5 \text{ cm}}", "5 cm", "correct"),
+        (r"\boxed{5 \text{ centimeters}}", r"5\text{ cm}", "correct"),
+        (r"\boxed{5 \text{ cm}}", "5", "correct"),  # a unit the gold leaves out is dressing
+        (r"\boxed{5}", "5 cm", "correct"),
+        (r"\boxed{18 \text{ cents}}", r"\$18", "wrong"),
     ],
 )
-def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, reward):
+def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, reason):
     v = math_check(completion, gold)
-    assert v.reward == reward, v
-    assert v.reason == ("correct" if reward else "wrong")
+    assert (v.reward, v.reason) == (1.0 if reason == "correct" else 0.0, reason), v
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "reason"),
+    [
+        (r"\boxed{\neq 5}", "5", "malformed"),
+        (r"\boxed{\to 6}", "6", "malformed"),
+        (r"\boxed{5?}", "5", "malformed"),
+        (r"\boxed{\phantom{5}}", "5", "malformed"),
+        (r"\boxed{\approx 5}", "5", "malformed"),
+        (r"\boxed{\implies 5}", "5", "malformed"),
+        (r"\boxed{5 \ldots}", "5", "malformed"),
+        (r"\boxed{5 \;\text{(wrong)}}", "5", "malformed"),
+        (r"\boxed{5 \vee 6}", "5", "hedged"),
+        (r"\boxed{5 \vee 6}", "6", "hedged"),
+        # math-verify would read these as the last number; our parser cannot read them at all
+        (r"\boxed{5 \wedge 6}", "6", "malformed"),
+        (r"\boxed{5 | 6}", "6", "parse_error"),
+        (r"\boxed{\forall 5}", "5", "malformed"),
+        (r"\boxed{\dagger 5}", "5", "parse_error"),
+        # the same tokens where the gold uses them are the answer
+        (r"\boxed{x \neq 5}", r"x \ne 5", "correct"),
+        (r"\boxed{x \neq 5}", r"x \neq 5", "correct"),
+        (r"\boxed{\text{(C)}}", r"\text{(C)}", "correct"),
+        (r"\boxed{\text{Monday}}", r"\text{Monday}", "correct"),
+    ],
+)
+def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, gold, reason):
+    v = math_check(completion, gold, timeout=10.0)
+    assert (v.reward, v.reason) == (1.0 if reason == "correct" else 0.0, reason), v

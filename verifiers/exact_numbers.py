@@ -40,6 +40,7 @@ __all__ = [
     "format_fraction",
     "parse_number",
     "parse_quantity",
+    "read_words",
 ]
 
 # Longer strings are not "plain numbers" worth the fast path (and int() refuses > 4300 digits).
@@ -147,10 +148,10 @@ _NOT_COUNT_NOUNS = {
 _COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}s")
 
 
-def _read_words(words: str) -> tuple[int, str | None] | None:
+def read_words(words: str) -> tuple[int, str | None] | None:
     """``(scale, unit)`` for the words after a number, or None when they are not dressing.
 
-    >>> _read_words("thousand dollars"), _read_words("Apples"), _read_words("squared")
+    >>> read_words("thousand dollars"), read_words("Apples"), read_words("squared")
     ((1000, 'dollar'), (1, None), None)
     """
     parts = words.lower().split()
@@ -196,7 +197,7 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     scale = 1
     m = _TRAILING_WORDS_RE.search(s)
     if m:
-        read = _read_words(m.group(0))
+        read = read_words(m.group(0))
         if read is None:
             return None
         scale, word_unit = read

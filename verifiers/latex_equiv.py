@@ -18,7 +18,9 @@ How two answers are compared, after both are parsed to sympy objects:
   by endpoints and openness.
 - ``\%`` is a unit, like ``cm``: ``25\%`` is 25 (the fast path agrees).
 
-When our parser cannot read one side, math-verify's own ``parse`` + ``verify`` decide.
+When our parser cannot read the gold, math-verify's own ``parse`` + ``verify`` decide; a
+prediction our parser cannot read is a parse error, never handed to math-verify, whose parser
+drops what it does not know (``\neq 5`` would be 5).
 
 >>> symbolic_equiv(r"\frac{\sqrt{3}}{3}", r"\frac{1}{\sqrt{3}}")
 True
@@ -200,10 +202,18 @@ def _math_verify_fallback(gold: str, pred: str) -> bool:
 
 
 def symbolic_equiv(gold: str, pred: str) -> bool:
-    """Whether two LaTeX answers denote the same mathematical object (see the module doc)."""
+    """Whether two LaTeX answers denote the same mathematical object (see the module doc).
+
+    Raises ``ValueError`` when the prediction cannot be parsed: math-verify would read what it
+    can and drop the rest (``\\neq 5`` is 5 to it, ``5 \\vee 6`` is 6, ``\\approx 5`` is 5),
+    so it decides only for a gold our parser cannot read, against a prediction it can.
+    """
+    try:
+        p = parse_latex_answer(pred)
+    except Exception:  # noqa: BLE001 - latex2sympy raises many types
+        raise ValueError(f"prediction is not parsable LaTeX: {pred[:80]!r}") from None
     try:
         g = parse_latex_answer(gold)
-        p = parse_latex_answer(pred)
     except Exception:  # noqa: BLE001 - latex2sympy raises many types; defer to math-verify
         return _math_verify_fallback(gold, pred)
     return _equal(g, p)

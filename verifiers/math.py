@@ -46,11 +46,13 @@ import re
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
-from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity
+from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_answer_with_source, last_boxed
 from verifiers.types import (
     CORRECT,
+    HEDGED,
+    MALFORMED,
     NO_ANSWER,
     NO_SIGNAL,
     PARSE_ERROR,
@@ -75,7 +77,29 @@ DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
 MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
 MAX_EXPONENT = 10_000  # larger literal exponents / factorial arguments are refused
 
-_HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b)", re.IGNORECASE)
+_HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
+# Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
+# left ("\neq 5", "\to 6"), an approximation, an ellipsis, an invisible \phantom, a "?".
+# sympy's parsers skip or drop them and read what remains as the answer.
+_STRAY_RE = re.compile(
+    r"\?|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
+    r"(?:long)?(?:right|left|leftright)arrow|(?:Long)?(?:Right|Left|Leftright)arrow|"
+    r"wedge|land|forall|exists|therefore|because|approx|sim|simeq|propto|"
+    r"[lcvd]?dots)(?![a-zA-Z])"
+)
+# Spellings of one symbol: "x \ne 5" against a gold "x \neq 5" is no stray token.
+_STRAY_ALIASES = {
+    r"\ne": r"\neq",
+    r"\to": r"\rightarrow",
+    r"\gets": r"\leftarrow",
+    r"\land": r"\wedge",
+    r"\lnot": r"\neg",
+    r"\implies": r"\Longrightarrow",
+    r"\impliedby": r"\Longleftarrow",
+    r"\dots": r"\ldots",
+}
+_TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
+_TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
 _TOWER_RE = re.compile(r"\^\s*\{[^{}]*\^")  # an exponent that has an exponent: 9^{9^9}
 _BIG_EXP_RE = re.compile(r"\^\s*\{?\s*\(?\s*(\d{5,})")
 _BIG_FACT_RE = re.compile(r"(\d{5,})\s*!")
@@ -127,10 +151,32 @@ def _guard(text: str) -> str | None:
     return None
 
 
+def _stray(gold: str, pred: str) -> str | None:
+    """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
+    gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
+    for m in _STRAY_RE.finditer(pred):
+        if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
+            return m.group(0)
+    # Words in \text{} are a unit, a count noun, or text the gold also holds: "\text{not } 5"
+    # and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
+    gold_lower = gold.lower()
+    for m in _TEXT_ARG_RE.finditer(pred):
+        words = m.group(1).strip()
+        if (
+            words.lower() in _TEXT_OK
+            or len(words) == 1
+            or words.lower() in gold_lower
+            or read_words(words) is not None
+        ):
+            continue
+        return m.group(0)
+    return None
+
+
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details); equal is None when no signal could be obtained."""
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
-        return False, WRONG, {"path": "hedge", "hedged": True}
+        return False, HEDGED, {"path": "hedge", "hedged": True}
     g_qty, p_qty = parse_quantity(gold), parse_quantity(pred)
     g_num = None if g_qty is None else g_qty[0]
     p_num = None if p_qty is None else p_qty[0]
@@ -143,6 +189,9 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     if _canonical(gold) == _canonical(pred):
         return True, CORRECT, {"path": "string"}
+    stray = _stray(gold, pred)
+    if stray is not None:
+        return False, MALFORMED, {"path": "screen", "stray": stray}
     for side, text in (("answer", gold), ("prediction", pred)):
         why = _guard(text)
         if why is not None:

@@ -18,6 +18,8 @@ NO_ANSWER = "no_answer"  # nothing answer-like could be extracted from the compl
 TIMEOUT = "timeout"  # the deadline expired; reward is 0
 PARSE_ERROR = "parse_error"  # the gold or the prediction could not be parsed
 FORMAT = "format"  # the completion broke a format rule
+HEDGED = "hedged"  # the answer offers alternatives ("5 or 6") or takes itself back; reward 0
+MALFORMED = "malformed"  # the answer holds what no final answer holds ("\\neq 5", "5?"); reward 0
 NO_SIGNAL = "no_signal"  # infrastructure failure: reward is None, not 0
 NOT_A_STRING = "not_a_string"  # the completion is not text (None from a failed generation...)
 
