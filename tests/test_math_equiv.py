@@ -206,3 +206,55 @@ def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, re
 def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, gold, reason):
     v = math_check(completion, gold, timeout=10.0)
     assert (v.reward, v.reason) == (1.0 if reason == "correct" else 0.0, reason), v
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold"),
+    [
+        ("The answer is $5$ or $6$", "5"),
+        ("The answer is $5$ or $6$", "6"),
+        (r"The answer is \(5\), or maybe \(6\).", "5"),
+        ("6 or possibly 7", "6"),
+        ("6 or possibly 7", "7"),
+        ("The answer is 6 or possibly 7.", "7"),
+        ("So we get 6, 7", "7"),
+        ("6, 7", "6"),
+        (r"\boxed{6, 7}", "6"),
+        (r"\boxed{6; 7}", "7"),
+        ("The answer is $5$, $6$.", "6"),
+        ("The answer is 5. no wait", "5"),
+        ("... 5. no wait", "5"),
+        ("The answer is 5?", "5"),
+        (r"\boxed{5}. Hmm, not sure.", "5"),
+        (r"\boxed{5} Wait, that's wrong.", "5"),
+    ],
+)
+def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, gold):
+    v = math_check(completion, gold)
+    assert (v.reward, v.reason, v.details["path"]) == (0.0, "hedged", "hedge"), v
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold"),
+    [
+        (r"\boxed{(1, 2)}", "(1,2)"),
+        ("The solutions are 1, 2", "1, 2"),
+        (r"\boxed{2, 1}", "1,2"),
+        (r"\boxed{\{2, 1\}}", r"\{1, 2\}"),
+        (r"\boxed{2, -2}", r"\pm 2"),
+        ("The answer is 1,000.", "1000"),
+        (r"\boxed{1,\!000}", "1000"),
+        (r"\boxed{1\,000}", "1000"),
+        (r"\boxed{12 \; \text{cm}}", "12"),
+        ("The answer is $5$, which is prime.", "5"),
+        # a long check after the answer is no retraction
+        (
+            r"\boxed{5}. Wait, let me verify this by substituting back into the equation: "
+            r"2 + 3 = 5, which matches the requirement, so the result holds.",
+            "5",
+        ),
+    ],
+)
+def test_lists_thousands_separators_and_checks_are_no_hedge(completion, gold):
+    v = math_check(completion, gold)
+    assert (v.reward, v.reason) == (1.0, "correct"), v

@@ -7,7 +7,12 @@ from fractions import Fraction
 import pytest
 
 from verifiers.exact_numbers import find_numbers, format_fraction, parse_number, parse_quantity
-from verifiers.math_extract import extract_answer, extract_answer_with_source, last_boxed
+from verifiers.math_extract import (
+    extract_answer,
+    extract_answer_with_source,
+    extract_final_answer,
+    last_boxed,
+)
 
 
 @pytest.mark.parametrize(
@@ -181,3 +186,24 @@ def test_words_that_change_the_value_are_not_dressing(text):
 def test_parse_quantity_reads_scale_words_and_known_units(text, value, unit):
     assert parse_quantity(text) == (value, unit)
     assert parse_number(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The answer is $5$ or $6$", ("5 or 6", "answer_is", None)),
+        ("The answer is $5$, which is prime.", ("5", "answer_is", None)),
+        ("6 or possibly 7", ("6 or possibly 7", "last_number", None)),
+        ("we get 6, 7", ("6, 7", "last_number", None)),
+        ("we get 6, 7, 8.", ("6, 7, 8", "last_number", None)),
+        ("It costs 1,000 dollars.", ("1,000", "last_number", None)),
+        ("6 apples. Then 7", ("7", "last_number", None)),  # a sentence apart: no list
+        ("The answer is 5. no wait", ("5", "answer_is", ". no wait")),
+        ("so 5. Hmm, actually", ("5", "last_number", ". Hmm, actually")),
+        (r"\boxed{5}?", ("5", "boxed", "?")),
+        ("#### 5\nWait, no.", ("5", "####", "Wait, no.")),
+        (r"\boxed{5} and then more text about 5", ("5", "boxed", None)),
+    ],
+)
+def test_extract_final_answer_keeps_hedges_whole_and_reports_retractions(text, expected):
+    assert extract_final_answer(text) == expected

@@ -37,7 +37,13 @@ Comparison, cheapest first:
    sympy comparison, math-verify as the fallback parser) inside a killable worker process
    with a hard deadline (``verifiers.deadline``); when it passes: reward 0, reason ``timeout``.
 
-A hedged prediction ("3 or 4", "3 \text{ or } 4") never matches a single gold.
+Before any of these, a hedged prediction scores 0 with reason ``hedged``: alternatives ("3 or
+4", "3 \text{ or } 4", "5 \vee 6"), a list ("6, 7") against a gold that is a single value
+(no comma, no ``\pm``), or an answer that a short tail takes back ("5. No wait", "5?"). After
+the ``string`` path, a prediction holding a token no final answer holds unless the gold does
+(``\neq``, ``\to``, ``\approx``, ``\ldots``, ``\phantom``, ``?``, ``\text{}`` that is neither
+a unit nor the gold's text) scores 0 with reason ``malformed``: sympy's parsers would drop the
+token and read the number beside it.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from typing import Any
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
 from verifiers.latex_numeric import compare_constants, evaluate_constant
-from verifiers.math_extract import _clean, extract_answer, extract_answer_with_source, last_boxed
+from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
 from verifiers.types import (
     CORRECT,
     HEDGED,
@@ -98,6 +104,10 @@ _STRAY_ALIASES = {
     r"\impliedby": r"\Longleftarrow",
     r"\dots": r"\ldots",
 }
+# Brackets, and list separators: a comma or semicolon other than a thousands separator.
+# Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
+_SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
+_PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
 _TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
 _TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
 _TOWER_RE = re.compile(r"\^\s*\{[^{}]*\^")  # an exponent that has an exponent: 9^{9^9}
@@ -151,6 +161,28 @@ def _guard(text: str) -> str | None:
     return None
 
 
+def _list_items(text: str) -> int:
+    """How many items a comma/semicolon list at the top level of ``text`` has; commas inside
+    brackets, and a comma before exactly three digits (``1,000``, ``1,\\!000``), are not
+    separators. 1 for anything that holds no separator anywhere; 0 (never "one item") when some
+    bracket holds one, so that ``(1, 2)`` is no single value either."""
+    depth, items, any_separator = 0, 1, False
+    for m in _SEPARATOR_RE.finditer(text):
+        tok = m.group(0)
+        if tok in ("\\{", "\\}"):
+            tok = tok[1]
+        elif tok[0] == "\\":
+            continue
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth = max(depth - 1, 0)
+        else:
+            any_separator = True
+            items += depth == 0
+    return items if items > 1 or not any_separator else 0
+
+
 def _stray(gold: str, pred: str) -> str | None:
     """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
     gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
@@ -177,6 +209,9 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     """(equal?, reason, details); equal is None when no signal could be obtained."""
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
         return False, HEDGED, {"path": "hedge", "hedged": True}
+    if _list_items(pred) > 1 and _list_items(gold) == 1 and not _PLUS_MINUS_RE.search(gold):
+        # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma).
+        return False, HEDGED, {"path": "hedge", "items": _list_items(pred)}
     g_qty, p_qty = parse_quantity(gold), parse_quantity(pred)
     g_num = None if g_qty is None else g_qty[0]
     p_num = None if p_qty is None else p_qty[0]
@@ -298,10 +333,13 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     gold = normalize_gold(answer)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    found = extract_answer_with_source(completion)
+    found = extract_final_answer(completion)
     if found is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
-    pred, source = found
+    pred, source, retraction = found
+    if retraction is not None:
+        details = {"source": source, "path": "hedge", "retracted": retraction}
+        return Verdict(0.0, HEDGED, pred, gold, details)
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
     if equal is None:

@@ -8,9 +8,14 @@ wins, so a self-correction counts its last answer):
    in favour of the last closed one.
 2. ``####``: the rest of the line after the last ``####``.
 3. ``answer_is``: the last "the (final) answer is ...", "answer: ...", "answer = ...": the math
-   right after it (``$...$``, ``\(...\)``) or else the rest of the sentence.
-4. ``last_number``: the last number in the text. When it ends a hedge ("3 or 4"), the whole
-   hedge is returned so that it can never count as either number.
+   right after it (``$...$``, ``\(...\)``) or else the rest of the sentence; the whole sentence
+   too when it goes on to another answer ("$5$ or $6$").
+4. ``last_number``: the last number in the text. When it ends a hedge ("3 or 4", "6 or
+   possibly 7") or a list ("6, 7"), the whole of it is returned so that it can never count as
+   either number.
+
+``extract_final_answer`` also returns the short tail after the answer when it takes the answer
+back or doubts it ("5. No wait", "5?"); ``verifiers.math`` scores such an answer 0.
 
 >>> extract_answer(r"so $x = \boxed{\frac{1}{2}}$.")
 '\\frac{1}{2}'
@@ -28,7 +33,7 @@ import re
 
 from verifiers.exact_numbers import find_numbers
 
-__all__ = ["extract_answer", "extract_answer_with_source", "last_boxed"]
+__all__ = ["extract_answer", "extract_answer_with_source", "extract_final_answer", "last_boxed"]
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)\b")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
@@ -36,6 +41,7 @@ _ANSWER_IS_RE = re.compile(
     r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|should\s+be)\b\s*:?|:|=)",
     re.IGNORECASE,
 )
+_LEAD_RE = re.compile(r"[ \t*]*")
 _MAX_BOX_TRIES = 4  # how many trailing unclosed boxes to skip (bounded: linear overall)
 _MAX_ANSWER_LINE = 2_000
 
@@ -61,6 +67,12 @@ def last_boxed(text: str) -> str | None:
     >>> last_boxed(r"\boxed 7$")
     '7'
     """
+    span = _last_boxed_span(text)
+    return None if span is None else span[0]
+
+
+def _last_boxed_span(text: str) -> tuple[str, int] | None:
+    """``(content, end)`` of the last complete box; ``end`` is the index just past it."""
     ends = [m for m in _BOX_RE.finditer(text)]
     for m in reversed(ends[-_MAX_BOX_TRIES:]):
         i = m.end()
@@ -69,14 +81,14 @@ def last_boxed(text: str) -> str | None:
         if i < len(text) and text[i] == "{":
             end = _balanced_end(text, i)
             if end is not None:
-                return text[i + 1 : end - 1].strip()
+                return text[i + 1 : end - 1].strip(), end
             continue
         # \boxed 7: one token up to whitespace or a math delimiter.
         j = i
         while j < len(text) and text[j] not in " \t\n$":
             j += 1
         if j > i:
-            return text[i:j]
+            return text[i:j], j
     return None
 
 
@@ -92,24 +104,123 @@ def _clean(ans: str) -> str:
     return ans.strip("$").strip()
 
 
-def _after_answer_is(text: str, start: int) -> str | None:
-    rest = text[start : start + _MAX_ANSWER_LINE].lstrip(" \t*")
+def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
+    """The answer after "the answer is" and the index in ``text`` just past it."""
+    offset = _LEAD_RE.match(text, start).end()  # type: ignore[union-attr] - always matches
+    rest = text[offset : offset + _MAX_ANSWER_LINE]
     line_end = rest.find("\n")
     line = rest if line_end < 0 else rest[:line_end]
-    # The math right after the phrase, if it starts with a delimiter.
+    # Otherwise the sentence: up to a period (not a decimal point), "!" or "?" ending it.
+    m = re.search(r"[.!?](?:\s|$)", line)
+    sentence = line if m is None else line[: m.start()]
+    # The math right after the phrase, if it starts with a delimiter, unless the sentence goes
+    # on to offer another answer ("$5$ or $6$", "$5$, $6$"): then the whole sentence.
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if line.startswith(left):
             close = line.find(right, len(left))
             if close > 0:
-                return line[len(left) : close].strip() or None
-    # Otherwise the sentence: up to a period (not a decimal point), "!" or "?" ending it.
-    m = re.search(r"[.!?](?:\s|$)", line)
-    sentence = line if m is None else line[: m.start()]
-    sentence = _clean(sentence)
-    return sentence or None
+                after = sentence[close + len(right) :]
+                if not _ANOTHER_ANSWER_RE.match(after):
+                    math = line[len(left) : close].strip()
+                    return (math, offset + close + len(right)) if math else None
+                end = offset + len(sentence)
+                cleaned = _clean(" ".join(_DELIMITER_RE.sub(" ", sentence).split()))
+                return (cleaned, end) if cleaned else None
+    cleaned = _clean(sentence)
+    return (cleaned, offset + len(sentence)) if cleaned else None
 
 
-_HEDGE_TAIL_RE = re.compile(r"(?:\bor|\band/or)\s*\$?\s*$", re.IGNORECASE)
+# Between the last two numbers: a hedge ("3 or 4", "6 or possibly 7", "5, or maybe 6") ...
+_HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
+# ... or a bare list ("6, 7"): either way the final answer names more than one value.
+_LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
+_ANOTHER_ANSWER_RE = re.compile(
+    r"\s*(?:,|;|\bor\b|\band/or\b|\\lor\b)\s*(?:maybe|possibly|perhaps|probably)?\s*"
+    r"(?:\$|\\\(|[-+\u2212]?\.?\d)",
+    re.IGNORECASE,
+)
+_DELIMITER_RE = re.compile(r"\$+|\\[()\[\]]")
+# After the final answer, a short tail that takes it back or doubts it: "5. No wait", "5?",
+# "5, or maybe not", "5. Hmm, not sure." Only a short tail counts: a model that goes on to
+# verify its answer at length ("Wait, let me check: 2 + 3 = 5. Yes.") is not retracting it.
+_RETRACT_RE = re.compile(
+    r"^\W*\?|\b(?:wait|hmm+|actually|scratch that|not sure|unsure|i'?m not certain|"
+    r"maybe not|or not|or maybe|or possibly|or perhaps|that'?s wrong|that is wrong|incorrect|"
+    r"mistake|let me re-?check|let me reconsider|no{1,2}pe?)\b",
+    re.IGNORECASE,
+)
+_MAX_RETRACT_TAIL = 100
+
+
+def _last_number(text: str) -> tuple[str, int] | None:
+    numbers = find_numbers(text)
+    if not numbers:
+        return None
+    final = numbers[-1]
+    first = len(numbers) - 1
+    # Walk back over a hedge or a list ending the text: "3 or 4" and "6, 7" are returned whole,
+    # so that they can never count as one number.
+    while first > 0:
+        between = text[numbers[first - 1].end : numbers[first].start]
+        if len(between) >= 40 or _SENTENCE_END_RE.search(between):
+            break
+        if not (_HEDGE_BETWEEN_RE.search(between) or _LIST_BETWEEN_RE.fullmatch(between)):
+            break
+        first -= 1
+    return text[numbers[first].start : final.end], final.end
+
+
+def _retraction(text: str, end: int) -> str | None:
+    """The words after the answer (ending at ``end``) that take it back, or None."""
+    tail = text[end : end + _MAX_RETRACT_TAIL + 1].strip()
+    if len(tail) > _MAX_RETRACT_TAIL:
+        return None
+    m = _RETRACT_RE.search(tail)
+    return None if m is None else tail
+
+
+def extract_final_answer(text: str) -> tuple[str, str, str | None] | None:
+    """``(answer, rule, retraction)``: as ``extract_answer_with_source``, plus the short tail
+    after the answer that takes it back or doubts it ("5. No wait", "5?"), else None.
+
+    >>> extract_final_answer("The answer is 5. No wait")
+    ('5', 'answer_is', '. No wait')
+    >>> extract_final_answer("It is 6, or possibly 7.")
+    ('6, or possibly 7', 'last_number', None)
+    """
+    if not isinstance(text, str) or not text:
+        return None
+    found = _extract(text)
+    if found is None:
+        return None
+    answer, rule, end = found
+    return answer, rule, _retraction(text, end)
+
+
+def _extract(text: str) -> tuple[str, str, int] | None:
+    boxed = _last_boxed_span(text)
+    if boxed is not None and boxed[0].strip():
+        return _clean(boxed[0]), "boxed", boxed[1]
+    pos = text.rfind("####")
+    if pos >= 0:
+        start = pos + 4
+        line = text[start : start + _MAX_ANSWER_LINE]
+        line = line[len(line) - len(line.lstrip("# \t")) :].split("\n", 1)[0]
+        if line.strip():
+            line_end = text.find("\n", start)
+            return _clean(line), "####", len(text) if line_end < 0 else line_end
+    last = None
+    for last in _ANSWER_IS_RE.finditer(text):  # noqa: B007 - we want the last match
+        pass
+    if last is not None:
+        found = _after_answer_is(text, last.end())
+        if found:
+            return found[0], "answer_is", found[1]
+    number = _last_number(text)
+    if number is None:
+        return None
+    return number[0], "last_number", number[1]
 
 
 def extract_answer_with_source(text: str) -> tuple[str, str] | None:
@@ -120,31 +231,8 @@ def extract_answer_with_source(text: str) -> tuple[str, str] | None:
     """
     if not isinstance(text, str) or not text:
         return None
-    boxed = last_boxed(text)
-    if boxed is not None and boxed.strip():
-        return _clean(boxed), "boxed"
-    pos = text.rfind("####")
-    if pos >= 0:
-        line = text[pos + 4 : pos + 4 + _MAX_ANSWER_LINE].lstrip("# \t").split("\n", 1)[0]
-        if line.strip():
-            return _clean(line), "####"
-    last = None
-    for last in _ANSWER_IS_RE.finditer(text):  # noqa: B007 - we want the last match
-        pass
-    if last is not None:
-        ans = _after_answer_is(text, last.end())
-        if ans:
-            return ans, "answer_is"
-    numbers = find_numbers(text)
-    if not numbers:
-        return None
-    final = numbers[-1]
-    if len(numbers) >= 2:
-        prev = numbers[-2]
-        between = text[prev.end : final.start]
-        if len(between) < 40 and _HEDGE_TAIL_RE.search(between):
-            return text[prev.start : final.end], "last_number"
-    return final.text, "last_number"
+    found = _extract(text)
+    return None if found is None else (found[0], found[1])
 
 
 def extract_answer(text: str) -> str | None:
