@@ -110,7 +110,7 @@ def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
     rest = text[offset : offset + _MAX_ANSWER_LINE]
     line_end = rest.find("\n")
     line = rest if line_end < 0 else rest[:line_end]
-    # Otherwise the sentence: up to a period (not a decimal point), "!" or "?" ending it.
+    # The sentence: up to a period (not a decimal point), "!" or "?" ending it.
     m = re.search(r"[.!?](?:\s|$)", line)
     sentence = line if m is None else line[: m.start()]
     # The math right after the phrase, if it starts with a delimiter, unless the sentence goes
@@ -126,6 +126,7 @@ def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
                 end = offset + len(sentence)
                 cleaned = _clean(" ".join(_DELIMITER_RE.sub(" ", sentence).split()))
                 return (cleaned, end) if cleaned else None
+    # Otherwise the whole sentence is the answer.
     cleaned = _clean(sentence)
     return (cleaned, offset + len(sentence)) if cleaned else None
 
