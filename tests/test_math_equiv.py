@@ -258,3 +258,33 @@ def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, g
 def test_lists_thousands_separators_and_checks_are_no_hedge(completion, gold):
     v = math_check(completion, gold)
     assert (v.reward, v.reason) == (1.0, "correct"), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # equal at every positive point, different at negative ones
+        ("2x", "x+|x|", False),
+        (r"\ln|x|", r"\ln x", False),
+        (r"\ln x", r"\ln|x|", False),
+        ("x", r"\sqrt{x^2}", False),
+        (r"2\ln x", r"\ln(x^2)", False),
+        ("x+1", r"\sqrt{x^2+2x+1}", False),
+        (r"|x|+|y|", "x+y", False),
+        # equal wherever both are defined; complex at x < 0 on both sides is skipped
+        ("|x|", r"\sqrt{x^2}", True),
+        (r"x\sqrt{x}", r"\sqrt{x^3}", True),
+        (r"\frac{1}{\sqrt{x}}", r"\frac{\sqrt{x}}{x}", True),
+        (r"2\ln|x|", r"\ln(x^2)", True),
+        # odd roots are real roots, as in school: x^{2/3} at x = -8 is 4
+        (r"x^{2/3}", r"\sqrt[3]{x^2}", True),
+        (r"\sqrt[3]{x}", r"x^{1/3}", True),
+        ("x+1", r"\frac{x^2-1}{x-1}", True),
+        (r"|xy|", r"|x||y|", True),
+    ],
+)
+def test_random_points_take_both_signs(gold, pred, expected):
+    from verifiers.latex_equiv import symbolic_equiv
+
+    assert symbolic_equiv(gold, pred) is expected
+    assert math_reward(rf"\boxed{{{pred}}}", gold, timeout=10.0) == float(expected)

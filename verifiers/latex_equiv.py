@@ -11,7 +11,8 @@ How two answers are compared, after both are parsed to sympy objects:
   vanish relative to the operands (so ``1/2^99`` is not ``1/2^98`` and ``3.14`` is not ``\pi``:
   math-verify's default rounding to 6 decimals accepts the first).
 - expressions with variables: ``expand(a - b) == 0``, else agreement at several seeded random
-  points to the same relative precision.
+  points of both signs to the same relative precision; a point where one side is real and the
+  other is not shows different domains (``\ln x`` vs ``\ln|x|``).
 - equations: same sides, swapped sides, or ``lhs - rhs`` equal up to sign; ``x = 2`` against a
   bare ``2`` compares the right-hand side.
 - tuples and matrices element by element, sets and unions as unordered collections, intervals
@@ -50,7 +51,10 @@ _NORMALIZATION = NormalizationConfig(
 _PRECISION = 80  # significant digits of numeric evaluation
 _REL_TOL = sympy.Rational(1, 10**50)
 _SEED = 20240601  # fixed: the same pair always gets the same random points
-_POINTS = 3
+_POINTS = 3  # agreeing points that make two expressions equal
+_TRIES = 16  # points tried at most, skipping those where the expressions are undefined
+_SIGN_PATTERN_VARS = 3  # variables whose sign patterns the first 2**3 points run through
+_MIN_TRIES = 8  # points looked at before agreeing: every sign pattern of three variables
 _PERCENT_RE = re.compile(r"\\?%")
 _COMPLEX_RE = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])|\\mathrm\{i\}|\\begin\{[pbv]?matrix\}")
 
@@ -119,21 +123,71 @@ def _expr_equal(a: Any, b: Any) -> bool:
             return True
     except (TypeError, ValueError, ArithmeticError, RecursionError):
         pass
+    return _agree_at_points(a, b, free)
+
+
+def _real_roots(expr: Any) -> Any:
+    """``expr`` with odd roots of a power taken as real roots (``x^{2/3}`` at -8 is 4, the
+    school convention, as ``\\sqrt[3]{x^2}`` gives), not sympy's principal complex branch."""
+    return expr.replace(
+        lambda e: e.is_Pow and e.exp.is_Rational and not e.exp.is_integer and e.exp.q % 2 == 1,
+        lambda e: sympy.real_root(e.base**e.exp.p, e.exp.q),
+    )
+
+
+def _value(expr: Any, point: dict[Any, Any]) -> Any | None:
+    """``expr`` at ``point`` to ``_PRECISION`` digits; None where it is undefined."""
+    try:
+        value = sympy.N(expr.subs(point), _PRECISION)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+    if not value.is_number or value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+        return None
+    return value
+
+
+def _is_real(value: Any) -> bool:
+    imag = abs(sympy.im(value))
+    return bool(imag <= _REL_TOL * max(abs(value), 1))
+
+
+def _agree_at_points(a: Any, b: Any, free: list[Any]) -> bool:
+    """Whether ``a`` and ``b`` agree at ``_POINTS`` seeded random points (and nowhere differ).
+
+    Coordinates take both signs in turn (``x + |x|`` and ``2x`` agree at every positive
+    point; ``\\ln x`` and ``\\ln|x|`` too). For real expressions, a point where both sides are
+    complex lies outside both real domains and is skipped (``\\sqrt{x^3}`` and ``x\\sqrt{x}``
+    at x < 0), but one where only one side is real shows that the domains differ: not equal.
+    """
+    complex_ = a.has(sympy.I) or b.has(sympy.I)
+    if not complex_:
+        a, b = _real_roots(a), _real_roots(b)
     rng = random.Random(_SEED)
     agreed = 0
-    for _ in range(_POINTS * 3):
-        point = {s: Rational(rng.randint(101, 997), rng.randint(101, 997)) for s in free}
-        try:
-            verdict = _close(a.subs(point), b.subs(point))
-        except (TypeError, ValueError, ArithmeticError, RecursionError):
-            verdict = None
+    for k in range(_TRIES):
+        point = {}
+        for j, symbol in enumerate(free):
+            magnitude = Rational(rng.randint(101, 997), rng.randint(101, 997))
+            # The first variables run through every sign pattern; any beyond them get random ones.
+            negative = (k >> j) & 1 if j < _SIGN_PATTERN_VARS else rng.random() < 0.5
+            point[symbol] = -magnitude if negative else magnitude
+        va, vb = _value(a, point), _value(b, point)
+        if va is None or vb is None:
+            continue  # a pole or a removable singularity: no evidence either way
+        if not complex_:
+            real_a, real_b = _is_real(va), _is_real(vb)
+            if real_a != real_b:
+                return False
+            if not real_a:
+                continue
+        verdict = _close(va, vb)
         if verdict is False:
             return False
         if verdict:
             agreed += 1
-            if agreed >= _POINTS:
+            if agreed >= _POINTS and k + 1 >= _MIN_TRIES:
                 return True
-    return False
+    return agreed >= _POINTS
 
 
 def _unordered_equal(xs: list, ys: list) -> bool:
