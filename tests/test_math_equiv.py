@@ -288,3 +288,22 @@ def test_random_points_take_both_signs(gold, pred, expected):
 
     assert symbolic_equiv(gold, pred) is expected
     assert math_reward(rf"\boxed{{{pred}}}", gold, timeout=10.0) == float(expected)
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold", "reward"),
+    [
+        (r"\boxed{101_2}", "101", 0.0),  # five, not a hundred and one
+        (r"\boxed{101_{2}}", "101_2", 1.0),
+        (r"\boxed{(101)_2}", "101_2", 1.0),
+        (r"\boxed{101_3}", "101_2", 0.0),
+        (r"\boxed{101_{10}}", "101", 1.0),
+        (r"\boxed{FF_{16}}", "FF_{16}", 1.0),
+        (r"\boxed{x_1}", "x_1", 1.0),
+        (r"\boxed{1,2,2}", "1,2", 0.0),  # a bare list is no set: a repeated item is an extra one
+        (r"\boxed{2, 1}", "1, 2", 1.0),
+        (r"\boxed{\{1,2,2\}}", r"\{1,2\}", 1.0),  # as sets they are equal
+    ],
+)
+def test_base_subscripts_and_repeated_list_items(completion, gold, reward):
+    assert math_reward(completion, gold) == reward

@@ -43,7 +43,10 @@ Before any of these, a hedged prediction scores 0 with reason ``hedged``: altern
 the ``string`` path, a prediction holding a token no final answer holds unless the gold does
 (``\neq``, ``\to``, ``\approx``, ``\ldots``, ``\phantom``, ``?``, ``\text{}`` that is neither
 a unit nor the gold's text) scores 0 with reason ``malformed``: sympy's parsers would drop the
-token and read the number beside it.
+token and read the number beside it. A numeral with a base subscript (``101_2``) is compared
+digit by digit with a gold in the same base and never equals a plain gold (``101`` is not
+``101_2``, the other way round is accepted: the question names the base); bare lists must have
+as many items as the gold (``1, 2, 2`` is not ``1, 2``).
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ _STRAY_ALIASES = {
     r"\impliedby": r"\Longleftarrow",
     r"\dots": r"\ldots",
 }
+_BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?")
 # Brackets, and list separators: a comma or semicolon other than a thousands separator.
 # Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
 _SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
@@ -183,6 +187,20 @@ def _list_items(text: str) -> int:
     return items if items > 1 or not any_separator else 0
 
 
+def _base_numeral(text: str) -> tuple[str, int] | None:
+    """``(digits, base)`` of a numeral with a base subscript (``1011_2``, ``(A3)_{16}``), the
+    digits upper-cased without leading zeros; None for anything else (``x_1``, ``a_n``)."""
+    m = _BASE_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    digits, base = m.group(1).upper().lstrip("0") or "0", int(m.group(2))
+    if not 2 <= base <= 36 or not (any(c.isdigit() for c in digits) or base > 10):
+        return None
+    if any(int(c, 36) >= base for c in digits):
+        return None
+    return digits, base
+
+
 def _stray(gold: str, pred: str) -> str | None:
     """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
     gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
@@ -209,9 +227,13 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     """(equal?, reason, details); equal is None when no signal could be obtained."""
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
         return False, HEDGED, {"path": "hedge", "hedged": True}
-    if _list_items(pred) > 1 and _list_items(gold) == 1 and not _PLUS_MINUS_RE.search(gold):
+    p_items, g_items = _list_items(pred), _list_items(gold)
+    if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma).
-        return False, HEDGED, {"path": "hedge", "items": _list_items(pred)}
+        return False, HEDGED, {"path": "hedge", "items": p_items}
+    if p_items > 1 and g_items > 1 and p_items != g_items:
+        # Bare lists are compared as sets by sympy, so "1, 2, 2" would be "1, 2".
+        return False, WRONG, {"path": "shape", "shape": f"{p_items} items vs {g_items}"}
     g_qty, p_qty = parse_quantity(gold), parse_quantity(pred)
     g_num = None if g_qty is None else g_qty[0]
     p_num = None if p_qty is None else p_qty[0]
@@ -227,6 +249,13 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     stray = _stray(gold, pred)
     if stray is not None:
         return False, MALFORMED, {"path": "screen", "stray": stray}
+    g_base, p_base = _base_numeral(gold), _base_numeral(pred)
+    if p_base is not None and p_base[1] != 10:
+        # 101_2 is five, not the gold's 101; a gold in the same base compares digit by digit.
+        equal = p_base == g_base
+        return equal, CORRECT if equal else WRONG, {"path": "base", "base": p_base[1]}
+    if p_base is not None and g_base is None:
+        pred = p_base[0]  # 101_{10} is 101
     for side, text in (("answer", gold), ("prediction", pred)):
         why = _guard(text)
         if why is not None:
