@@ -68,7 +68,9 @@ def test_parse_gsm8k_answer_rejects_non_strings():
         (r"The total is $\boxed{18}$.", "18", 1.0, 0.0),
         ("The total is 18.", "18", 1.0, 0.0),
         ("The total is 18 and then 19.", "18", 0.0, 0.0),
-        ("#### 18 then later 19", "18", 1.0, 1.0),  # '####' outranks a later number
+        ("#### 18\nthen later 19", "18", 1.0, 1.0),  # '####' outranks a later number
+        # ... but on the '####' line itself, more after the number is no clean answer
+        ("#### 18 then later 19", "18", 0.0, 0.0),
         (r"#### 19 \boxed{18}", "18", 0.0, 0.0),  # '####' outranks a box
         ("It is -3 degrees.", "-3", 1.0, 0.0),
         ("#### -3", "-3", 1.0, 1.0),
@@ -141,3 +143,48 @@ def test_math_reward_agrees_on_gsm8k_solutions():
         assert math_reward(row["answer"], golds[i]) == 1.0, i
         j = (i + 7) % len(rows)
         assert math_reward(row["answer"], golds[j]) == float(golds[i] == golds[j]), (i, j)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer", "reason"),
+    [
+        ("#### 5 or 6", "5", "hedged"),
+        ("#### 5 or 6", "6", "hedged"),
+        ("#### 5, 6", "6", "hedged"),
+        ("#### 5 + 13 = 18", "5", "malformed"),
+        ("#### 5 + 13 = 18", "18", "malformed"),
+        ("#### 1e400", "1", "malformed"),
+        ("#### 1e400", "400", "malformed"),
+        ("#### 5. No wait, it is 6", "5", "hedged"),
+        ("#### 5?", "5", "hedged"),
+        ("#### 10/3", "10", "wrong"),
+        ("#### 1/2", "0.5", "correct"),
+        ("#### 3 1/2", "3.5", "correct"),
+        ("#### $1,000.", "1000", "correct"),
+        ("#### 18 cookies", "18", "correct"),
+        ("#### 18. That is all.", "18", "correct"),
+        ("#### 5 squared", "5", "malformed"),
+        ("#### 5 thousand", "5000", "correct"),
+    ],
+)
+def test_hashes_line_must_hold_one_clean_number(completion, answer, reason):
+    for policy in ("flexible", "strict"):
+        v = gsm8k_check(completion, answer, policy=policy)
+        assert (v.reward, v.reason) == (1.0 if reason == "correct" else 0.0, reason), (policy, v)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        ("it is 5 or maybe 6", "6"),
+        ("it is 5 or maybe 6", "5"),
+        ("So the total is 6 or possibly 7.", "7"),
+        ("The candidates are 6, 7", "7"),
+        (r"The total is $\boxed{5 \text{ or } 6}$.", "6"),
+        ("So she has 6 apples. No wait", "6"),
+        (r"The total is \boxed{6}. Hmm, not sure.", "6"),
+    ],
+)
+def test_flexible_policy_refuses_hedged_last_numbers(completion, answer):
+    v = gsm8k_check(completion, answer)
+    assert (v.reward, v.reason) == (0.0, "hedged"), v

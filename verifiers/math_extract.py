@@ -33,7 +33,15 @@ import re
 
 from verifiers.exact_numbers import find_numbers
 
-__all__ = ["extract_answer", "extract_answer_with_source", "extract_final_answer", "last_boxed"]
+__all__ = [
+    "extract_answer",
+    "extract_answer_with_source",
+    "extract_final_answer",
+    "is_hedge",
+    "last_boxed",
+    "last_number",
+    "retraction_after",
+]
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)\b")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
@@ -154,7 +162,13 @@ _RETRACT_RE = re.compile(
 _MAX_RETRACT_TAIL = 100
 
 
-def _last_number(text: str) -> tuple[str, int] | None:
+def last_number(text: str) -> tuple[str, int] | None:
+    """``(number, end)``: the last number in ``text``, or the whole hedge or list it ends
+    ("3 or 4", "6, or possibly 7", "6, 7"), and the index just past it.
+
+    >>> last_number("It is 5 or maybe 6."), last_number("In 2 days: 1,000 apples")
+    (('5 or maybe 6', 18), ('1,000', 16))
+    """
     numbers = find_numbers(text)
     if not numbers:
         return None
@@ -172,13 +186,27 @@ def _last_number(text: str) -> tuple[str, int] | None:
     return text[numbers[first].start : final.end], final.end
 
 
-def _retraction(text: str, end: int) -> str | None:
+def retraction_after(text: str, end: int) -> str | None:
     """The words after the answer (ending at ``end``) that take it back, or None."""
     tail = text[end : end + _MAX_RETRACT_TAIL + 1].strip()
     if len(tail) > _MAX_RETRACT_TAIL:
         return None
     m = _RETRACT_RE.search(tail)
     return None if m is None else tail
+
+
+def is_hedge(answer: str) -> bool:
+    """Whether an extracted answer offers alternatives: "5 or 6", "5 and/or 6", "6, 7".
+
+    >>> is_hedge("5 or 6"), is_hedge("6, 7"), is_hedge("1,000"), is_hedge("5")
+    (True, True, False, False)
+    """
+    if _HEDGE_BETWEEN_RE.search(answer):
+        return True
+    numbers = find_numbers(answer)
+    return any(
+        _LIST_BETWEEN_RE.fullmatch(answer[a.end : b.start]) for a, b in zip(numbers, numbers[1:])
+    )
 
 
 def extract_final_answer(text: str) -> tuple[str, str, str | None] | None:
@@ -196,7 +224,7 @@ def extract_final_answer(text: str) -> tuple[str, str, str | None] | None:
     if found is None:
         return None
     answer, rule, end = found
-    return answer, rule, _retraction(text, end)
+    return answer, rule, retraction_after(text, end)
 
 
 def _extract(text: str) -> tuple[str, str, int] | None:
@@ -218,7 +246,7 @@ def _extract(text: str) -> tuple[str, str, int] | None:
         found = _after_answer_is(text, last.end())
         if found:
             return found[0], "answer_is", found[1]
-    number = _last_number(text)
+    number = last_number(text)
     if number is None:
         return None
     return number[0], "last_number", number[1]
