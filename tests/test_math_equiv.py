@@ -247,6 +247,9 @@ def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, g
         (r"\boxed{1\,000}", "1000"),
         (r"\boxed{12 \; \text{cm}}", "12"),
         ("The answer is $5$, which is prime.", "5"),
+        (r"\boxed{5}. This is actually quite elegant.", "5"),
+        (r"\boxed{5}. No further simplification is possible.", "5"),
+        (r"\boxed{5} (option B is incorrect)", "5"),
         # a long check after the answer is no retraction
         (
             r"\boxed{5}. Wait, let me verify this by substituting back into the equation: "

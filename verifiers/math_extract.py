@@ -154,9 +154,10 @@ _DELIMITER_RE = re.compile(r"\$+|\\[()\[\]]")
 # "5, or maybe not", "5. Hmm, not sure." Only a short tail counts: a model that goes on to
 # verify its answer at length ("Wait, let me check: 2 + 3 = 5. Yes.") is not retracting it.
 _RETRACT_RE = re.compile(
-    r"^\W*\?|\b(?:wait|hmm+|actually|scratch that|not sure|unsure|i'?m not certain|"
-    r"maybe not|or not|or maybe|or possibly|or perhaps|that'?s wrong|that is wrong|incorrect|"
-    r"mistake|let me re-?check|let me reconsider|no{1,2}pe?)\b",
+    r"^\W*\?|\b(?:wait|hmm+|nope|scratch that|not sure|unsure|not certain|maybe not|or not|"
+    r"or maybe|or possibly|or perhaps|actually,? (?:no|not)|that'?s (?:wrong|incorrect|not right)|"
+    r"that is (?:wrong|incorrect|not right)|i made an? (?:mistake|error)|let me re-?check|"
+    r"let me reconsider)\b",
     re.IGNORECASE,
 )
 _MAX_RETRACT_TAIL = 100
