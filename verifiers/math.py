@@ -207,8 +207,8 @@ def _stray(gold: str, pred: str) -> str | None:
     for m in _STRAY_RE.finditer(pred):
         if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
             return m.group(0)
-    # Words in \text{} are a unit, a count noun, or text the gold also holds: "\text{not } 5"
-    # and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
+    # Words in \text{} are a number, a unit, a count noun, or text the gold also holds:
+    # "\text{not } 5" and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
     gold_lower = gold.lower()
     for m in _TEXT_ARG_RE.finditer(pred):
         words = m.group(1).strip()
@@ -217,6 +217,7 @@ def _stray(gold: str, pred: str) -> str | None:
             or len(words) == 1
             or words.lower() in gold_lower
             or read_words(words) is not None
+            or parse_quantity(words) is not None  # \text{12 cm}
         ):
             continue
         return m.group(0)
