@@ -165,6 +165,8 @@ def test_math_reward_agrees_on_gsm8k_solutions():
         ("#### 18. That is all.", "18", "correct"),
         ("#### 5 squared", "5", "malformed"),
         ("#### 5 thousand", "5000", "correct"),
+        ("<think>6*7</think><answer>#### 42</answer>", "42", "correct"),  # the tag ends the line
+        ("<answer>#### 42 or 43</answer>", "42", "hedged"),
     ],
 )
 def test_hashes_line_must_hold_one_clean_number(completion, answer, reason):

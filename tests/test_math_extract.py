@@ -26,6 +26,7 @@ from verifiers.math_extract import (
         (r"\boxed{1} and later \boxed{2}", "2", "boxed"),
         (r"\boxed{1} and a truncated \boxed{2", "1", "boxed"),
         ("#### 1,000", "1,000", "####"),
+        ("<answer>#### 42</answer>", "42", "####"),
         ("the answer is 5\n#### 6", "6", "####"),  # '####' outranks 'answer is'
         (r"#### 6 but \boxed{7}", "7", "boxed"),  # a box outranks '####'
         ("The answer is 5.", "5", "answer_is"),

@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from verifiers.exact_numbers import find_numbers, format_fraction, parse_number
 from verifiers.math_extract import (
+    end_of_answer_line,
     extract_final_answer,
     is_hedge,
     last_boxed,
@@ -107,6 +108,7 @@ def _after_hashes(completion: str) -> _Found | None:
     if pos < 0:
         return None
     line = completion[pos + 4 : pos + 4 + 400].lstrip("# \t").split("\n", 1)[0]
+    line = end_of_answer_line(line)
     numbers = find_numbers(line)
     if not numbers or line[: numbers[0].start].strip(" $\\*"):
         return None

@@ -36,6 +36,7 @@ from verifiers.exact_numbers import find_numbers
 __all__ = [
     "extract_answer",
     "extract_answer_with_source",
+    "end_of_answer_line",
     "extract_final_answer",
     "is_hedge",
     "last_boxed",
@@ -49,6 +50,7 @@ _ANSWER_IS_RE = re.compile(
     r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|should\s+be)\b\s*:?|:|=)",
     re.IGNORECASE,
 )
+_MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 _LEAD_RE = re.compile(r"[ \t*]*")
 _MAX_BOX_TRIES = 4  # how many trailing unclosed boxes to skip (bounded: linear overall)
 _MAX_ANSWER_LINE = 2_000
@@ -77,6 +79,16 @@ def last_boxed(text: str) -> str | None:
     """
     span = _last_boxed_span(text)
     return None if span is None else span[0]
+
+
+def end_of_answer_line(line: str) -> str:
+    """``line`` up to a markup tag: in ``<answer>#### 42</answer>`` the answer is 42.
+
+    >>> end_of_answer_line("42</answer>")
+    '42'
+    """
+    m = _MARKUP_TAG_RE.search(line)
+    return line if m is None else line[: m.start()]
 
 
 def _last_boxed_span(text: str) -> tuple[str, int] | None:
@@ -237,6 +249,7 @@ def _extract(text: str) -> tuple[str, str, int] | None:
         start = pos + 4
         line = text[start : start + _MAX_ANSWER_LINE]
         line = line[len(line) - len(line.lstrip("# \t")) :].split("\n", 1)[0]
+        line = end_of_answer_line(line)
         if line.strip():
             line_end = text.find("\n", start)
             return _clean(line), "####", len(text) if line_end < 0 else line_end
