@@ -190,3 +190,13 @@ def test_hashes_line_must_hold_one_clean_number(completion, answer, reason):
 def test_flexible_policy_refuses_hedged_last_numbers(completion, answer):
     v = gsm8k_check(completion, answer)
     assert (v.reward, v.reason) == (0.0, "hedged"), v
+
+
+@pytest.mark.parametrize("line", ["#### 1 apple", "#### 1 book.", "The answer is 1 apple."])
+def test_one_takes_a_singular_count_noun(line):
+    assert gsm8k_check(line, "#### 1", policy="flexible").reward == 1.0
+
+
+@pytest.mark.parametrize("line", ["#### 2 apple", "#### 1 squared", "#### 1 more", "#### 1 not"])
+def test_words_that_change_the_number_are_no_singular_noun(line):
+    assert gsm8k_check(line, "#### 1", policy="flexible").reward == 0.0

@@ -250,6 +250,9 @@ def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, g
         (r"\boxed{5}. This is actually quite elegant.", "5"),
         (r"\boxed{5}. No further simplification is possible.", "5"),
         (r"\boxed{5} (option B is incorrect)", "5"),
+        # "wait" or "hmm" that goes on to keep the answer is no retraction (reasoning models)
+        (r"\boxed{5}.\n\nWait, let me verify this. Yes, it checks out.", "5"),
+        (r"The answer is $5$. Hmm, let me double-check: 2 + 3 = 5.", "5"),
         # a long check after the answer is no retraction
         (
             r"\boxed{5}. Wait, let me verify this by substituting back into the equation: "
@@ -310,3 +313,16 @@ def test_random_points_take_both_signs(gold, pred, expected):
 )
 def test_base_subscripts_and_repeated_list_items(completion, gold, reward):
     assert math_reward(completion, gold) == reward
+
+
+@pytest.mark.parametrize(
+    ("completion", "gold"),
+    [
+        (r"so the answer is $\$36$.", r"\$36"),
+        (r"The final answer is $\$18.90$. I hope it is correct.", r"\$18.90"),
+        (r"The answer is $\$32,\!348$.", r"\$32,\!348"),
+    ],
+)
+def test_an_escaped_dollar_inside_math_does_not_close_it(completion, gold):
+    # MATH-500 golds such as "\$36" are written inside $...$ by models that copy them.
+    assert math_check(completion, gold).reward == 1.0

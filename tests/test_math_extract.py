@@ -200,7 +200,8 @@ def test_parse_quantity_reads_scale_words_and_known_units(text, value, unit):
         ("It costs 1,000 dollars.", ("1,000", "last_number", None)),
         ("6 apples. Then 7", ("7", "last_number", None)),  # a sentence apart: no list
         ("The answer is 5. no wait", ("5", "answer_is", ". no wait")),
-        ("so 5. Hmm, actually", ("5", "last_number", ". Hmm, actually")),
+        ("so 5. Hmm, not sure", ("5", "last_number", ". Hmm, not sure")),
+        ("so 5. Hmm, let me check. Yes.", ("5", "last_number", None)),
         (r"\boxed{5}?", ("5", "boxed", "?")),
         ("#### 5\nWait, no.", ("5", "####", "Wait, no.")),
         (r"\boxed{5} and then more text about 5", ("5", "boxed", None)),

@@ -146,9 +146,19 @@ _NOT_COUNT_NOUNS = {
     "thousandths", "millionths", "squares", "cubes", "powers", "percents", "digits", "odds",
 }  # fmt: skip
 _COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}s")
+# After "1" a count noun is singular ("1 apple", "#### 1 book"); these words after a number
+# are never a count noun: they change, hedge or negate it.
+_NOT_SINGULAR_NOUNS = {
+    "or", "and", "not", "nor", "more", "less", "fewer", "minus", "plus", "times", "over",
+    "squared", "cubed", "half", "third", "quarter", "fourth", "fifth", "tenth", "hundredth",
+    "thousandth", "percent", "dozen", "score", "maybe", "perhaps", "possibly", "probably",
+    "approximately", "about", "roughly", "wait", "no", "to", "of", "each", "per", "th", "st",
+    "nd", "rd", "digit", "power", "square", "cube", "root", "factorial", "mod", "modulo",
+}  # fmt: skip
+_SINGULAR_NOUN_RE = re.compile(r"[a-z]{2,30}")
 
 
-def read_words(words: str) -> tuple[int, str | None] | None:
+def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None] | None:
     """``(scale, unit)`` for the words after a number, or None when they are not dressing.
 
     >>> read_words("thousand dollars"), read_words("Apples"), read_words("squared")
@@ -166,6 +176,9 @@ def read_words(words: str) -> tuple[int, str | None] | None:
     if phrase in _PLAIN_WORDS:
         return scale, None
     if len(parts) == 1 and _COUNT_NOUN_RE.fullmatch(phrase) and phrase not in _NOT_COUNT_NOUNS:
+        return scale, None
+    if (after_one and scale == 1 and len(parts) == 1 and _SINGULAR_NOUN_RE.fullmatch(phrase)
+            and phrase not in _NOT_SINGULAR_NOUNS):
         return scale, None
     return None
 
@@ -197,7 +210,8 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     scale = 1
     m = _TRAILING_WORDS_RE.search(s)
     if m:
-        read = read_words(m.group(0))
+        number = s[: m.start()].strip().rstrip(" .,").strip("{} ")
+        read = read_words(m.group(0), after_one=number in ("1", "-1", "+1"))
         if read is None:
             return None
         scale, word_unit = read

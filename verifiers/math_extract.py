@@ -124,6 +124,15 @@ def _clean(ans: str) -> str:
     return ans.strip("$").strip()
 
 
+def _find_unescaped(text: str, delim: str, start: int) -> int:
+    """``text.find(delim, start)``, skipping a ``$`` written as ``\\$`` (a dollar sign:
+    "$\\$36$" is one math span, not "$\\$" and "36$")."""
+    i = text.find(delim, start)
+    while i > 0 and delim.startswith("$") and text[i - 1] == "\\":
+        i = text.find(delim, i + 1)
+    return i
+
+
 def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
     """The answer after "the answer is" and the index in ``text`` just past it."""
     offset = _LEAD_RE.match(text, start).end()  # type: ignore[union-attr] - always matches
@@ -137,7 +146,7 @@ def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
     # on to offer another answer ("$5$ or $6$", "$5$, $6$"): then the whole sentence.
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if line.startswith(left):
-            close = line.find(right, len(left))
+            close = _find_unescaped(line, right, len(left))
             if close > 0:
                 after = sentence[close + len(right) :]
                 if not _ANOTHER_ANSWER_RE.match(after):
@@ -165,11 +174,13 @@ _DELIMITER_RE = re.compile(r"\$+|\\[()\[\]]")
 # After the final answer, a short tail that takes it back or doubts it: "5. No wait", "5?",
 # "5, or maybe not", "5. Hmm, not sure." Only a short tail counts: a model that goes on to
 # verify its answer at length ("Wait, let me check: 2 + 3 = 5. Yes.") is not retracting it.
+# "Wait", "hmm" and "let me check" alone do not take an answer back: reasoning models write
+# "Wait, let me verify this. Yes, it checks out." after answers they keep.
 _RETRACT_RE = re.compile(
-    r"^\W*\?|\b(?:wait|hmm+|nope|scratch that|not sure|unsure|not certain|maybe not|or not|"
-    r"or maybe|or possibly|or perhaps|actually,? (?:no|not)|that'?s (?:wrong|incorrect|not right)|"
-    r"that is (?:wrong|incorrect|not right)|i made an? (?:mistake|error)|let me re-?check|"
-    r"let me reconsider)\b",
+    r"^\W*\?|\b(?:no,? wait|wait,? no|nope|scratch that|not sure|unsure|not certain|maybe not|"
+    r"or not|or maybe|or possibly|or perhaps|actually,? (?:no|not)|"
+    r"that'?s (?:wrong|incorrect|not right)|that is (?:wrong|incorrect|not right)|"
+    r"i made an? (?:mistake|error))\b",
     re.IGNORECASE,
 )
 _MAX_RETRACT_TAIL = 100
