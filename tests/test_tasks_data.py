@@ -80,3 +80,22 @@ def test_code_wrong_solution_scores_low() -> None:
     assert wrong.breakdown["accuracy"] == 0.0 and wrong.breakdown["format"] == 1.0
     body_only = row.answer[len(row.info["prefix"]) :]  # the original harness's completion form
     assert task.score(row, f"```python\n{body_only}```").total == 1.0
+
+
+# How models phrase a final answer they keep: none of these may read as a hedge or retraction.
+KEPT_ANSWERS = (
+    "Therefore, the final answer is $\\boxed{%s}$. I hope it is correct.",
+    "Final Answer: The final answer is $%s$. I hope it is correct.",
+    "The answer is $\\boxed{%s}$.\n\nWait, let me verify this. Yes, it checks out.",
+    "Hence $\\boxed{%s}$ is the answer. Hmm, let me double-check: it holds.",
+)
+
+
+@pytest.mark.parametrize("template", KEPT_ANSWERS)
+def test_every_math500_gold_in_common_phrasings_scores_one(template: str) -> None:
+    from verifiers.math import math_check
+
+    rows = tasks.get("math500").rows("test")
+    missed = [(r.answer, v.reason) for r in rows
+              if (v := math_check(template.replace("%s", r.answer), r.answer)).reward != 1.0]
+    assert len(rows) == 500 and missed == [], missed[:5]
