@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +35,17 @@ def _free_port() -> int:
 
 def _run(cmd: list[str], cwd: Path) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    # Own process group, killed whole on timeout: killing torchrun alone once left a rank
+    # waiting forever on its peer. 240 s stays inside pytest-timeout's 300 s.
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"{cmd[0]} did not finish in 240 s:\n{out[-3000:]}{err[-3000:]}")
+    assert proc.returncode == 0, out[-3000:] + err[-3000:]
 
 
 @pytest.mark.slow
