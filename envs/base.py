@@ -17,7 +17,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import numbers
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import gymnasium
@@ -171,8 +172,55 @@ class ChatMessages(spaces.Space[list]):
     __hash__ = None  # type: ignore[assignment]
 
 
-class EpisodeOver(RuntimeError):
-    """``step`` was called on an episode that has already ended (call ``reset``)."""
+class EpisodeOver(gymnasium.error.ResetNeeded, RuntimeError):
+    """``step`` was called when no episode is running: before the first ``reset``, after the
+    episode ended, or after a ``reset`` that raised. The message says which; call ``reset``.
+
+    A ``gymnasium.error.ResetNeeded``, the error Gymnasium's ``OrderEnforcing`` wrapper
+    raises for a step before reset, so one ``except`` covers wrapped and bare envs.
+    """
+
+
+def show(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so an error quoting a 1 MB argument stays
+    one readable line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def check_int(name: str, value: Any, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """``value`` as an ``int`` within the bounds, else an error naming ``name``.
+
+    ``bool`` is refused (``max_turns=True`` is a mistake, not 1); NumPy integers are
+    accepted.
+
+    Example:
+        >>> check_int("max_turns", 3, minimum=1)
+        3
+        >>> try:
+        ...     check_int("max_turns", 2.5, minimum=1)
+        ... except TypeError as err:
+        ...     print(err)
+        max_turns must be an int, got 2.5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {show(value)}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def check_discount(name: str, value: Any) -> float:
+    """``value`` as a ``float`` in (0, 1], else an error naming ``name`` (NaN is refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number in (0, 1], got {show(value)}")
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"{name} must be in (0, 1], got {value}")
+    return float(value)
 
 
 class TextEnv(gymnasium.Env[list, str]):
@@ -185,13 +233,24 @@ class TextEnv(gymnasium.Env[list, str]):
     - ``_respond(text) -> (messages, reward, terminated, info)``: react to the model's text.
 
     The base class appends the model's text to ``self.messages`` as an assistant message
-    before calling ``_respond``, ends the episode as *truncated* when ``max_turns`` model
-    turns or ``max_chars`` characters of conversation are used up without the env
-    terminating it (calling ``_on_truncate`` for the final reward and info), and rejects
-    actions that are not strings.
+    before calling ``_respond``, and ends the episode as *truncated* (calling
+    ``_on_truncate`` for the final reward and info) when ``max_turns`` model turns are used
+    up without the env terminating it, or when the conversation grows past ``max_chars``
+    characters. An action that takes the conversation past ``max_chars`` is not evaluated
+    at all (``_respond`` is not called), so a runaway 1 MB completion costs no parsing,
+    scoring or sandbox time.
+
+    Misuse raises: an action that is not a ``str`` (``TypeError``: a caller's bug, such as
+    passing the message list or undecoded bytes, that must not be trained on as if the
+    model had failed), ``step`` with no episode running (``EpisodeOver``), an ``options``
+    key the env does not know (``ValueError``, when the env declares ``reset_options``).
+    Any ``str``, however odd (empty, a megabyte, control characters), is a completion and
+    never raises.
 
     Every info dict carries ``turn`` (model turns so far); the final one also carries
-    ``truncated`` and ``correct``, and single-turn task envs add ``rubric`` (the breakdown).
+    ``truncated`` and ``correct`` (and ``truncated_by``, ``"max_turns"`` or
+    ``"max_chars"``, when truncated), and single-turn task envs add ``rubric`` (the
+    breakdown).
     A reward of "no signal" (an infrastructure failure, never the model's fault) is reported
     as reward 0.0 with ``info["no_signal"] = True``, which the rollout turns into ``None``.
 
@@ -206,16 +265,18 @@ class TextEnv(gymnasium.Env[list, str]):
     # declared because Gymnasium's checker expects one with any render mode.
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
+    # The keys ``reset(options=...)`` accepts; ``None`` accepts any. A typo such as
+    # ``{"rowid": 3}`` would otherwise be ignored silently and give a random episode.
+    reset_options: Collection[str] | None = None
+
     def __init__(self, *, max_turns: int = 1, max_chars: int = 100_000,
                  render_mode: str | None = None):
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be >= 1, got {max_turns}")
-        if max_chars < 1:
-            raise ValueError(f"max_chars must be >= 1, got {max_chars}")
+        max_turns = check_int("max_turns", max_turns, minimum=1)
+        max_chars = check_int("max_chars", max_chars, minimum=1)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                f"got {render_mode!r}")
+                f"got {show(render_mode)}")
         self.max_turns = max_turns
         self.max_chars = max_chars
         self.render_mode = render_mode
@@ -223,7 +284,8 @@ class TextEnv(gymnasium.Env[list, str]):
         self.action_space = UnicodeText(max_chars)
         self.messages: list[dict[str, str]] = []
         self.turn = 0
-        self._done = True
+        # Why step() may not run now; None while an episode is running.
+        self._not_running: str | None = "step() was called before reset(); call reset() first"
 
     # ------------------------------------------------------------------ hooks
 
@@ -241,35 +303,58 @@ class TextEnv(gymnasium.Env[list, str]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[list[dict[str, str]], dict]:
-        super().reset(seed=seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+        options = dict(options or {})
+        if self.reset_options is not None:
+            unknown = [key for key in options if key not in self.reset_options]
+            if unknown:
+                accepted = ", ".join(map(repr, sorted(self.reset_options))) or "none"
+                raise ValueError(f"unknown reset option {show(unknown[0])} for "
+                                 f"{type(self).__name__}; accepted options: {accepted}")
+        super().reset(seed=seed)
         self.turn = 0
-        self._done = False
-        prompt = [dict(m) for m in self._start(dict(options or {}))]
+        self.messages = []
+        # Until _start succeeds there is no episode: a step after a reset that raised must
+        # not run on the previous episode's row or secret (or on None).
+        self._not_running = "the last reset() raised an exception; call reset() again"
+        prompt = [dict(m) for m in self._start(options)]
         self.messages = [dict(m) for m in prompt]
+        self._not_running = None
         return prompt, {"turn": 0}
 
     def step(self, action: str) -> tuple[list[dict[str, str]], float, bool, bool, dict]:
-        if self._done:
-            raise EpisodeOver("the episode has ended; call reset() before step()")
+        if self._not_running is not None:
+            raise EpisodeOver(self._not_running)
         if not isinstance(action, str):
-            raise TypeError(f"action must be the model's text (str), got {type(action).__name__}")
+            hint = ("; pass the assistant message's content, not a message list"
+                    if isinstance(action, list | tuple | dict) else
+                    "; decode the tokens to text first" if isinstance(action, bytes) else "")
+            raise TypeError(
+                f"action must be the model's text (str), got {type(action).__name__}{hint}")
         self.turn += 1
         self.messages.append({"role": "assistant", "content": action})
-        reply, reward, terminated, info = self._respond(action)
-        reply = [dict(m) for m in reply]
-        info = dict(info)
-        truncated = False
-        if not terminated and (self.turn >= self.max_turns or self._chars(reply) > self.max_chars):
+        truncated_by = None
+        if self._chars() > self.max_chars:
+            reply, reward, terminated, info = [], 0.0, False, {}
+            truncated_by = "max_chars"
+        else:
+            reply, reward, terminated, info = self._respond(action)
+            reply = [dict(m) for m in reply]
+            info = dict(info)
+            if not terminated and self.turn >= self.max_turns:
+                truncated_by = "max_turns"
+            elif not terminated and self._chars(reply) > self.max_chars:
+                truncated_by = "max_chars"
+        truncated = truncated_by is not None
+        if truncated:
             reward, extra = self._on_truncate()
-            info.update(extra)
-            truncated = True
+            info.update(extra, truncated_by=truncated_by)
             reply = []  # nobody will read a reply after the last turn
         self.messages.extend(dict(m) for m in reply)
-        self._done = terminated or truncated
         info["turn"] = self.turn
-        if self._done:
+        if terminated or truncated:
+            self._not_running = "the episode has ended; call reset() before step()"
             info["truncated"] = truncated
             info.setdefault("correct", False)
         return reply, float(reward), bool(terminated), truncated, info

@@ -11,13 +11,21 @@ Example:
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import Any
 
-from envs.base import TextEnv
+from envs.base import TextEnv, check_discount, check_int, show
 
 # The last integer in the text is the guess, so "I guess 37" and "<answer>37</answer>" work.
 _INT = re.compile(r"-?\d+")
+
+# The secret is drawn with numpy's int64 generator.
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+# More significant digits than any int64 has: the guess is out of range, and int() is not
+# even tried (Python refuses to convert more than 4,300 digits, and a bigger limit would only
+# make the env slower on a runaway completion).
+_MAX_GUESS_DIGITS = 20
 
 # Train and test draw their secrets from disjoint seed streams, so an evaluation on the test
 # split never replays a training episode with the same seed.
@@ -43,7 +51,9 @@ class GuessNumberEnv(TextEnv):
     episode. Binary search finds any secret within ``optimal_turns(low, high)`` guesses.
 
     ## Action Space
-    ``UnicodeText``: the model's text; the last integer in it is the guess.
+    ``UnicodeText``: the model's text; the last integer in it (an optional ``-`` and decimal
+    digits) is the guess, so ``"3.7"`` guesses 7 and ``"1e400"`` guesses 400. A number
+    with more than 20 significant digits is out of range.
 
     ## Observation Space
     ``ChatMessages``: after ``reset`` the system and user prompt; after a step one user
@@ -63,20 +73,24 @@ class GuessNumberEnv(TextEnv):
     ``max_chars`` characters of conversation.
 
     ## Arguments
-    ``low``, ``high`` (the range, default 1..100), ``max_turns`` (default 10), ``discount``
+    ``low``, ``high`` (ints, the range, default 1..100, within int64), ``max_turns``
+    (default 10), ``discount``
     (default 1.0), ``split`` (``"train"`` or ``"test"``: disjoint secret streams),
     ``max_chars``, ``render_mode`` (``"ansi"``).
     """
 
+    reset_options = frozenset({"secret"})
+
     def __init__(self, *, low: int = 1, high: int = 100, max_turns: int = 10,
                  discount: float = 1.0, split: str = "train", max_chars: int = 20_000,
                  render_mode: str | None = None):
+        low = check_int("low", low, minimum=_INT64_MIN, maximum=_INT64_MAX)
+        high = check_int("high", high, minimum=_INT64_MIN, maximum=_INT64_MAX)
         if low > high:
             raise ValueError(f"low must be <= high, got low={low}, high={high}")
-        if not 0.0 < discount <= 1.0:
-            raise ValueError(f"discount must be in (0, 1], got {discount}")
-        if split not in _SPLIT_SALT:
-            raise ValueError(f"split must be one of {sorted(_SPLIT_SALT)}, got {split!r}")
+        discount = check_discount("discount", discount)
+        if not isinstance(split, str) or split not in _SPLIT_SALT:
+            raise ValueError(f"split must be one of {sorted(_SPLIT_SALT)}, got {show(split)}")
         super().__init__(max_turns=max_turns, max_chars=max_chars, render_mode=render_mode)
         self.low, self.high, self.discount, self.split = low, high, discount, split
         self.secret = low
@@ -84,11 +98,12 @@ class GuessNumberEnv(TextEnv):
     def _start(self, options: dict[str, Any]) -> list[dict[str, str]]:
         if "secret" in options:
             secret = options["secret"]
-            if not isinstance(secret, int) or not self.low <= secret <= self.high:
+            if (isinstance(secret, bool) or not isinstance(secret, numbers.Integral)
+                    or not self.low <= secret <= self.high):
                 raise ValueError(
                     f"options['secret'] must be an int in [{self.low}, {self.high}], "
-                    f"got {secret!r}")
-            self.secret = secret
+                    f"got {show(secret)}")
+            self.secret = int(secret)
         else:
             # Draw twice on test so the two splits' secrets differ for the same seed.
             for _ in range(_SPLIT_SALT[self.split] + 1):
@@ -107,7 +122,13 @@ class GuessNumberEnv(TextEnv):
             return ([{"role": "user", "content": "I found no integer in your reply. "
                                                  "Reply with one integer."}],
                     0.0, False, {"guess": None})
-        guess = int(found[-1])
+        sign, digits = ("-", found[-1][1:]) if found[-1][0] == "-" else ("", found[-1])
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > _MAX_GUESS_DIGITS:
+            return ([{"role": "user", "content": f"Your number has {len(digits)} digits; it is "
+                                                 f"outside {self.low}..{self.high}."}],
+                    0.0, False, {"guess": None, "reason": "guess_too_long"})
+        guess = int(sign + digits)
         info: dict[str, Any] = {"guess": guess}
         if guess == self.secret:
             info.update(correct=True, secret=self.secret)

@@ -10,12 +10,13 @@ Example:
 
 from __future__ import annotations
 
+import numbers
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.base import TextEnv
+from envs.base import TextEnv, show
 
 # Generated tasks are endless, so rows are loaded up to this many; every shipped file-backed
 # split (GSM8K train: 7,473) fits.
@@ -110,6 +111,7 @@ class TaskEnvMixin:
     task: Any
     rows: list
     row: Any
+    reset_options = frozenset({"row", "row_id"})
 
     def _init_task(self, task: Any, *, split: str | None, task_kwargs: Mapping[str, Any] | None,
                    task_seed: int, limit: int | None, path: str | None) -> None:
@@ -145,17 +147,21 @@ class TaskEnvMixin:
 
     def _pick_row(self, options: Mapping[str, Any]) -> Any:
         rows = self.rows
+        if "row" in options and "row_id" in options:
+            raise ValueError("options may hold 'row' or 'row_id', not both")
         if "row" in options:
             index = options["row"]
-            if not isinstance(index, int) or not -len(rows) <= index < len(rows):
+            # bool is an int subclass, but {"row": True} is a mistake, not row 1.
+            if (isinstance(index, bool) or not isinstance(index, numbers.Integral)
+                    or not -len(rows) <= index < len(rows)):
                 raise ValueError(f"options['row'] must be an int index into {len(rows)} rows, "
-                                 f"got {index!r}")
-            return rows[index]
+                                 f"got {show(index)}")
+            return rows[int(index)]
         if "row_id" in options:
             for row in rows:
                 if row.id == options["row_id"]:
                     return row
-            raise ValueError(f"options['row_id'] {options['row_id']!r} is not in split "
+            raise ValueError(f"options['row_id'] {show(options['row_id'])} is not in split "
                              f"{self.split!r}")
         return rows[int(self.np_random.integers(len(rows)))]  # type: ignore[attr-defined]
 
@@ -188,8 +194,8 @@ class SingleTurnEnv(TaskEnvMixin, TextEnv):
     ``options={"row": i}`` or ``{"row_id": "..."}`` picks one.
 
     ## Episode End
-    Always terminated after one step, or truncated when the answer is longer than
-    ``max_chars`` characters (reward 0).
+    Always terminated after one step, or truncated (reward 0, the answer is not scored) when
+    the prompt and the answer together are longer than ``max_chars`` characters.
 
     ## Arguments
     ``task`` (a name for ``tasks.get`` or a task object), ``split`` (default: ``"train"``,
@@ -212,8 +218,9 @@ class SingleTurnEnv(TaskEnvMixin, TextEnv):
         return row_messages(self.row)
 
     def _respond(self, text: str) -> tuple[list[dict[str, str]], float, bool, dict[str, Any]]:
-        if self._chars() > self.max_chars:
-            return [], 0.0, False, {"row_id": self.row.id}  # the base class truncates
         reward, info = score_info(self.task.score(self.row, text))
         info["row_id"] = self.row.id
         return [], reward, True, info
+
+    def _on_truncate(self) -> tuple[float, dict[str, Any]]:
+        return 0.0, {"correct": False, "reason": "truncated", "row_id": self.row.id}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import gymnasium
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
@@ -335,3 +337,149 @@ def test_rows_of_a_task_object_are_loaded_once_for_many_envs():
     assert CountingTask.loads == 1
     envs.SingleTurnEnv(CountingTask()).reset(seed=0)  # another object: its own rows
     assert CountingTask.loads == 2
+
+
+# ----------------------------------------------------------------------------- misuse and limits
+
+
+def test_step_without_a_running_episode_names_the_cause():
+    env = ToolUseEnv(SumTask())
+    with pytest.raises(EpisodeOver, match=r"before reset\(\)"):
+        env.step("1")
+    assert issubclass(EpisodeOver, gymnasium.error.ResetNeeded)  # as OrderEnforcing raises
+    env.reset(seed=0)
+    # A reset that raises must not leave the env playing the row it had before (or None:
+    # this used to die with AttributeError: 'NoneType' object has no attribute 'answer').
+    with pytest.raises(ValueError, match="options\\['row'\\]"):
+        env.reset(options={"row": 99})
+    with pytest.raises(EpisodeOver, match=r"last reset\(\) raised"):
+        env.step("#### 10")
+    env.reset(seed=0, options={"row": 0})
+    assert env.step("#### 10")[1] == 1.0
+
+
+def test_guess_number_does_not_play_the_old_secret_after_a_failed_reset():
+    env = GuessNumberEnv()
+    env.reset(seed=0, options={"secret": 5})
+    with pytest.raises(ValueError, match="secret"):
+        env.reset(options={"secret": 500})
+    with pytest.raises(EpisodeOver):
+        env.step("5")  # used to win the previous episode: reward 1.0
+
+
+def test_non_text_actions_raise_a_type_error_with_a_hint():
+    env = GuessNumberEnv()
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="got list; pass the assistant message's content"):
+        env.step([{"role": "assistant", "content": "50"}])
+    with pytest.raises(TypeError, match="got bytes; decode"):
+        env.step(b"50")
+    with pytest.raises(TypeError, match="got NoneType$"):
+        env.step(None)
+    assert env.turn == 0 and env.step("50")[4]["turn"] == 1  # the rejected calls did not count
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"max_turns": 0}, ValueError, "max_turns must be >= 1, got 0"),
+    ({"max_turns": -3}, ValueError, "max_turns must be >= 1, got -3"),
+    ({"max_turns": 2.5}, TypeError, "max_turns must be an int, got 2.5"),
+    ({"max_turns": "3"}, TypeError, "max_turns must be an int, got '3'"),
+    ({"max_turns": float("nan")}, TypeError, "max_turns must be an int"),  # never truncated
+    ({"max_turns": True}, TypeError, "max_turns must be an int, got True"),
+    ({"max_chars": float("inf")}, TypeError, "max_chars must be an int"),
+    ({"low": 1.5}, TypeError, "low must be an int"),
+    ({"high": "x"}, TypeError, "high must be an int, got 'x'"),
+    ({"high": 10**30}, ValueError, "high must be <= 9223372036854775807"),
+    ({"discount": "0.5"}, TypeError, "discount must be a number"),
+    ({"discount": float("nan")}, ValueError, "discount must be in"),
+    ({"split": ["train"]}, ValueError, "split must be one of"),
+])
+def test_guess_number_constructor_rejects_bad_arguments_by_name(kwargs, error, match):
+    with pytest.raises(error, match=re.escape(match)):
+        GuessNumberEnv(**kwargs)
+
+
+def test_numpy_ints_are_accepted_where_ints_are():
+    env = GuessNumberEnv(low=np.int64(1), high=np.int64(10), max_turns=np.int32(3))
+    assert (env.low, env.high, env.max_turns) == (1, 10, 3)
+    assert type(env.max_turns) is int
+    env.reset(seed=0, options={"secret": np.int64(4)})
+    assert env.secret == 4
+    tool = ToolUseEnv(SumTask(), max_calls_per_turn=np.int16(2))
+    assert tool.reset(seed=0, options={"row": np.int64(2)})[0][1]["content"] == "What is 2 + 12?"
+
+
+def test_tool_env_constructor_rejects_bad_arguments_by_name():
+    with pytest.raises(TypeError, match="max_calls_per_turn must be an int, got 2.5"):
+        ToolUseEnv(SumTask(), max_calls_per_turn=2.5)
+    with pytest.raises(ValueError, match="max_turns must be >= 1, got 0"):
+        ToolUseEnv(SumTask(), max_turns=0)
+
+
+def test_reset_rejects_unknown_options_and_bool_rows():
+    env = ToolUseEnv(SumTask())
+    with pytest.raises(ValueError, match="unknown reset option 'rowid' for ToolUseEnv; accepted "
+                                         "options: 'row', 'row_id'"):
+        env.reset(options={"rowid": 1})
+    with pytest.raises(ValueError, match="got True"):
+        env.reset(options={"row": True})  # was row 1
+    with pytest.raises(ValueError, match="not both"):
+        env.reset(options={"row": 0, "row_id": "sum/train/1"})
+    with pytest.raises(ValueError, match="unknown reset option 'row' for GuessNumberEnv"):
+        GuessNumberEnv().reset(options={"row": 1})
+    with pytest.raises(ValueError, match="got True"):
+        GuessNumberEnv().reset(options={"secret": True})
+    with pytest.raises(TypeError, match="options must be a dict or None, got str"):
+        env.reset(options="row=1")
+
+
+class ScoreCountingTask(SumTask):
+    def __init__(self):
+        self.scored = 0
+
+    def score(self, row, completion):
+        self.scored += 1
+        return super().score(row, completion)
+
+
+def test_an_action_past_max_chars_is_truncated_without_being_evaluated():
+    task = ScoreCountingTask()
+    env = ToolUseEnv(task, max_chars=1000)
+    env.reset(seed=0, options={"row": 0})
+    # Right answer, but 1 MB long: the tool env used to terminate and score it (reward 1).
+    reply, reward, terminated, truncated, info = env.step("x" * 1_000_000 + "\n#### 10")
+    assert (reply, reward, terminated, truncated) == ([], 0.0, False, True)
+    assert info["truncated_by"] == "max_chars" and info["row_id"] == "sum/train/0"
+    assert task.scored == 0
+    single = envs.SingleTurnEnv(task, max_chars=1000)
+    single.reset(seed=0, options={"row": 0})
+    _, reward, terminated, truncated, info = single.step(" " * 2000 + "#### 10")
+    assert (reward, terminated, truncated, info["row_id"]) == (0.0, False, True, "sum/train/0")
+    assert task.scored == 0
+    guess = GuessNumberEnv(max_chars=300)
+    guess.reset(seed=0, options={"secret": 7})
+    _, reward, terminated, truncated, info = guess.step(" " * 400 + "7")
+    assert (reward, terminated, truncated, info["truncated_by"]) == (0.0, False, True, "max_chars")
+
+
+def test_truncation_by_turns_is_labelled():
+    env = GuessNumberEnv(max_turns=1)
+    env.reset(seed=0, options={"secret": 7})
+    info = env.step("3")[4]
+    assert (info["truncated"], info["truncated_by"], info["reason"]) == (True, "max_turns",
+                                                                        "truncated")
+
+
+def test_guess_number_reads_huge_and_zero_padded_numbers_without_crashing():
+    env = GuessNumberEnv(max_chars=200_000)
+    env.reset(seed=0, options={"secret": 3})
+    # int() refuses more than 4,300 digits: both of these raised ValueError.
+    reply, reward, terminated, truncated, info = env.step("9" * 100_000)
+    assert reply == [{"role": "user", "content": "Your number has 100000 digits; it is outside "
+                                                 "1..100."}]
+    assert (reward, terminated, truncated, info["guess"]) == (0.0, False, False, None)
+    assert info["reason"] == "guess_too_long"
+    _, reward, terminated, _, info = env.step("0" * 5000 + "3")
+    assert (reward, terminated, info["guess"]) == (1.0, True, 3)
+    env.reset(seed=0, options={"secret": 3})
+    assert env.step("-" + "0" * 30 + "5")[0][0]["content"] == "-5 is outside 1..100."
