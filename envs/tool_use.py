@@ -2,7 +2,8 @@
 
 The calculator never calls ``eval``: expressions are parsed with ``ast`` and only numbers,
 ``+ - * / // % **``, unary signs, parentheses and a few functions are evaluated, with limits
-on exponents and sizes so ``9**9**9`` is refused instead of freezing the env.
+on exponents and sizes so ``9**9**9`` (or ``round(1, -10**18)``) is refused or answered
+at once instead of freezing the env; ``inf`` and ``nan`` are never results.
 
 Example:
     >>> calculate("2 * (3 + 4) - 1")
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from envs.base import TextEnv
+from envs.base import TextEnv, check_int, show
 from envs.single_turn import DEFAULT_ROW_LIMIT, TaskEnvMixin, row_messages, score_info
 
 # ----------------------------------------------------------------------- the calculator
@@ -40,12 +41,24 @@ _BINARY = {
     ast.Pow: operator.pow,
 }
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
-_FUNCTIONS = {"sqrt": math.sqrt, "abs": abs, "round": round, "min": min, "max": max,
-              "floor": math.floor, "ceil": math.ceil, "log": math.log, "exp": math.exp}
-_CONSTANTS = {"pi": math.pi, "e": math.e}
 MAX_EXPRESSION_CHARS = 500
 _MAX_EXPONENT = 10_000
 _MAX_BITS = 13_300  # about 4,000 decimal digits: larger results are refused
+# round(x, n) computes 10 ** -n for an int x and n < 0, so round(1, -10**18) would run for
+# ever. Every value the calculator holds is below 10**4010 in size and any finite float has
+# fewer than 400 digits after the point, so clamping n to +-5,000 changes no result.
+_MAX_ROUND_DIGITS = 5_000
+
+
+def _round(value: int | float, ndigits: int | None = None) -> int | float:
+    if isinstance(ndigits, int):
+        ndigits = max(-_MAX_ROUND_DIGITS, min(_MAX_ROUND_DIGITS, ndigits))
+    return round(value, ndigits)
+
+
+_FUNCTIONS = {"sqrt": math.sqrt, "abs": abs, "round": _round, "min": min, "max": max,
+              "floor": math.floor, "ceil": math.ceil, "log": math.log, "exp": math.exp}
+_CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
 def _check_size(value: int | float) -> int | float:
@@ -60,7 +73,7 @@ def _evaluate(node: ast.AST) -> int | float:
     if isinstance(node, ast.Expression):
         return _evaluate(node.body)
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
+        return _check_size(node.value)  # 1e400 is a float literal for inf
     if isinstance(node, ast.Name) and node.id in _CONSTANTS:
         return _CONSTANTS[node.id]
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
@@ -90,6 +103,8 @@ def _evaluate(node: ast.AST) -> int | float:
         args = [_evaluate(a) for a in node.args]
         try:
             return _check_size(_FUNCTIONS[node.func.id](*args))
+        except ZeroDivisionError:  # log(2, 1)
+            raise CalculatorError(f"{node.func.id}: division by zero") from None
         except (ValueError, TypeError, OverflowError) as err:
             raise CalculatorError(f"{node.func.id}: {err}") from None
     what = ast.unparse(node) if isinstance(node, ast.expr) else type(node).__name__
@@ -130,6 +145,8 @@ def calculate(expression: str) -> str:
     except (SyntaxError, ValueError) as err:
         reason = err.msg if isinstance(err, SyntaxError) else str(err)
         raise CalculatorError(f"cannot parse {expression[:60]!r}: {reason}") from None
+    except (RecursionError, MemoryError):  # the parser's own nesting limits, version-dependent
+        raise CalculatorError("the expression is nested too deeply") from None
     try:
         return _format(_evaluate(tree))
     except RecursionError:
@@ -148,9 +165,23 @@ class ToolCall:
     error: str | None = None
 
 
-_TAG_CALL = re.compile(r"<calculator>(.*?)</calculator>", re.DOTALL)
-_JSON_CALL = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
-_OPEN_TAGS = ("<calculator>", "<tool_call>")
+_TAGS = {"<calculator>": "</calculator>", "<tool_call>": "</tool_call>"}
+
+
+def _tag_bodies(text: str, open_tag: str, close_tag: str) -> list[tuple[int, str]]:
+    """``(start, body)`` of every ``open_tag body close_tag``, shortest body first from the
+    left, like ``re.finditer(open + "(.*?)" + close, DOTALL)``. Written with ``str.find``
+    because that regex is quadratic: it rescans to the end of the text from every unclosed
+    opening tag (8,000 ``<calculator>`` took 3.4 s, 100,000 did not finish)."""
+    bodies = []
+    position = 0
+    while (start := text.find(open_tag, position)) >= 0:
+        end = text.find(close_tag, start + len(open_tag))
+        if end < 0:
+            break  # no later opening tag can be closed either
+        bodies.append((start, text[start + len(open_tag):end]))
+        position = end + len(close_tag)
+    return bodies
 
 
 def parse_tool_calls(text: str) -> list[ToolCall]:
@@ -169,32 +200,41 @@ def parse_tool_calls(text: str) -> list[ToolCall]:
         []
     """
     found: list[tuple[int, ToolCall]] = []
-    for match in _TAG_CALL.finditer(text):
-        found.append((match.start(), ToolCall("calculator", match.group(1))))
-    for match in _JSON_CALL.finditer(text):
-        found.append((match.start(), _parse_json_call(match.group(1))))
+    for start, body in _tag_bodies(text, "<calculator>", "</calculator>"):
+        found.append((start, ToolCall("calculator", body)))
+    for start, body in _tag_bodies(text, "<tool_call>", "</tool_call>"):
+        found.append((start, _parse_json_call(body)))
     if not found:
-        for tag in _OPEN_TAGS:
+        for tag, close in _TAGS.items():
             if tag in text:
-                close = tag.replace("<", "</")
                 found.append((text.index(tag), ToolCall("?", "", f"{tag} is never closed with "
                                                                  f"{close}")))
     return [call for _, call in sorted(found, key=lambda pair: pair[0])]
 
 
-def _parse_json_call(body: str) -> ToolCall:
+def _loads(body: str) -> tuple[Any, str | None]:
+    """``json.loads`` that reports instead of raising: besides bad syntax, JSON nested a
+    thousand deep raises ``RecursionError`` and a number of 4,301 digits ``ValueError``."""
     try:
-        payload = json.loads(body)
+        return json.loads(body), None
     except json.JSONDecodeError as err:
-        return ToolCall("?", body, f"invalid JSON in tool call: {err.msg} at char {err.pos}")
+        return None, f"{err.msg} at char {err.pos}"
+    except RecursionError:
+        return None, "nested too deeply"
+    except ValueError as err:
+        return None, str(err).split(";")[0]
+
+
+def _parse_json_call(body: str) -> ToolCall:
+    payload, error = _loads(body)
+    if error is not None:
+        return ToolCall("?", body, f"invalid JSON in tool call: {error}")
     if not isinstance(payload, dict) or not isinstance(payload.get("name"), str):
         return ToolCall("?", body, 'a tool call must be a JSON object with a "name" string')
     arguments = payload.get("arguments", {})
     if isinstance(arguments, str):  # some models send the arguments JSON-encoded twice
-        try:
-            arguments = json.loads(arguments)
-        except json.JSONDecodeError:
-            arguments = {"expression": arguments}
+        decoded, error = _loads(arguments)
+        arguments = {"expression": arguments} if error is not None else decoded
     if not isinstance(arguments, dict) or not isinstance(arguments.get("expression"), str):
         return ToolCall(payload["name"], body,
                         '"arguments" must be an object with an "expression" string')
@@ -213,7 +253,7 @@ def run_tool_call(call: ToolCall) -> str:
     if call.error is not None:
         return f"Error: {call.error}"
     if call.name != "calculator":
-        return f"Error: unknown tool {call.name!r} (available: calculator)"
+        return f"Error: unknown tool {show(call.name, 60)} (available: calculator)"
     try:
         return calculate(call.arguments)
     except CalculatorError as err:
@@ -270,9 +310,8 @@ class ToolUseEnv(TaskEnvMixin, TextEnv):
                  max_turns: int = 4, max_calls_per_turn: int = 4, tool_role: str = "tool",
                  max_chars: int = 100_000, render_mode: str | None = None):
         if tool_role not in ("tool", "user"):
-            raise ValueError(f"tool_role must be 'tool' or 'user', got {tool_role!r}")
-        if max_calls_per_turn < 1:
-            raise ValueError(f"max_calls_per_turn must be >= 1, got {max_calls_per_turn}")
+            raise ValueError(f"tool_role must be 'tool' or 'user', got {show(tool_role)}")
+        max_calls_per_turn = check_int("max_calls_per_turn", max_calls_per_turn, minimum=1)
         super().__init__(max_turns=max_turns, max_chars=max_chars, render_mode=render_mode)
         self._init_task(task, split=split, task_kwargs=task_kwargs, task_seed=task_seed,
                         limit=limit, path=path)

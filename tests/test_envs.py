@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,13 @@ from gymnasium.utils.env_checker import check_env
 import envs
 from envs.base import ChatMessages, EpisodeOver, UnicodeText
 from envs.guess_number import GuessNumberEnv, optimal_turns
-from envs.tool_use import CalculatorError, ToolUseEnv, calculate, parse_tool_calls
+from envs.tool_use import (
+    CalculatorError,
+    ToolUseEnv,
+    calculate,
+    parse_tool_calls,
+    run_tool_call,
+)
 from tasks import Row
 
 REPO = Path(__file__).resolve().parents[1]
@@ -483,3 +490,82 @@ def test_guess_number_reads_huge_and_zero_padded_numbers_without_crashing():
     assert (reward, terminated, info["guess"]) == (1.0, True, 3)
     env.reset(seed=0, options={"secret": 3})
     assert env.step("-" + "0" * 30 + "5")[0][0]["content"] == "-5 is outside 1..100."
+
+
+# ----------------------------------------------------------------------------- calculator limits
+
+
+def _timed(fn, *args):
+    start = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - start
+
+
+def test_calculator_round_with_a_huge_negative_ndigits_answers_at_once():
+    # round(int, -n) computes 10**n: n = 10**18 never finished.
+    for expression, expected in [("round(1, -10**18)", "0"), ("round(1, -(10**100))", "0"),
+                                 ("round(123456, -3)", "123000"), ("round(2.567, 2)", "2.57"),
+                                 ("round(1.5, 10**100)", "1.5"), ("round(7)", "7")]:
+        result, seconds = _timed(calculate, expression)
+        assert (result, seconds < 1.0) == (expected, True), expression
+
+
+def test_calculator_never_returns_inf_and_reports_math_errors():
+    for bad, reason in [("1e400", "not a finite number"), ("-1e400", "not a finite number"),
+                        ("min(1, 1e400)", "not a finite number"),
+                        ("log(2, 1)", "log: division by zero")]:  # was an uncaught ZeroDivisionError
+        with pytest.raises(CalculatorError, match=reason):
+            calculate(bad)
+    assert calculate("1e300 * 1") == "1e+300"
+
+
+def test_tool_call_parsing_is_linear_in_the_text():
+    # The old regex rescanned to the end from every unclosed tag: 100,000 of them hung.
+    for tag in ("<calculator>", "<tool_call>"):
+        calls, seconds = _timed(parse_tool_calls, tag * 100_000)
+        assert seconds < 1.0
+        assert [c.error for c in calls] == [f"{tag} is never closed with {tag[0]}/{tag[1:]}"]
+    calls, seconds = _timed(parse_tool_calls, "<calculator>1</calculator>" * 40_000)
+    assert len(calls) == 40_000 and seconds < 1.0
+    # Same pairing as the regex: shortest body from the left, the earlier tag first.
+    calls = parse_tool_calls("<calculator><calculator>1</calculator></calculator> <calculator>2")
+    assert [c.arguments for c in calls] == ["<calculator>1"]
+    # Tags of the two kinds are found independently and ordered by where they start.
+    assert [c.arguments for c in parse_tool_calls(
+        '<tool_call>{"name": "calculator", "arguments": {"expression": "<calculator>3'
+        '</calculator>"}}</tool_call>')] == ["<calculator>3</calculator>", "3"]
+
+
+@pytest.mark.parametrize("body, error", [
+    ("[" * 100_000, "invalid JSON in tool call: nested too deeply"),  # was RecursionError
+    ('{"a":' * 20_000 + "1" + "}" * 20_000, "invalid JSON in tool call: nested too deeply"),
+    ("9" * 5000, "invalid JSON in tool call: Exceeds the limit (4300 digits)"),  # was ValueError
+    ('{"name": "calculator", "arguments": {"expression": "1"}, "n": ' + "9" * 5000 + "}",
+     "invalid JSON in tool call: Exceeds the limit"),
+], ids=["deep-array", "deep-object", "huge-int", "huge-int-field"])
+def test_pathological_json_tool_calls_are_errors_not_exceptions(body, error):
+    [call] = parse_tool_calls(f"<tool_call>{body}</tool_call>")
+    assert call.error.startswith(error)
+    env = ToolUseEnv(SumTask(), max_chars=1_000_000)
+    env.reset(seed=0)
+    reply, reward, terminated, truncated, info = env.step(f"<tool_call>{body}</tool_call>")
+    assert reply == [{"role": "tool", "content": f"Error: {call.error}"}]
+    assert (reward, terminated, truncated, info["tool_errors"]) == (0.0, False, False, 1)
+
+
+def test_double_encoded_arguments_that_are_not_json_are_the_expression():
+    deep = "[" * 10_000  # json.loads of this string raised RecursionError
+    [call] = parse_tool_calls('<tool_call>{"name": "calculator", "arguments": "' + deep
+                              + '"}</tool_call>')
+    assert (call.arguments, call.error) == (deep, None)
+    assert run_tool_call(call) == "Error: the expression is longer than 500 characters"
+    [call] = parse_tool_calls('<tool_call>{"name": "calculator", "arguments": '
+                              '"{\\"expression\\": \\"6*7\\"}"}</tool_call>')
+    assert run_tool_call(call) == "42"
+
+
+def test_unknown_tool_names_are_quoted_shortened():
+    [call] = parse_tool_calls('<tool_call>{"name": "' + "x" * 1000 + '", "arguments": '
+                              '{"expression": "1"}}</tool_call>')
+    reply = run_tool_call(call)
+    assert reply.startswith("Error: unknown tool 'xxx") and len(reply) < 120
