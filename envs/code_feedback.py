@@ -10,10 +10,11 @@ Example:
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.base import TextEnv
+from envs.base import TextEnv, check_discount, check_int, show
 from envs.single_turn import DEFAULT_ROW_LIMIT, TaskEnvMixin, row_messages, score_info
 
 _EXCERPT = 300
@@ -94,7 +95,8 @@ class CodeFeedbackEnv(TaskEnvMixin, TextEnv):
     ## Arguments
     ``task`` (default ``"mbpp"``), ``split``, ``task_kwargs``, ``task_seed``, ``limit``,
     ``path`` (as for ``SingleTurnEnv``), ``max_attempts`` (default 3), ``discount`` (default
-    1.0), ``timeout`` (seconds per attempt, default ``verifiers.code.DEFAULT_TIMEOUT``),
+    1.0), ``timeout`` (seconds per attempt in (0, 3600], default
+    ``verifiers.code.DEFAULT_TIMEOUT``),
     ``max_shown`` (failing tests shown, default 3), ``max_chars``, ``render_mode``.
     """
 
@@ -104,15 +106,20 @@ class CodeFeedbackEnv(TaskEnvMixin, TextEnv):
                  max_attempts: int = 3, discount: float = 1.0, timeout: float | None = None,
                  max_shown: int = 3, max_chars: int = 100_000,
                  render_mode: str | None = None):
-        if not 0.0 < discount <= 1.0:
-            raise ValueError(f"discount must be in (0, 1], got {discount}")
-        if max_shown < 1:
-            raise ValueError(f"max_shown must be >= 1, got {max_shown}")
+        # Checked here, not only when the first attempt runs: a bad value must fail at
+        # construction, naming this env's argument (max_attempts, not the base's max_turns).
+        max_attempts = check_int("max_attempts", max_attempts, minimum=1)
+        discount = check_discount("discount", discount)
+        max_shown = check_int("max_shown", max_shown, minimum=1)
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, numbers.Real)
+                                    or not 0 < timeout <= 3600):
+            raise ValueError(f"timeout must be None or seconds in (0, 3600], got {show(timeout)}")
         super().__init__(max_turns=max_attempts, max_chars=max_chars, render_mode=render_mode)
         self._init_task(task, split=split, task_kwargs=task_kwargs, task_seed=task_seed,
                         limit=limit, path=path)
         self.max_attempts, self.discount, self.max_shown = max_attempts, discount, max_shown
-        self.timeout = timeout
+        self.timeout = None if timeout is None else float(timeout)
         self.passed: list[int] = []
 
     def _start(self, options: dict[str, Any]) -> list[dict[str, str]]:
@@ -128,7 +135,7 @@ class CodeFeedbackEnv(TaskEnvMixin, TextEnv):
 
         return code_check(text, list(self.row.info["tests"]),
                           prefix=str(self.row.info.get("prefix", "")),
-                          timeout=self.timeout or DEFAULT_TIMEOUT)
+                          timeout=DEFAULT_TIMEOUT if self.timeout is None else self.timeout)
 
     def _respond(self, text: str) -> tuple[list[dict[str, str]], float, bool, dict[str, Any]]:
         verdict = self._run(text)

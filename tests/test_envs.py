@@ -569,3 +569,25 @@ def test_unknown_tool_names_are_quoted_shortened():
                               '{"expression": "1"}}</tool_call>')
     reply = run_tool_call(call)
     assert reply.startswith("Error: unknown tool 'xxx") and len(reply) < 120
+
+
+# ----------------------------------------------------------------------------- code feedback args
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"max_attempts": 0}, ValueError, "max_attempts must be >= 1, got 0"),  # said max_turns
+    ({"max_attempts": float("nan")}, TypeError, "max_attempts must be an int"),  # was accepted
+    ({"max_attempts": "2"}, TypeError, "max_attempts must be an int, got '2'"),
+    ({"max_shown": 0}, ValueError, "max_shown must be >= 1, got 0"),
+    ({"discount": 0}, ValueError, "discount must be in (0, 1], got 0"),
+    ({"timeout": 0}, ValueError, "timeout must be None or seconds in (0, 3600], got 0"),
+    ({"timeout": -1}, ValueError, "timeout must be None or seconds"),  # raised only in step()
+    ({"timeout": float("nan")}, ValueError, "timeout must be None or seconds"),
+    ({"timeout": "5"}, ValueError, "got '5'"),
+])
+def test_code_feedback_constructor_rejects_bad_arguments_by_name(kwargs, error, match):
+    from envs.code_feedback import CodeFeedbackEnv
+
+    with pytest.raises(error, match=re.escape(match)):
+        CodeFeedbackEnv(SumTask(), **kwargs)
+    assert CodeFeedbackEnv(SumTask(), timeout=2, max_attempts=np.int64(2)).timeout == 2.0
