@@ -22,6 +22,8 @@ from typing import Any
 
 import gymnasium
 
+from envs.base import show
+
 NAMESPACE = "rlvr"
 _lock = threading.Lock()  # rollouts make envs from several threads at once
 
@@ -73,14 +75,14 @@ def names() -> list[str]:
 def env_id(name: str) -> str:
     """The Gymnasium id for an alias or id; raises ``ValueError`` for an unknown name."""
     if not isinstance(name, str) or not name:
-        raise ValueError(f"env name must be a non-empty string, got {name!r}")
+        raise ValueError(f"env name must be a non-empty string, got {show(name)}")
     register_all()
     if name in gymnasium.registry:
         return name
     if _id(name) in gymnasium.registry:
         return _id(name)
-    raise ValueError(f"unknown env {name!r}; known: {', '.join(names())} (or a Gymnasium id, "
-                     "or 'package.module:EnvClass')")
+    raise ValueError(f"unknown env {show(name)}; known: {', '.join(names())} (or a Gymnasium "
+                     "id, or 'package.module:EnvClass')")
 
 
 def make(name: str, **kwargs: Any) -> gymnasium.Env:
@@ -93,16 +95,20 @@ def make(name: str, **kwargs: Any) -> gymnasium.Env:
     """
     if isinstance(name, str) and ":" in name:
         module_name, _, attr = name.partition(":")
+        if not module_name or not attr:
+            raise ValueError(f"env {show(name)}: expected 'package.module:EnvClass' with both "
+                             "parts non-empty")
         try:
             module = importlib.import_module(module_name)
         except ImportError as err:
-            raise ImportError(f"env {name!r}: cannot import module {module_name!r}: {err}") from err
+            raise ImportError(f"env {show(name)}: cannot import module {show(module_name)}: "
+                              f"{err}") from err
         target = getattr(module, attr, None)
         if isinstance(target, type) and issubclass(target, gymnasium.Env):
             return target(**kwargs)
         # Otherwise Gymnasium's own "module:EnvId" form: importing registered the id.
         if attr in gymnasium.registry:
             return gymnasium.make(attr, **kwargs)
-        raise ValueError(f"env {name!r}: {module_name} has no gymnasium.Env class and "
-                         f"registered no env id {attr!r}")
+        raise ValueError(f"env {show(name)}: {module_name} has no gymnasium.Env class and "
+                         f"registered no env id {show(attr)}")
     return gymnasium.make(env_id(name), **kwargs)

@@ -591,3 +591,14 @@ def test_code_feedback_constructor_rejects_bad_arguments_by_name(kwargs, error, 
     with pytest.raises(error, match=re.escape(match)):
         CodeFeedbackEnv(SumTask(), **kwargs)
     assert CodeFeedbackEnv(SumTask(), timeout=2, max_attempts=np.int64(2)).timeout == 2.0
+
+
+def test_make_reports_malformed_entry_points_and_long_names_in_one_line():
+    for name in (":", "envs:", ":GuessNumberEnv"):  # ":" raised ValueError("Empty module name")
+        with pytest.raises(ValueError, match="expected 'package.module:EnvClass' with both parts"):
+            envs.make(name)
+    with pytest.raises(ValueError) as err:
+        envs.make("x" * 10_000)
+    assert len(str(err.value)) < 400 and "xxx..." in str(err.value)
+    with pytest.raises(ValueError, match="env name must be a non-empty string, got None"):
+        envs.make(None)
