@@ -45,6 +45,21 @@ def _is_valid_text(x: Any) -> bool:
     return True
 
 
+def encodable(text: str) -> str:
+    r"""``text`` with any lone surrogate written as a ``\udXXX`` escape, so it is UTF-8
+    encodable (a tokenizer can take it) and inside ``UnicodeText``.
+
+    Example:
+        >>> encodable("ok ✓"), encodable("bad \ud800")
+        ('ok ✓', 'bad \\ud800')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class UnicodeText(spaces.Space[str]):
     """Any UTF-8 encodable string with ``min_length <= len(x) <= max_length`` characters.
 
@@ -247,6 +262,10 @@ class TextEnv(gymnasium.Env[list, str]):
     Any ``str``, however odd (empty, a megabyte, control characters), is a completion and
     never raises.
 
+    Message contents the env returns are made UTF-8 encodable (``encodable``), so
+    observations stay inside ``observation_space`` even when a reply quotes odd model
+    output.
+
     Every info dict carries ``turn`` (model turns so far); the final one also carries
     ``truncated`` and ``correct`` (and ``truncated_by``, ``"max_turns"`` or
     ``"max_chars"``, when truncated), and single-turn task envs add ``rubric`` (the
@@ -318,7 +337,7 @@ class TextEnv(gymnasium.Env[list, str]):
         # Until _start succeeds there is no episode: a step after a reset that raised must
         # not run on the previous episode's row or secret (or on None).
         self._not_running = "the last reset() raised an exception; call reset() again"
-        prompt = [dict(m) for m in self._start(options)]
+        prompt = self._clean(self._start(options))
         self.messages = [dict(m) for m in prompt]
         self._not_running = None
         return prompt, {"turn": 0}
@@ -340,7 +359,7 @@ class TextEnv(gymnasium.Env[list, str]):
             truncated_by = "max_chars"
         else:
             reply, reward, terminated, info = self._respond(action)
-            reply = [dict(m) for m in reply]
+            reply = self._clean(reply)
             info = dict(info)
             if not terminated and self.turn >= self.max_turns:
                 truncated_by = "max_turns"
@@ -365,6 +384,14 @@ class TextEnv(gymnasium.Env[list, str]):
         return "\n".join(f"[{m['role']}] {m['content']}" for m in self.messages)
 
     # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _clean(messages: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+        # Env text can quote the model's program (a code env's feedback repeats an exception
+        # message the candidate built from "\ud800"); a lone surrogate there would put the
+        # observation outside its space and break the tokenizer that encodes the next prompt.
+        return [{k: encodable(v) if isinstance(v, str) else v for k, v in m.items()}
+                for m in messages]
 
     def _chars(self, pending: Sequence[dict[str, str]] = ()) -> int:
         return sum(len(m["content"]) for m in [*self.messages, *pending])

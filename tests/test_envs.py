@@ -602,3 +602,23 @@ def test_make_reports_malformed_entry_points_and_long_names_in_one_line():
     assert len(str(err.value)) < 400 and "xxx..." in str(err.value)
     with pytest.raises(ValueError, match="env name must be a non-empty string, got None"):
         envs.make(None)
+
+
+class EchoEnv(envs.TextEnv):
+    """Replies with the model's text, as a feedback env quoting the model's output does."""
+
+    def _start(self, options):
+        return [{"role": "user", "content": "say \ud800 something"}]
+
+    def _respond(self, text):
+        return [{"role": "user", "content": f"you said: {text}"}], 0.0, False, {}
+
+
+def test_observations_with_lone_surrogates_are_made_encodable():
+    env = EchoEnv(max_turns=3)
+    prompt, _ = env.reset(seed=0)
+    assert prompt == [{"role": "user", "content": "say \\ud800 something"}]
+    reply = env.step("x\udc80y")[0]
+    assert reply == [{"role": "user", "content": "you said: x\\udc80y"}]
+    assert prompt in env.observation_space and reply in env.observation_space
+    assert env.messages[1] == {"role": "assistant", "content": "x\udc80y"}  # the action as given

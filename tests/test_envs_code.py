@@ -86,3 +86,13 @@ def test_discount_per_attempt():
     env.step(WRONG)
     _, reward, terminated, _, info = env.step(fixed)
     assert terminated and info["correct"] and reward == pytest.approx(0.25)
+
+
+def test_feedback_quoting_a_lone_surrogate_stays_in_the_observation_space():
+    env = CodeFeedbackEnv("mbpp", split="train")
+    env.reset(seed=0, options={"row_id": "mbpp/train/602"})
+    # The candidate's exception message reaches the feedback verbatim: '\ud800' made the
+    # observation unencodable (outside ChatMessages, and fatal to a tokenizer).
+    reply, *_ = env.step("```python\ndef first_repeated_char(s):\n    raise ValueError('\\ud800')\n```")
+    assert reply in env.observation_space
+    assert "error: ValueError \\ud800" in reply[0]["content"]
