@@ -11,12 +11,13 @@ Example:
 from __future__ import annotations
 
 import numbers
+import os
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from envs.base import TextEnv, show
+from envs.base import TextEnv, check_int, show
 
 # Generated tasks are endless, so rows are loaded up to this many; every shipped file-backed
 # split (GSM8K train: 7,473) fits.
@@ -115,6 +116,15 @@ class TaskEnvMixin:
 
     def _init_task(self, task: Any, *, split: str | None, task_kwargs: Mapping[str, Any] | None,
                    task_seed: int, limit: int | None, path: str | None) -> None:
+        # Rows load lazily on the first reset(), so a bad value here would otherwise fail
+        # there, deep inside the task's loader ("Stop argument for islice()...").
+        if task_kwargs is not None and not isinstance(task_kwargs, Mapping):
+            raise TypeError(f"task_kwargs must be a mapping or None, got {show(task_kwargs)}")
+        task_seed = check_int("task_seed", task_seed)
+        if limit is not None:
+            limit = check_int("limit", limit, minimum=1)
+        if path is not None and not isinstance(path, str | os.PathLike):
+            raise TypeError(f"path must be a str or os.PathLike or None, got {show(path)}")
         if isinstance(task, str):
             self.task = load_task(task, task_kwargs)
             cache_key: tuple | None = ("name", task, repr(sorted((task_kwargs or {}).items())))

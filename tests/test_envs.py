@@ -622,3 +622,18 @@ def test_observations_with_lone_surrogates_are_made_encodable():
     assert reply == [{"role": "user", "content": "you said: x\\udc80y"}]
     assert prompt in env.observation_space and reply in env.observation_space
     assert env.messages[1] == {"role": "assistant", "content": "x\udc80y"}  # the action as given
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"limit": 2.5}, TypeError, "limit must be an int, got 2.5"),  # was an islice error at reset
+    ({"limit": "x"}, TypeError, "limit must be an int, got 'x'"),
+    ({"limit": 0}, ValueError, "limit must be >= 1, got 0"),
+    ({"task_seed": 2.5}, TypeError, "task_seed must be an int, got 2.5"),
+    ({"path": 123}, TypeError, "path must be a str or os.PathLike or None, got 123"),
+    ({"task_kwargs": "x"}, TypeError, "task_kwargs must be a mapping or None, got 'x'"),
+])
+def test_task_env_arguments_are_checked_before_the_rows_load(kwargs, error, match):
+    with pytest.raises(error, match=re.escape(match)):
+        envs.SingleTurnEnv("arithmetic", **kwargs)
+    with pytest.raises(error, match=re.escape(match)):
+        ToolUseEnv("arithmetic", **kwargs)
