@@ -322,6 +322,9 @@ class TextEnv(gymnasium.Env[list, str]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[list[dict[str, str]], dict]:
+        # Until _start succeeds there is no episode: a step after a reset that raised must
+        # not run on the previous episode's row or secret (or on None).
+        self._not_running = "the last reset() raised an exception; call reset() again"
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         options = dict(options or {})
@@ -334,9 +337,6 @@ class TextEnv(gymnasium.Env[list, str]):
         super().reset(seed=seed)
         self.turn = 0
         self.messages = []
-        # Until _start succeeds there is no episode: a step after a reset that raised must
-        # not run on the previous episode's row or secret (or on None).
-        self._not_running = "the last reset() raised an exception; call reset() again"
         prompt = self._clean(self._start(options))
         self.messages = [dict(m) for m in prompt]
         self._not_running = None

@@ -436,8 +436,11 @@ def test_reset_rejects_unknown_options_and_bool_rows():
         GuessNumberEnv().reset(options={"row": 1})
     with pytest.raises(ValueError, match="got True"):
         GuessNumberEnv().reset(options={"secret": True})
+    env.reset(seed=0)
     with pytest.raises(TypeError, match="options must be a dict or None, got str"):
         env.reset(options="row=1")
+    with pytest.raises(EpisodeOver, match=r"last reset\(\) raised"):
+        env.step("#### 10")  # any reset that raised ends the episode it interrupted
 
 
 class ScoreCountingTask(SumTask):
