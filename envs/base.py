@@ -309,10 +309,12 @@ class TextEnv(gymnasium.Env[list, str]):
     # ------------------------------------------------------------------ hooks
 
     def _start(self, options: dict[str, Any]) -> list[dict[str, str]]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _start(options) "
+                                  "(TextEnv is a base class)")
 
     def _respond(self, text: str) -> tuple[list[dict[str, str]], float, bool, dict[str, Any]]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _respond(text) "
+                                  "(TextEnv is a base class)")
 
     def _on_truncate(self) -> tuple[float, dict[str, Any]]:
         """Final reward and info when the episode runs out of turns or characters."""

@@ -640,3 +640,11 @@ def test_task_env_arguments_are_checked_before_the_rows_load(kwargs, error, matc
         envs.SingleTurnEnv("arithmetic", **kwargs)
     with pytest.raises(error, match=re.escape(match)):
         ToolUseEnv("arithmetic", **kwargs)
+
+
+def test_the_base_class_says_which_hook_is_missing():
+    env = envs.make("envs.base:TextEnv")
+    with pytest.raises(NotImplementedError, match=r"TextEnv must implement _start\(options\)"):
+        env.reset(seed=0)
+    with pytest.raises(EpisodeOver):
+        env.step("x")
