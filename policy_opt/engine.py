@@ -1,4 +1,4 @@
-"""Rollout engines: turn prompt token ids into sampled completions, behind one interface.
+r"""Rollout engines: turn prompt token ids into sampled completions, behind one interface.
 
 * :class:`TransformersEngine` runs the policy in-process (CPU or GPU): one batched prefill
   of the distinct left-padded prompts, then a lean decode loop: over a preallocated
