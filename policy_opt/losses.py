@@ -1,6 +1,6 @@
 """Clipped policy-gradient losses of GRPO, Dr.GRPO, GSPO and GSPO-token, on tensors alone.
 
-Each formula of ``docs/algorithms.md`` is one pure function, registered by name (as in verl's
+Each formula (the README's ``--algo`` table: GRPO, Dr.GRPO, GSPO) is one pure function, registered by name (as in verl's
 ``core_algos.py``): importance ratios in ``RATIOS``, normalisers in ``NORMS``; plus the k3 KL
 estimator and the clipped surrogate. ``policy_loss`` composes them; ``algo`` names a preset
 (``PRESETS``, a ``LossConfig`` each) and keyword arguments override its knobs.

@@ -69,8 +69,8 @@ def default_config(
 ) -> LlamaConfig:
     """The default model's architecture: a Llama with tied embeddings, ~2.4M parameters.
 
-    The size is the CPU sweet spot measured in ``docs/offline-model-notes.md`` (a training
-    step of 64 x 128 tokens in ~2 s on two cores); pass smaller values for tests.
+    The size was chosen for training on a CPU (a training step of 64 x 128 tokens takes about
+    a second or two on two cores); pass smaller values for tests.
 
     Example:
         >>> cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
@@ -159,9 +159,12 @@ def load_policy(
     Raises ``FileNotFoundError`` for a path that looks local but does not exist, and
     ``OSError`` naming the model when a hub id cannot be fetched (offline, no cache).
 
+    ``"default"`` loads the shipped weights (``policy_opt/default_model/``) silently; only
+    after a recipe change does the first call build the model, printing ``[policy_opt]
+    building the default model into ~/.cache/rlvr/default-... (first use only)``.
+
     Example:
         >>> model, tok = load_policy("default")  # doctest: +SKIP
-        [policy_opt] building the default model into ~/.cache/rlvr/default-... (first use only)
     """
     torch_dtype = _resolve_dtype(dtype)
     name = os.fspath(name_or_path)

@@ -1,6 +1,6 @@
 """``python -m policy_opt.train``: GRPO, Dr.GRPO and GSPO on a verifier-backed environment.
 
-One step, in the order of ``docs/algorithms.md``::
+One step::
 
     1. sample B prompt seeds; roll out G episodes per prompt    -> Episode x (B*G)
     2. rewards r [B*G] from the env (verifiers)                 -> advantages A [B*G]
