@@ -1,7 +1,9 @@
 """Training configuration: one dataclass, a CLI generated from it, YAML files, validation.
 
 Every field is a command-line flag (``max_steps`` -> ``--max-steps``) whose help text is the
-field's ``help`` metadata. Precedence: built-in default < ``--config FILE.yaml`` < flags.
+field's ``help`` metadata. Precedence: built-in default < ``--config FILE.yaml`` < flags;
+with ``--resume``, the run's own settings (``<out>/config.json``) come between the defaults and
+the file, so ``--out DIR --resume`` continues the run in ``DIR`` with the settings it had.
 A bad value raises ``ConfigError`` naming the flag, never a traceback from deep in the loop.
 """
 
@@ -68,7 +70,8 @@ class TrainConfig:
     save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
     out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
     resume: bool = _f(False, "continue from the newest checkpoint in --out: its weights, optimiser, "
-                      "RNG state, and the minutes it already spent of --max-minutes")
+                      "RNG state, and the minutes it already spent of --max-minutes; settings "
+                      "not given again (flags or --config) are the run's own (--out/config.json)")
     # machine
     seed: int = _f(0, "seed for prompts, sampling and initialisation")
     dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else float32",
@@ -247,11 +250,47 @@ def _yaml_value(value: Any, kind: type, *, nullable: bool) -> Any:
     return value if isinstance(value, kind) else _BAD
 
 
+def load_run_config(out: str) -> dict[str, Any]:
+    """The settings a run in ``out`` was started with (its ``config.json``), minus ``resume``;
+    ``{}`` when there is none. Fields this version does not know are dropped."""
+    import json
+
+    path = Path(out).expanduser() / "config.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ConfigError(f"--resume: {path} is not a JSON object ({err})") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"--resume: {path} is not a JSON object")
+    known = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in known or name in ("resume", "out"):
+            continue
+        kind = _field_type(known[name])
+        value = _yaml_value(value, kind, nullable=known[name].default is None)
+        if value is _BAD:
+            raise ConfigError(f"--resume: {path}: field {name!r} must be {kind.__name__}, "
+                              f"got {data[name]!r}")
+        values[name] = value
+    return values
+
+
 def parse_config(argv: list[str] | None = None) -> TrainConfig:
-    """Build a validated TrainConfig from defaults, an optional YAML file and flags."""
+    """Build a validated TrainConfig from defaults, an optional YAML file and flags.
+
+    With ``--resume`` the run's saved settings (``<out>/config.json``) fill in every field that
+    neither the YAML file nor a flag sets, so a resumed run is the same run.
+    """
     parser = build_parser()
     ns = vars(parser.parse_args(argv))
     config_path = ns.pop("config", None)
     values: dict[str, Any] = load_yaml(config_path) if config_path else {}
     values.update(ns)
+    if values.get("resume"):
+        out = values.get("out", TrainConfig.out)
+        if isinstance(out, str):  # a bad --out is reported by validate()
+            values = {**load_run_config(out), **values}
     return TrainConfig(**values).validate()

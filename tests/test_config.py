@@ -1,5 +1,8 @@
 """The training CLI's configuration: defaults, YAML, flags, and errors that name the flag."""
 
+import dataclasses
+import json
+
 import pytest
 
 from policy_opt.config import ConfigError, TrainConfig, build_parser, parse_config
@@ -112,3 +115,28 @@ def test_help_states_each_built_in_default(capsys):
                           ("--flush-denormal", True)):
         assert f"(default: {default})" in text.split(f"{flag} ", 1)[1].split(" --", 1)[0], flag
     assert "(default: None)" not in text
+
+
+def test_resume_takes_the_runs_own_settings_unless_given_again(tmp_path):
+    # README: `--out runs/arith --max-steps 80 --resume` continues the run in runs/arith; the
+    # settings it was started with must not fall back to the built-in defaults.
+    out = tmp_path / "run"
+    out.mkdir()
+    started = dataclasses.replace(TrainConfig(), env="gsm8k", algo="grpo", group_size=4,
+                                  beta=0.01, out=str(out))
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(started)))
+    yaml_file = tmp_path / "c.yaml"
+    yaml_file.write_text("group_size: 6\n")
+    cfg = parse_config(["--out", str(out), "--resume", "--max-steps", "80",
+                        "--config", str(yaml_file), "--lr", "3e-5"])
+    assert (cfg.env, cfg.algo, cfg.beta) == ("gsm8k", "grpo", 0.01)  # the run's own
+    assert (cfg.group_size, cfg.lr, cfg.max_steps) == (6, 3e-5, 80)  # given again: they win
+    assert cfg.resume is True and cfg.out == str(out)
+    # Without --resume the saved settings play no part.
+    assert parse_config(["--out", str(out)]).env == TrainConfig().env
+
+
+def test_resume_with_a_damaged_run_config_names_the_file(tmp_path):
+    (tmp_path / "config.json").write_text('{"group_size": "four"}')
+    with pytest.raises(ConfigError, match="config.json: field 'group_size' must be int"):
+        parse_config(["--out", str(tmp_path), "--resume"])

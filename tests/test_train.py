@@ -103,6 +103,23 @@ def test_resume_repeats_the_uninterrupted_run_exactly(tiny_model, tmp_path):
         assert a[2][key] == b[2][key], key
 
 
+def test_resume_with_only_out_and_max_steps_continues_the_same_run(tiny_model, tmp_path):
+    # The README's `--out runs/arith --max-steps 80 --resume`: the run's other settings (here
+    # none of them the defaults) come from the run itself.
+    common = ("--mu", "2", "--algo", "grpo", "--eval-every", "0", "--lr", "3e-3")
+    full = tmp_path / "full"
+    assert main(_argv(tiny_model, full, "--max-steps", "3", *common, "--save-every", "0")) == 0
+    part = tmp_path / "part"
+    assert main(_argv(tiny_model, part, "--max-steps", "2", *common)) == 0
+    assert main(["--out", str(part), "--max-steps", "3", "--resume"]) == 0
+    a, b = _records(full), _records(part)
+    assert [r["step"] for r in b] == [1, 2, 3]
+    for key in ("reward_mean", "loss", "grad_norm", "clip_frac", "len_mean", "lr"):
+        assert a[2][key] == b[2][key], key
+    saved = json.loads((part / "config.json").read_text())
+    assert (saved["algo"], saved["group_size"], saved["model"]) == ("grpo", 3, str(tiny_model))
+
+
 @pytest.mark.parametrize("mu, minibatches, off_policy", [(1, 1, False), (2, 1, True),
                                                          (1, 2, True)])
 def test_old_logprobs_are_computed_whenever_a_batch_takes_several_optimiser_steps(
