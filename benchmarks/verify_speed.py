@@ -8,8 +8,9 @@ neither side is served from a cache.
 
 Workloads (from $RLVR_DATA_DIR, default ../shared/data):
 
-- gsm8k: every GSM8K gold solution (train + test) as the completion, scored against its own
-  answer and against the next row's answer.
+- gsm8k: GSM8K gold solutions (train, then test; the first 2,000 unless ``--gsm8k-limit``
+  says otherwise, 0 = all 8,792) as the completion, scored against its own answer and against
+  the next row's answer.
 - math500: each MATH-500 answer written as a completion ("... the answer is $\\boxed{A}$.")
   scored against its own answer and against the next row's answer.
 
@@ -17,8 +18,9 @@ Also printed: agreement with math-verify (on every input where math-verify's ver
 right: own answer -> equivalent; a different row's answer -> not equivalent unless the two
 answers are the same string) and the per-call overhead of ``run_with_deadline``.
 
-    python benchmarks/verify_speed.py            # all rows
-    python benchmarks/verify_speed.py --limit 500
+    python benchmarks/verify_speed.py                    # all of MATH-500, 2,000 GSM8K rows
+    python benchmarks/verify_speed.py --gsm8k-limit 0    # every row of both
+    python benchmarks/verify_speed.py --limit 500        # at most 500 rows of each
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ from verifiers.math import math_check  # noqa: E402
 
 def data_dir() -> Path:
     return Path(os.environ.get("RLVR_DATA_DIR") or ROOT.parent / "shared" / "data")
+
+
+def gsm8k_rows(limit: int | None, gsm8k_limit: int | None) -> int | None:
+    """How many GSM8K rows to score: ``--limit`` caps every dataset, ``--gsm8k-limit`` (0 or
+    None: no cap of its own) GSM8K alone; ``None`` = all rows."""
+    caps = [n for n in (limit, gsm8k_limit) if n]
+    return min(caps) if caps else None
 
 
 def gsm8k_inputs(limit: int | None) -> list[tuple[str, str, bool | None]]:
@@ -159,7 +168,7 @@ def main() -> None:
 
     warm_up(1, "verifiers.latex_equiv")
     deadline_overhead()
-    report("gsm8k integers", gsm8k_inputs(args.gsm8k_limit or args.limit))
+    report("gsm8k integers", gsm8k_inputs(gsm8k_rows(args.limit, args.gsm8k_limit)))
     report("math500 latex", math500_inputs(args.limit))
 
 
