@@ -326,3 +326,17 @@ def test_base_subscripts_and_repeated_list_items(completion, gold, reward):
 def test_an_escaped_dollar_inside_math_does_not_close_it(completion, gold):
     # MATH-500 golds such as "\$36" are written inside $...$ by models that copy them.
     assert math_check(completion, gold).reward == 1.0
+
+
+@pytest.mark.parametrize(
+    "completion", [r"$\neq 5$", r"so x \neq 5", "so x < 5", "hence x > 5", r"x \geq 5", "x ≤ 5",
+                   r"$x \approx 5$"],
+)
+def test_a_last_number_after_a_relation_is_not_stated_as_the_answer(completion):
+    # The last-number fallback used to read "x \neq 5" as the answer 5.
+    assert math_check(completion, "5").reward == 0.0
+
+
+@pytest.mark.parametrize("completion", ["so x = 5", "it is 5", "so <b>5</b>", "x = $5$"])
+def test_a_last_number_after_equals_or_markup_still_counts(completion):
+    assert math_check(completion, "5").reward == 1.0

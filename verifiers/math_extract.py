@@ -274,7 +274,21 @@ def _extract(text: str) -> tuple[str, str, int] | None:
     number = last_number(text)
     if number is None:
         return None
-    return number[0], "last_number", number[1]
+    answer, end = number
+    # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
+    # answer reads as what it is (and scores 0) instead of as the bare number. A ">" that
+    # closes an HTML tag ("<b>5</b>") is no relation.
+    start = end - len(answer)
+    relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
+    if relation is not None:
+        answer = text[relation.start() : end].replace("$", "").strip()
+    return answer, "last_number", end
+
+
+_RELATION_BEFORE_RE = re.compile(
+    r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
+)
 
 
 def extract_answer_with_source(text: str) -> tuple[str, str] | None:
