@@ -156,8 +156,10 @@ def load_policy(
     checkpoint's) or a ``torch.dtype``. A tokenizer without a pad token gets its EOS as pad;
     padding is set to the left (prompts are left-padded for generation).
 
-    Raises ``FileNotFoundError`` for a path that looks local but does not exist, and
-    ``OSError`` naming the model when a hub id cannot be fetched (offline, no cache).
+    Raises ``FileNotFoundError`` for a path that looks local but does not exist or is a folder
+    without ``config.json``; ``OSError`` naming the model when a hub id cannot be fetched
+    (offline, no cache) or its files cannot be read (missing or corrupt weights); and
+    ``ValueError`` for a model that has no EOS token or is not causal (see ``check_causal``).
 
     ``"default"`` loads the shipped weights (``policy_opt/default_model/``) silently; only
     after a recipe change does the first call build the model, printing ``[policy_opt]
@@ -168,27 +170,104 @@ def load_policy(
     """
     torch_dtype = _resolve_dtype(dtype)
     name = os.fspath(name_or_path)
+    local = name == DEFAULT_NAME or _looks_local(name)
     if name == DEFAULT_NAME:
         path: str = os.fspath(default_model_path(verbose=verbose))
     else:
-        if _looks_local(name) and not Path(name).expanduser().exists():
+        if local and not Path(name).expanduser().exists():
             raise FileNotFoundError(f"model path does not exist: {name!r}")
-        path = os.fspath(Path(name).expanduser()) if _looks_local(name) else name
+        path = os.fspath(Path(name).expanduser()) if local else name
+    if local:
+        _check_model_dir(Path(path))
     try:
         tokenizer = AutoTokenizer.from_pretrained(path)
         model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
     except OSError as err:
-        raise OSError(
-            f"could not load model {name!r}: {err}\n"
-            "A hub id needs network access or a copy in the Hugging Face cache "
-            "(HF_HUB_OFFLINE=1 uses only the cache); use a local path or 'default' offline."
-        ) from err
-    if tokenizer.pad_token_id is None:
-        tokenizer.pad_token = tokenizer.eos_token
+        hint = ("" if local else
+                "\nA hub id needs network access or a copy in the Hugging Face cache "
+                "(HF_HUB_OFFLINE=1 uses only the cache); use a local path or 'default' offline.")
+        raise OSError(f"could not load model {name!r}: {err}{hint}") from err
+    except Exception as err:
+        # A truncated or corrupt weights file surfaces as safetensors' own error type, an
+        # unknown architecture as KeyError/ValueError: name the model instead of a traceback.
+        raise OSError(f"could not load model {name!r} from {path}: "
+                      f"{type(err).__name__}: {err}") from err
+    _set_special_tokens(name, model, tokenizer)
     tokenizer.padding_side = "left"
     model.to(device)
     model.eval()
+    check_causal(model, name)
     return model, tokenizer
+
+
+def _check_model_dir(path: Path) -> None:
+    # transformers reports an empty or tokenizer-only folder as a missing sentencepiece
+    # install (it tries every tokenizer backend first), which sends users the wrong way.
+    if path.is_dir() and not (path / "config.json").is_file():
+        raise FileNotFoundError(
+            f"model folder {str(path)!r} has no config.json: it is not a saved transformers "
+            "model (save one with model.save_pretrained(folder) and "
+            "tokenizer.save_pretrained(folder))")
+
+
+def _set_special_tokens(name: str, model: PreTrainedModel,
+                        tokenizer: PreTrainedTokenizerBase) -> None:
+    """Give the tokenizer an EOS (the model config's, when only the config names one) and a
+    pad token (EOS), or raise ValueError when the model has no EOS at all."""
+    if tokenizer.eos_token_id is None:
+        eos = _config_eos(model)
+        if eos is None or not 0 <= eos < len(tokenizer):
+            # Without an EOS a completion can only end at --max-new-tokens, and a multi-turn
+            # env never gets its turn back: every rollout would be silently truncated.
+            raise ValueError(
+                f"model {name!r} has no end-of-sequence token (no eos_token in its tokenizer "
+                "files, no eos_token_id in config.json or generation_config.json), so a "
+                "completion could never end; set eos_token in tokenizer_config.json")
+        tokenizer.eos_token = tokenizer.convert_ids_to_tokens(eos)
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+
+
+def _config_eos(model: PreTrainedModel) -> int | None:
+    for cfg in (getattr(model, "generation_config", None), model.config):
+        eos = getattr(cfg, "eos_token_id", None)
+        if isinstance(eos, (list, tuple)):
+            eos = eos[0] if eos else None
+        if isinstance(eos, int):
+            return eos
+    return None
+
+
+def check_causal(model: PreTrainedModel, name: str = "the model") -> None:
+    """Raise ValueError unless the logits at a position ignore the tokens after it.
+
+    ``AutoModelForCausalLM`` also loads encoders such as BERT (as ``BertLMHeadModel``, with
+    bidirectional attention unless ``is_decoder`` is set): every completion token would then
+    see the tokens after it and the log-probs would be meaningless, with no error. Two
+    sequences that differ only in their last token are run together; a causal model gives
+    the same logits at every earlier position.
+    """
+    vocab = int(getattr(model.config, "vocab_size", 0) or 0)
+    if vocab < 2:
+        return
+    device = next(model.parameters()).device
+    ids = torch.arange(1, 6, device=device) % vocab
+    pair = torch.stack([ids, ids.clone()])
+    pair[1, -1] = (ids[-1] + 1) % vocab
+    with torch.no_grad():
+        logits = model(input_ids=pair, attention_mask=torch.ones_like(pair)).logits.float()
+    head, other = logits[0, :-1], logits[1, :-1]
+    # A causal model gives the same bits (rows are computed independently); a few units of
+    # rounding are allowed for kernels that do not. A bidirectional leak is far larger, though
+    # in a freshly initialised tiny BERT only ~3e-3 of the logits' scale.
+    eps = torch.finfo(next(model.parameters()).dtype).eps
+    tol = 4 * eps * (1.0 + float(head.abs().max()))
+    if not torch.allclose(head, other, rtol=0.0, atol=tol):
+        raise ValueError(
+            f"model {name!r} ({type(model).__name__}) is not causal: its logits at a position "
+            "change with the tokens after it, so it cannot be trained as a policy. Use a "
+            "decoder-only language model (for a BERT-style config, is_decoder=true makes it "
+            "causal)")
 
 
 def _resolve_dtype(dtype: str | torch.dtype) -> str | torch.dtype:

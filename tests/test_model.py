@@ -116,3 +116,79 @@ def test_the_shipped_default_model_is_the_current_recipes_output():
     tok = AutoTokenizer.from_pretrained(SHIPPED_DIR)
     assert sum(p.numel() for p in model.parameters()) == 2_410_944
     assert tok.eos_token == "<|im_end|>"
+
+
+def _strip_tokens(folder, keys):
+    """Remove ``keys`` (e.g. eos_token) from the saved tokenizer's files."""
+    import json
+
+    for name in ("tokenizer_config.json", "special_tokens_map.json"):
+        f = folder / name
+        if f.is_file():
+            data = json.loads(f.read_text())
+            for k in keys:
+                data.pop(k, None)
+            f.write_text(json.dumps(data))
+
+
+def test_a_tokenizer_without_eos_takes_the_model_configs(tiny_dir):
+    path, _ = tiny_dir
+    _strip_tokens(path, ("eos_token", "pad_token"))
+    model, tok = load_policy(path)
+    assert tok.eos_token_id == model.config.eos_token_id == 259
+    assert tok.pad_token_id == 259
+
+
+def test_a_model_without_any_eos_is_a_clear_error(tiny_dir):
+    import json
+
+    path, _ = tiny_dir
+    _strip_tokens(path, ("eos_token", "pad_token"))
+    for name in ("config.json", "generation_config.json"):
+        f = path / name
+        if f.is_file():
+            data = json.loads(f.read_text())
+            # null, not absent: an absent id takes the config class's default (Llama's is 2).
+            data["eos_token_id"] = None
+            f.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="no end-of-sequence token"):
+        load_policy(path)
+
+
+def test_an_empty_folder_is_named_as_not_a_model(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="has no config.json"):
+        load_policy(tmp_path / "empty")
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "garbage"])
+def test_missing_or_corrupt_weights_name_the_model(tiny_dir, damage):
+    path, _ = tiny_dir
+    weights = path / "model.safetensors"
+    if damage == "missing":
+        weights.unlink()
+    elif damage == "truncated":
+        weights.write_bytes(weights.read_bytes()[:200])
+    else:
+        weights.write_bytes(b"\0" * 4096)
+    with pytest.raises(OSError, match="could not load model") as info:
+        load_policy(path)
+    # The hub advice is for hub ids; a local folder's message stays about the folder.
+    assert "network" not in str(info.value)
+
+
+def test_a_bidirectional_model_is_refused(tmp_path):
+    from transformers import BertConfig, BertForMaskedLM
+
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=260, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=64)
+    BertForMaskedLM(cfg).save_pretrained(tmp_path / "bert")
+    default_tokenizer().save_pretrained(tmp_path / "bert")
+    with pytest.raises(ValueError, match="is not causal"):
+        load_policy(tmp_path / "bert")
+    # The same weights as a decoder are causal and load.
+    cfg.is_decoder = True
+    cfg.save_pretrained(tmp_path / "bert")
+    model, _ = load_policy(tmp_path / "bert")
+    assert model.config.is_decoder
