@@ -263,6 +263,23 @@ def rollout_metrics(stats: Sequence[tuple[float | None, int, bool, bool]], group
     }
 
 
+def check_rewards(episodes: Sequence[Episode], env: str) -> None:
+    """Raise TrainingError when an episode's reward is NaN or infinite.
+
+    Such a reward has no meaning to learn from, and passed on it would make every advantage
+    of its group NaN (or, in the held-out metrics, a NaN mean); "no signal" has its own way
+    to be said (``info["no_signal"] = True``), which the trainer skips.
+    """
+    for e in episodes:
+        if e.reward is not None and not math.isfinite(e.reward):
+            row = e.info.get("row_id")
+            raise TrainingError(
+                f"--env {env!r} returned a reward of {e.reward} (prompt group {e.group}"
+                f"{f', row {row!r}' if row is not None else ''}); rewards must be finite "
+                "numbers. An env with no verdict for an answer sets info['no_signal'] = True "
+                "instead.")
+
+
 # --------------------------------------------------------------------------- the trainer
 
 
@@ -373,6 +390,9 @@ class Trainer:
                 probe.reset(seed=0)
             except (KeyError, ValueError, ImportError, OSError) as err:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
+            except Exception as err:  # a module:Class env is user code and may raise anything
+                raise ConfigError(f"--env {cfg.env!r} ({split} split) failed to start: "
+                                  f"{type(err).__name__}: {err}") from err
             runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
             probe.close()
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
@@ -462,6 +482,7 @@ class Trainer:
         """
         g = self.cfg.group_size
         raw = [e.reward for e in episodes]
+        check_rewards(episodes, self.cfg.env)
         filled: list[float] = []
         for i in range(0, len(raw), g):
             group = raw[i:i + g]
@@ -650,6 +671,7 @@ class Trainer:
                                        max_turns=cfg.max_turns, temperature=cfg.temperature,
                                        top_p=cfg.top_p, seed=cfg.seed + 1 + self.dist.rank,
                                        workers=self.env_workers)
+        check_rewards(greedy + sampled, cfg.env)
         local = ([episode_correct(e) for e in greedy], [e.reward or 0.0 for e in greedy],
                  [episode_correct(e) for e in sampled])
         parts = gather_objects(local, self.dist)

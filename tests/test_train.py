@@ -492,3 +492,28 @@ def test_the_trainer_sets_flush_to_zero_unless_told_not_to(tiny_model, tmp_path,
                       log=lambda *a, **k: None)
     assert len(seen) == calls
     assert trainer.denormals_flushed is bool(calls)
+
+
+def test_an_env_that_raises_on_construction_is_a_config_error(tmp_path, capsys):
+    assert main(["--env", "odd_envs:RaisesOnInit", "--out", str(tmp_path / "r"),
+                 "--max-steps", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--env 'odd_envs:RaisesOnInit'" in err and "RuntimeError: the env's own bug" in err
+
+
+@pytest.mark.parametrize("env", ["NanReward", "InfReward"])
+def test_a_non_finite_reward_stops_with_a_message_naming_the_env(tiny_model, tmp_path, env,
+                                                                 capsys):
+    argv = _argv(tiny_model, tmp_path / "r", "--env", f"odd_envs:{env}", "--max-steps", "1")
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"--env 'odd_envs:{env}' returned a reward of" in err and "no_signal" in err
+
+
+def test_check_rewards_passes_no_signal_and_names_the_row_of_a_nan():
+    from policy_opt.train import check_rewards
+
+    good = Episode([1], [2], [1], 1.0, 0)
+    check_rewards([good, Episode([1], [2], [1], None, 0)], "x")  # None is no signal: fine
+    with pytest.raises(TrainingError, match="reward of nan.*row 'r7'"):
+        check_rewards([good, Episode([1], [2], [1], float("nan"), 0, {"row_id": "r7"})], "x")
