@@ -61,6 +61,17 @@ class Generation:
     finish_reason: str
 
 
+class ContextOverflow(ValueError):
+    """A prompt fills the model's whole context window: no token can be generated after it."""
+
+
+def context_length(model: Any) -> int | None:
+    """The most positions ``model`` takes (``max_position_embeddings``, GPT-2's
+    ``n_positions``), or None when its config does not say."""
+    n = getattr(getattr(model, "config", None), "max_position_embeddings", None)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What the rollout needs from an engine (see ``docs/architecture.md``)."""
@@ -119,6 +130,11 @@ class TransformersEngine:
     ``temperature=0`` is greedy decoding. Same prompts, arguments and ``seed`` give the same
     generations on the same device; ``seed=None`` draws a fresh seed.
 
+    A row never runs past the model's context (``max_context``): it ends there with finish
+    reason ``"length"``, as at ``max_new_tokens`` (a Llama would otherwise decode on at
+    positions it was never trained on, and learned position tables fail with an index
+    error). A prompt with no room left raises ``ContextOverflow``.
+
     Example:
         >>> engine = TransformersEngine(model, tok)    # doctest: +SKIP
         >>> gens = engine.generate([[258, 117], [258]], max_new_tokens=8, seed=0)  # doctest: +SKIP
@@ -140,6 +156,11 @@ class TransformersEngine:
         """Point the engine at ``model`` (the in-process engine shares the trainer's weights)."""
         self.model = model
 
+    @property
+    def max_context(self) -> int | None:
+        """Tokens a row may hold, prompt and generation together (None: no known limit)."""
+        return context_length(self.model)
+
     def generate(
         self,
         prompts: list[list[int]],
@@ -154,6 +175,13 @@ class TransformersEngine:
         check_sampling_args(prompts, max_new_tokens, temperature, top_p, stop)
         if not prompts:
             return []
+        limit = self.max_context
+        if limit is not None:
+            for i, p in enumerate(prompts):
+                if len(p) >= limit:
+                    raise ContextOverflow(
+                        f"prompts[{i}] has {len(p)} tokens but the model's context is {limit} "
+                        "(max_position_embeddings): no room to generate")
         device = next(self.model.parameters()).device
         gen = torch.Generator(device=device)
         gen.manual_seed(seed if seed is not None else random.SystemRandom().getrandbits(63))
@@ -194,6 +222,11 @@ class TransformersEngine:
 
         n = len(prompts)
         width = max(len(p) for p in prompts)
+        limit = self.max_context
+        # Tokens each row may generate: the budget, or what its context has left.
+        room = [max_new_tokens if limit is None else min(max_new_tokens, limit - len(p))
+                for p in prompts]
+        max_new_tokens = max(room)
         ids = torch.full((n, width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((n, width), dtype=torch.long)
         for i, p in enumerate(prompts):
@@ -249,6 +282,9 @@ class TransformersEngine:
                 logps[r].append(logp_l[slot])
                 if done_l[slot] or (stop and self._hit_stop(tokens[r], stop, stop_window)):
                     reasons[r] = FINISH_STOP
+                    row_list[slot] = None
+                    live -= 1
+                elif len(tokens[r]) >= room[r]:  # the context is full (reason: length)
                     row_list[slot] = None
                     live -= 1
             if live == 0 or step == max_new_tokens - 1:

@@ -232,7 +232,9 @@ def collect_episodes(
             seed derived from it).
         workers: threads for ``env.reset`` / ``env.step`` (1 = sequential).
         max_episode_tokens: a budget for ``completion_ids`` (model and env tokens); the
-            episode is truncated when it runs out. ``None``: no budget.
+            episode is truncated when it runs out. ``None``: no budget. An engine with a
+            ``max_context`` (tokens per row) truncates an episode the same way when the
+            env's reply would leave no room in it.
 
     Returns:
         ``len(seeds) * group_size`` episodes, ``group_size`` consecutive ones per seed.
@@ -298,6 +300,7 @@ def _run_turns(running: list[_Running], pool: ThreadPoolExecutor | _Inline, engi
                renderer: ChatRenderer, *, max_new_tokens: int, max_turns: int,
                temperature: float, top_p: float, seed: int, budget: float) -> None:
     """Up to ``max_turns`` rounds of: one batched generate, concurrent env steps, deltas."""
+    context = getattr(engine, "max_context", None)
     for turn in range(max_turns):
         live = [ep for ep in running if not ep.done]
         if not live:
@@ -346,8 +349,11 @@ def _run_turns(running: list[_Running], pool: ThreadPoolExecutor | _Inline, engi
             reply = [dict(m) for m in reply]
             text, rendered = _reply_delta(ep, renderer, sampled_turn[id(ep)], reply)
             delta = renderer.encode(text) if text else []
-            if len(ep.completion_ids) + len(delta) >= budget:
-                # No room for the reply and one more sampled token.
+            total = len(ep.prompt_ids) + len(ep.completion_ids) + len(delta)
+            if len(ep.completion_ids) + len(delta) >= budget or (
+                    context is not None and total >= context):
+                # No room for the reply and one more sampled token (in the episode's budget
+                # or the model's context).
                 ep.done, ep.truncated = True, True
                 ep.final_info["truncated"] = True
                 continue

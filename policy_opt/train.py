@@ -384,10 +384,11 @@ class Trainer:
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
         # Fail on a bad --env or unreadable data (both splits) before loading the model.
+        probe_prompts = []
         for split in ("train", "test"):
             try:
                 probe = make_env(cfg.env, split=split)
-                probe.reset(seed=0)
+                probe_prompts.append(probe.reset(seed=0)[0])
             except (KeyError, ValueError, ImportError, OSError) as err:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
             except Exception as err:  # a module:Class env is user code and may raise anything
@@ -404,6 +405,7 @@ class Trainer:
                                                      device=self.device)
         except (OSError, ValueError) as err:
             raise ConfigError(f"--model {cfg.model!r}: {err}") from err
+        self.check_context(probe_prompts)
         self.ref_model = None
         if self.loss_cfg.beta > 0:
             # A frozen copy of the initial policy; never built when beta == 0.
@@ -424,6 +426,41 @@ class Trainer:
         self.out = Path(cfg.out)
         self.start_step = 0
         self.last_checkpoint: Path | None = None
+
+    def check_context(self, prompts: Sequence[Sequence[dict]]) -> None:
+        """Raise ConfigError when the env's (probe) prompts and --max-new-tokens do not fit
+        the model's context: generation would stop short of what was asked, every time."""
+        from policy_opt.engine import context_length
+        from policy_opt.rollout import ChatRenderer
+
+        context = context_length(self.model)
+        if context is None:
+            return
+        renderer = ChatRenderer(self.tokenizer)
+        longest = max(len(renderer.encode(renderer.render(m, generation_prompt=True),
+                                          first=True)) for m in prompts)
+        if longest + self.cfg.max_new_tokens > context:
+            room = context - longest
+            fix = (f"use --max-new-tokens {room} or less" if room > 0
+                   else "its prompts alone fill the context")
+            raise ConfigError(
+                f"--max-new-tokens {self.cfg.max_new_tokens} does not fit --model "
+                f"{self.cfg.model!r}: its context is {context} tokens (max_position_embeddings) "
+                f"and a prompt of --env {self.cfg.env!r} takes {longest}; {fix}")
+
+    @contextlib.contextmanager
+    def prompts_fit(self) -> Any:
+        """Turn an engine's ContextOverflow (a prompt longer than the model's context) into
+        a TrainingError naming the flags, not a traceback from the decode loop."""
+        from policy_opt.engine import ContextOverflow
+
+        try:
+            yield
+        except ContextOverflow as err:
+            raise TrainingError(
+                f"a prompt of --env {self.cfg.env!r} does not fit --model {self.cfg.model!r}: "
+                f"{err}. Use a model with a longer context or an env with shorter prompts. "
+                f"The last good checkpoint is {self.last_checkpoint or '(none yet)'}.") from err
 
     def make_engine(self) -> Any:
         from policy_opt.engine import TransformersEngine, VLLMEngine
@@ -464,7 +501,7 @@ class Trainer:
         rng = random.Random(step_seed(self.cfg.seed, step, "prompts"))
         seeds = [rng.randrange(2**31) for _ in range(self.cfg.prompts_per_step)]
         self.model.eval()
-        with unsharded(self.model, self.dist):
+        with unsharded(self.model, self.dist), self.prompts_fit():
             return collect_episodes(
                 self.make_train_env, self.engine, self.tokenizer,
                 seeds[self.dist.shard(len(seeds))], self.cfg.group_size,
@@ -661,7 +698,7 @@ class Trainer:
         cfg = self.cfg
         seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
-        with unsharded(self.model, self.dist):
+        with unsharded(self.model, self.dist), self.prompts_fit():
             greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
                                       max_new_tokens=cfg.max_new_tokens,
                                       max_turns=cfg.max_turns, temperature=0.0,

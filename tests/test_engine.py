@@ -325,3 +325,37 @@ def test_vllm_gives_each_copy_of_a_prompt_its_own_seed(monkeypatch):
     assert [g.token_ids for g in gens] == [[7]] * 4
     engine.generate([[1, 2]] * 2, max_new_tokens=4, seed=None)
     assert [p.seed for p in seen["params"]] == [None, None]
+
+
+def _short_context_models(tok):
+    """A Llama (rotary: past the context it would silently extrapolate) and a GPT-2 (learned
+    positions: past the context it fails with an index error), both with 16 positions."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    llama = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=64, max_position_embeddings=16)
+    gpt2 = GPT2Config(vocab_size=len(tok), n_positions=16, n_embd=32, n_layer=2, n_head=2)
+    return [LlamaForCausalLM(llama).eval(), GPT2LMHeadModel(gpt2).eval()]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["llama", "gpt2"])
+def test_rows_end_at_the_models_context(tok, which):
+    from policy_opt.engine import ContextOverflow
+
+    model = _short_context_models(tok)[which]
+    engine = TransformersEngine(model, tok)
+    engine.eos_ids = set()  # a sampled EOS would end a row early and hide the cap
+    prompts = [[65] * 10, [66] * 14, [67] * 3]
+    gens = engine.generate(prompts, max_new_tokens=8, temperature=1.0, seed=0)
+    assert [len(g.token_ids) for g in gens] == [6, 2, 8]
+    assert [g.finish_reason for g in gens] == ["length"] * 3
+    # The capped rows' log-probs are still those of a full forward pass.
+    for p, g in zip(prompts, gens):
+        ids = torch.tensor([p + g.token_ids])
+        with torch.no_grad():
+            logp = torch.log_softmax(model(ids).logits[0, len(p) - 1:-1].float(), dim=-1)
+        expect = logp.gather(-1, torch.tensor(g.token_ids)[:, None]).squeeze(-1)
+        torch.testing.assert_close(torch.tensor(g.logprobs), expect, rtol=0, atol=1e-5)
+    with pytest.raises(ContextOverflow, match=r"prompts\[1\] has 16 tokens.*context is 16"):
+        engine.generate([[65] * 3, [65] * 16], max_new_tokens=2)

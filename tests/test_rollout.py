@@ -389,3 +389,25 @@ def test_bridge_with_the_transformers_engine_and_a_tiny_random_model():
         assert len(ep.completion_logprobs) == len(ep.completion_ids)
         assert 1 <= ep.info["turns"] <= 2 and 0 < sum(ep.completion_mask) <= 12
     assert [e.completion_ids for e in roll()] == [e.completion_ids for e in episodes]
+
+
+def test_a_conversation_that_outgrows_the_models_context_is_truncated():
+    tok = default_tokenizer()
+
+    class ShortContext(ScriptedEngine):
+        max_context = 10**9  # lowered below, once the lengths are known
+
+        def generate(self, prompts, **kw):
+            # The engine raises ContextOverflow on a full prompt: the bridge never sends one.
+            assert all(len(p) < self.max_context for p in prompts)
+            return super().generate(prompts, **kw)
+
+    engine = ShortContext(tok, lambda text: "1")
+    [ep] = collect_episodes(GuessNumberEnv, engine, tok, [5], 1, max_new_tokens=4, max_turns=10)
+    prompt, turn = len(ep.prompt_ids), len(ep.completion_ids) // ep.info["turns"] + 1
+    engine = ShortContext(tok, lambda text: "1")
+    engine.max_context = prompt + 3 * turn
+    [ep] = collect_episodes(GuessNumberEnv, engine, tok, [5], 1, max_new_tokens=4, max_turns=10)
+    assert ep.info["truncated"] and ep.reward == 0.0 and 1 < ep.info["turns"] < 10
+    assert len(ep.prompt_ids) + len(ep.completion_ids) < engine.max_context
+    assert ep.completion_mask[-1] == 1  # it ends on the model's turn, not a dangling reply

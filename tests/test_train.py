@@ -517,3 +517,40 @@ def test_check_rewards_passes_no_signal_and_names_the_row_of_a_nan():
     check_rewards([good, Episode([1], [2], [1], None, 0)], "x")  # None is no signal: fine
     with pytest.raises(TrainingError, match="reward of nan.*row 'r7'"):
         check_rewards([good, Episode([1], [2], [1], float("nan"), 0, {"row_id": "r7"})], "x")
+
+
+@pytest.fixture(scope="module")
+def short_context_model(tmp_path_factory) -> Path:
+    """The tiny Llama with 100 positions: an arithmetic prompt (~67 byte tokens) fits, with
+    room for about 30 generated ones."""
+    from transformers import LlamaForCausalLM
+
+    from policy_opt.model import default_config, default_tokenizer
+
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("short")
+    cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                         intermediate_size=64, max_position_embeddings=100)
+    LlamaForCausalLM(cfg).save_pretrained(path)
+    default_tokenizer().save_pretrained(path)
+    return path
+
+
+def test_max_new_tokens_past_the_models_context_is_a_config_error(short_context_model,
+                                                                  tmp_path, capsys):
+    argv = _argv(short_context_model, tmp_path / "r", "--max-new-tokens", "500")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--max-new-tokens 500 does not fit" in err and "context is 100 tokens" in err
+    assert "use --max-new-tokens" in err
+
+
+def test_a_prompt_longer_than_the_context_stops_the_run_naming_the_flags(
+        short_context_model, tmp_path, monkeypatch):
+    cfg = parse_config(_argv(short_context_model, tmp_path / "r", "--max-new-tokens", "4",
+                             "--max-steps", "1"))
+    trainer = Trainer(cfg, log=lambda *a: None)
+    # A later row of the split can be longer than the one probed at start-up.
+    monkeypatch.setattr(trainer.model.config, "max_position_embeddings", 20)
+    with pytest.raises(TrainingError, match="a prompt of --env 'arithmetic' does not fit"):
+        trainer.train()
