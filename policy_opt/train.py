@@ -746,6 +746,7 @@ class Trainer:
             raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
         try:
             state = load_trainer_state(folder)
+            self.check_resumed_config(state.get("config"), folder)
             if int(state["step"]) > self.cfg.max_steps:
                 # Going on would overwrite the newer checkpoint with an older step's number.
                 raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
@@ -772,6 +773,38 @@ class Trainer:
             metrics_path.write_text("".join(line + "\n" for line in kept))
         self.log(f"resumed from {folder} at step {self.start_step} "
                  f"({self.seconds_before / 60:.1f} training minutes spent)")
+
+    def check_resumed_config(self, saved: dict[str, Any] | None, folder: Path) -> None:
+        """Refuse to resume a checkpoint of another env, algorithm or model; note any other
+        setting that differs from the checkpoint's.
+
+        The checkpoint's weights replace the --model's, so a different --model would be
+        ignored (or fail on a shape mismatch), and another --env or --algo would append a
+        different experiment to the same metrics and curves.
+        """
+        if not isinstance(saved, dict):
+            return
+        now = asdict(self.cfg)
+        for name in ("env", "algo", "model"):
+            before, after = saved.get(name), now[name]
+            if name == "model":
+                before, after = _model_key(before), _model_key(after)
+            if before is not None and before != after:
+                flag = "--" + name
+                raise ConfigError(
+                    f"--resume: the checkpoint {folder} was trained with {flag} "
+                    f"{saved[name]!r}, not {now[name]!r}; resume with {flag} {saved[name]!r}, "
+                    "or start the new run in another --out")
+        # Longer runs and other bookkeeping are what resuming is for; anything else changes
+        # the experiment part-way and is worth a line in the log. (The model, checked above,
+        # may be spelled as another path to the same folder.)
+        routine = {"resume", "max_steps", "max_minutes", "eval_every", "save_every", "threads",
+                   "device", "env_workers", "out", "model"}
+        changed = [f"{_flag_name(k)} {saved[k]!r} -> {now[k]!r}" for k in now
+                   if k in saved and k not in routine and saved[k] != now[k]]
+        if changed:
+            self.log("note: resuming with settings that differ from the checkpoint's: "
+                     + ", ".join(changed))
 
     def train_seconds(self) -> float:
         """Seconds of training so far, earlier runs of a resumed run included."""
@@ -847,6 +880,19 @@ class Trainer:
                            title=f"{cfg.algo} on {cfg.env}")
             self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
         return self.out
+
+
+def _flag_name(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def _model_key(model: Any) -> Any:
+    """--model as compared between runs: a local path resolved, so ./m and /abs/m agree."""
+    from policy_opt.model import DEFAULT_NAME, _looks_local
+
+    if not isinstance(model, str) or model == DEFAULT_NAME or not _looks_local(model):
+        return model
+    return str(Path(model).expanduser().resolve())
 
 
 def _json_record(line: str) -> dict | None:

@@ -554,3 +554,32 @@ def test_a_prompt_longer_than_the_context_stops_the_run_naming_the_flags(
     monkeypatch.setattr(trainer.model.config, "max_position_embeddings", 20)
     with pytest.raises(TrainingError, match="a prompt of --env 'arithmetic' does not fit"):
         trainer.train()
+
+
+@pytest.mark.parametrize("flag, value", [("--algo", "grpo"), ("--env", "countdown"),
+                                         ("--model", "other")])
+def test_resume_refuses_a_checkpoint_of_another_env_algo_or_model(tiny_model, tmp_path, capsys,
+                                                                  flag, value):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--eval-every", "0")) == 0
+    metrics = (out / "metrics.jsonl").read_text()
+    if flag == "--model":  # another folder with the same architecture: the weights would load
+        import shutil
+
+        value = str(shutil.copytree(tiny_model, tmp_path / value))
+    assert main(_argv(tiny_model, out, "--max-steps", "2", "--resume", flag, value)) == 2
+    err = capsys.readouterr().err
+    assert f"was trained with {flag} " in err and f"not {value!r}" in err
+    assert (out / "metrics.jsonl").read_text() == metrics
+
+
+def test_resume_notes_other_changed_settings_and_accepts_another_spelling_of_the_model(
+        tiny_model, tmp_path):
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--eval-every", "0")) == 0
+    lines: list[str] = []
+    same = str(tiny_model / ".." / tiny_model.name)
+    cfg = parse_config(_argv(same, out, "--max-steps", "2", "--resume", "--lr", "0.001"))
+    Trainer(cfg, log=lines.append).train()
+    [note] = [line for line in lines if line.startswith("note: resuming")]
+    assert "--lr 0.0001 -> 0.001" in note and "--model" not in note and "--max-steps" not in note
