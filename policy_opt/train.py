@@ -25,7 +25,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -395,6 +395,13 @@ class Trainer:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split) failed to start: "
                                   f"{type(err).__name__}: {err}") from err
             runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
+            held_out = getattr(probe.unwrapped, "rows", None) if split == "test" else None
+            if isinstance(held_out, Sized) and 0 < len(held_out) < cfg.eval_prompts:
+                # Each held-out prompt is a seeded draw from the split, so more prompts than
+                # rows measure the same rows again, not a larger sample.
+                self.log(f"note: --eval-prompts {cfg.eval_prompts} is more than the "
+                         f"{len(held_out)} rows of --env {cfg.env!r}'s held-out split; rows "
+                         "repeat in every evaluation")
             probe.close()
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
         self.make_train_env = lambda: make_env(cfg.env, split="train")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.base import TextEnv
+from envs.single_turn import SingleTurnEnv
 
 
 class RaisesOnInit(TextEnv):
@@ -36,3 +37,10 @@ class NanReward(_OneTurn):
 class InfReward(_OneTurn):
     def reward_for(self, text: str) -> float:
         return float("inf")
+
+
+class TwoRowArithmetic(SingleTurnEnv):
+    """The arithmetic task with two rows per split (a tiny custom dataset)."""
+
+    def __init__(self, split: str = "train", **kwargs: Any):
+        super().__init__("arithmetic", split=split, limit=2)

@@ -583,3 +583,13 @@ def test_resume_notes_other_changed_settings_and_accepts_another_spelling_of_the
     Trainer(cfg, log=lines.append).train()
     [note] = [line for line in lines if line.startswith("note: resuming")]
     assert "--lr 0.0001 -> 0.001" in note and "--model" not in note and "--max-steps" not in note
+
+
+def test_more_eval_prompts_than_held_out_rows_is_noted(tiny_model, tmp_path):
+    lines: list[str] = []
+    argv = _argv(tiny_model, tmp_path / "r", "--env", "odd_envs:TwoRowArithmetic")
+    Trainer(parse_config([*argv, "--eval-prompts", "2"]), log=lines.append)
+    assert not [line for line in lines if "--eval-prompts" in line]
+    Trainer(parse_config([*argv, "--eval-prompts", "3"]), log=lines.append)
+    [note] = [line for line in lines if "--eval-prompts" in line]
+    assert "--eval-prompts 3 is more than the 2 rows" in note
