@@ -365,8 +365,9 @@ def policy_loss(
             gradient). Half-precision inputs are computed in float32 (a bf16 ratio cannot
             resolve GSPO's 3e-4 clip range).
         old_logp: ``[N, L]`` log-probs under the sampling policy; ``None`` = on-policy
-            (``logp.detach()``: ratio 1, gradient of ``logp``). Its values (and ``ref_logp``'s)
-            at padding positions are ignored, even inf/NaN.
+            (``logp.detach()``: ratio 1, gradient of ``logp``). Its values (and ``ref_logp``'s,
+            ``logp``'s and a per-token ``adv``'s) at padding positions are ignored, even
+            inf/NaN: they get no gradient and add nothing.
         adv: ``[N]`` sequence advantages or ``[N, L]`` per-token advantages.
         mask: ``[N, L]`` 1 on completion tokens the model sampled, 0 on padding/env tokens
             (bool, int or float holding 0/1).
@@ -452,7 +453,12 @@ def policy_loss(
 
     # Padding positions of old_logp/ref_logp may hold anything (engines often leave -inf or 0
     # there); inf * 0 would make the masked sums NaN, so they are set to logp: ratio 1, KL 0.
+    # The same goes for logp itself (a model that gives a token -inf, as a vocabulary mask
+    # does, at a padding or env-token position) and for a per-token advantage's padding.
     real = mask.bool()
+    logp = torch.where(real, logp, torch.zeros((), dtype=dtype, device=device))
+    if adv.shape == shape:
+        adv = torch.where(real, adv, torch.zeros((), dtype=dtype, device=device))
     old_logp = torch.where(real, old_logp, logp.detach())
     if ref_logp is not None and cfg.beta > 0:
         ref_logp = torch.where(real, ref_logp, logp.detach())

@@ -280,3 +280,29 @@ def test_padding_values_of_old_and_ref_logp_are_ignored():
         assert loss == pytest.approx(ref_level[1], abs=1e-12)
         torch.testing.assert_close(grad, ref_level[2], rtol=0, atol=1e-12)
         assert ratio_mean == pytest.approx(ref_level[3], abs=1e-12)
+
+
+@pytest.mark.parametrize("algo", ["grpo", "dr_grpo", "gspo", "gspo_token"])
+def test_padding_values_of_logp_and_token_advantages_are_ignored(algo):
+    """A model can give a padding or env token -inf (a masked vocabulary entry); that must
+    not turn the masked sums into NaN."""
+    g = torch.Generator().manual_seed(3)
+    base = -torch.rand(2, 4, generator=g, dtype=F64)
+    old = base + 0.2 * torch.randn(2, 4, generator=g, dtype=F64)
+    mask = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 0]])
+    adv = torch.randn(2, 4, generator=g, dtype=F64)
+    kw = dict(algo=algo, max_completion_length=4, ref_logp=old, beta=0.05)
+
+    def run(fill):
+        logp = base.masked_fill(mask == 0, fill).requires_grad_()
+        loss, m = policy_loss(logp, old, adv.masked_fill(mask == 0, fill), mask, **kw)
+        (grad,) = torch.autograd.grad(loss, logp)
+        return loss.item(), grad, m
+
+    loss, grad, m = run(0.0)
+    for fill in (float("-inf"), float("nan")):
+        loss2, grad2, m2 = run(fill)
+        assert loss2 == pytest.approx(loss, abs=1e-12)
+        torch.testing.assert_close(grad2, grad, rtol=0, atol=1e-12)
+        assert all(torch.isfinite(v) for v in m2.values())
+        assert (grad2[mask == 0] == 0).all()
