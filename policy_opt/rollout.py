@@ -63,7 +63,9 @@ class Episode:
     ``reward``: the sum of the env's rewards (the sequence reward); ``None`` = no signal.
     ``group``: which prompt seed of the batch (``group_size`` episodes share one).
     ``info``: the env's final info (``rubric``, ``correct``, ...) plus ``turns``,
-    ``truncated``, ``terminated``, ``messages`` and ``transcript`` (the decoded ids).
+    ``truncated``, ``terminated``, ``length_cut`` (a model turn was cut at its token limit:
+    ``max_new_tokens``, the model's context or the episode budget, rather than ended by the
+    model), ``messages`` and ``transcript`` (the decoded ids).
     ``completion_logprobs``: the engine's sampling log-probs aligned with
     ``completion_ids`` (0.0 on env tokens), or ``None`` when the engine kept none.
     """
@@ -139,6 +141,7 @@ class _Running:
     logprobs: list[float] | None = field(default_factory=list)
     reward: float = 0.0
     no_signal: bool = False
+    length_cut: bool = False  # a model turn ended at its token limit, not by the model
     turns: int = 0
     done: bool = False
     terminated: bool = False
@@ -149,7 +152,7 @@ class _Running:
         info = dict(self.final_info)
         info.pop("turn", None)
         info.update(turns=self.turns, terminated=self.terminated, truncated=self.truncated,
-                    messages=[dict(m) for m in self.messages], transcript=self.transcript)
+                    length_cut=self.length_cut, messages=[dict(m) for m in self.messages], transcript=self.transcript)
         info.setdefault("correct", False)
         return Episode(self.prompt_ids, self.completion_ids, self.completion_mask,
                        None if self.no_signal else self.reward, self.group, info,
@@ -319,9 +322,11 @@ def _run_turns(running: list[_Running], pool: ThreadPoolExecutor | _Inline, engi
         for ep, gen, left in zip(live, generations, room):
             ids = [int(t) for t in gen.token_ids]
             logprobs = gen.logprobs
+            ep.length_cut = ep.length_cut or getattr(gen, "finish_reason", None) == "length"
             if len(ids) > left:  # the episode's token budget cuts this turn short
                 ids = ids[: int(left)]
                 logprobs = None if logprobs is None else logprobs[: int(left)]
+                ep.length_cut = True
             sampled_turn[id(ep)] = ids
             ep.completion_ids += ids
             ep.completion_mask += [1] * len(ids)

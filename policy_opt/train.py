@@ -233,14 +233,20 @@ def episode_correct(ep: Episode) -> bool:
     return ep.reward is not None and ep.reward >= 1.0
 
 
-def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool]:
-    """(reward, model tokens, correct, truncated): what the step metrics need of an episode."""
-    return ep.reward, sum(ep.completion_mask), episode_correct(ep), bool(ep.info.get("truncated"))
+def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool]:
+    """(reward, model tokens, correct, truncated, length cut): what the step metrics need of
+    an episode."""
+    return (ep.reward, sum(ep.completion_mask), episode_correct(ep),
+            bool(ep.info.get("truncated")), bool(ep.info.get("length_cut")))
 
 
-def rollout_metrics(stats: Sequence[tuple[float | None, int, bool, bool]], group_size: int
-                    ) -> dict[str, Any]:
-    """Batch statistics from ``episode_stats`` tuples in group-major order."""
+def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
+    """Batch statistics from ``episode_stats`` tuples in group-major order.
+
+    ``truncated``: episodes the env or the turn limit cut off; ``clipped``: episodes with a
+    completion cut at its token limit (``--max-new-tokens`` or the context), which a single-
+    turn env still scores: a policy that never emits EOS shows here and not in ``truncated``.
+    """
     rewards = [s[0] for s in stats]
     lengths = [s[1] for s in stats]
     correct = [s[2] for s in stats]
@@ -260,6 +266,7 @@ def rollout_metrics(stats: Sequence[tuple[float | None, int, bool, bool]], group
         "len_correct": mean([n for n, c in zip(lengths, correct) if c]),
         "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
         "truncated": mean([float(s[3]) for s in stats]),
+        "clipped": mean([float(len(s) > 4 and s[4]) for s in stats]),
     }
 
 
@@ -376,6 +383,10 @@ class Trainer:
             self.log("note: --flush-denormal is not in effect on every torch thread (a CPU "
                      "without the mode, or threads started before the trainer), so steps "
                      "run slower")
+        if cfg.temperature == 0:
+            self.log(f"note: --temperature 0 decodes greedily, so the {cfg.group_size} "
+                     "completions of a group are identical: every advantage is 0 and only an "
+                     "env with random replies gives a learning signal")
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
         self.dtype = resolve_dtype(cfg.dtype, self.device)

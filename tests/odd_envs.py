@@ -44,3 +44,10 @@ class TwoRowArithmetic(SingleTurnEnv):
 
     def __init__(self, split: str = "train", **kwargs: Any):
         super().__init__("arithmetic", split=split, limit=2)
+
+
+class LengthParity(_OneTurn):
+    """Reward 1 for an answer of odd length: sampled completions of a group disagree."""
+
+    def reward_for(self, text: str) -> float:
+        return float(len(text) % 2)

@@ -411,3 +411,17 @@ def test_a_conversation_that_outgrows_the_models_context_is_truncated():
     assert ep.info["truncated"] and ep.reward == 0.0 and 1 < ep.info["turns"] < 10
     assert len(ep.prompt_ids) + len(ep.completion_ids) < engine.max_context
     assert ep.completion_mask[-1] == 1  # it ends on the model's turn, not a dangling reply
+
+
+def test_a_completion_cut_at_its_token_limit_is_marked_length_cut():
+    from policy_opt.train import episode_stats, rollout_metrics
+
+    tok = default_tokenizer()
+    long = collect_episodes(GuessNumberEnv, ScriptedEngine(tok, lambda text: "7" * 50), tok,
+                            [5], 2, max_new_tokens=4, max_turns=1)
+    short = collect_episodes(GuessNumberEnv, ScriptedEngine(tok, lambda text: "1"), tok,
+                             [5], 2, max_new_tokens=4, max_turns=1)
+    assert [e.info["length_cut"] for e in long + short] == [True, True, False, False]
+    # The turn limit truncates both alike; only the cut completions count as clipped.
+    metrics = rollout_metrics([episode_stats(e) for e in long + short], group_size=2)
+    assert metrics["truncated"] == 1.0 and metrics["clipped"] == 0.5

@@ -593,3 +593,19 @@ def test_more_eval_prompts_than_held_out_rows_is_noted(tiny_model, tmp_path):
     Trainer(parse_config([*argv, "--eval-prompts", "3"]), log=lines.append)
     [note] = [line for line in lines if "--eval-prompts" in line]
     assert "--eval-prompts 3 is more than the 2 rows" in note
+
+
+def test_greedy_rollouts_train_nothing_and_say_so(tiny_model, tmp_path):
+    """Temperature 0 makes a group's completions identical: advantages are exactly 0 (no NaN
+    from a zero std), no row is trained, and the log says why."""
+    lines: list[str] = []
+    for algo in ("grpo", "gspo"):
+        out = tmp_path / algo
+        cfg = parse_config(_argv(tiny_model, out, "--temperature", "0", "--algo", algo,
+                                 "--max-steps", "1", "--eval-every", "0",
+                                 "--env", "odd_envs:LengthParity"))
+        Trainer(cfg, log=lines.append).train()
+        [rec] = _records(out)
+        assert rec["loss"] == 0.0 and rec["rows_trained"] == 0.0 and rec["grad_norm"] == 0.0
+        assert rec["mixed_groups"] == 0.0
+    assert any("--temperature 0 decodes greedily" in line for line in lines)
