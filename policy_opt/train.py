@@ -205,11 +205,16 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
 def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int) -> torch.Tensor:
     from transformers import DynamicCache
 
+    from policy_opt.engine import _forward_kwarg_names
+
+    # transformers 5 renamed past_key_values to cache (and warns on the old name); a DDP or
+    # FSDP wrapper hides the signature, so look at the module it wraps.
+    cache_kw, _ = _forward_kwarg_names(getattr(model, "module", model))
     length = mb.completion_ids.shape[1]
     p = mb.input_ids.shape[1] - length
     lead = slice(None, None, g)
     prompt = model(input_ids=mb.input_ids[lead, :p], attention_mask=mb.attention_mask[lead, :p],
-                   position_ids=mb.position_ids[lead, :p], past_key_values=DynamicCache(),
+                   position_ids=mb.position_ids[lead, :p], **{cache_kw: DynamicCache()},
                    use_cache=True, logits_to_keep=1)
     cache = prompt.past_key_values
     cache.batch_repeat_interleave(g)
@@ -218,7 +223,7 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int) -> torch.
     if length == 1:
         return first
     logits = model(input_ids=mb.completion_ids[:, :-1], attention_mask=mb.attention_mask[:, :-1],
-                   position_ids=mb.position_ids[:, p:-1], past_key_values=cache,
+                   position_ids=mb.position_ids[:, p:-1], **{cache_kw: cache},
                    use_cache=True).logits
     return torch.cat([first, token_logprobs(logits, mb.completion_ids[:, 1:])], dim=1)
 
