@@ -192,3 +192,34 @@ def test_a_bidirectional_model_is_refused(tmp_path):
     cfg.save_pretrained(tmp_path / "bert")
     model, _ = load_policy(tmp_path / "bert")
     assert model.config.is_decoder
+
+
+class _JitteryLM(torch.nn.Module):
+    """Logits = a per-position embedding (+ the sequence's sum when ``leak``), plus per-row
+    noise of 1e-4, like a GPU kernel whose reductions are not bitwise repeatable."""
+
+    def __init__(self, leak: bool) -> None:
+        super().__init__()
+        from types import SimpleNamespace
+
+        self.config = SimpleNamespace(vocab_size=16)
+        self.emb = torch.nn.Embedding(16, 16)
+        self.leak = leak
+        self.gen = torch.Generator().manual_seed(0)
+
+    def forward(self, input_ids, attention_mask):
+        from types import SimpleNamespace
+
+        logits = self.emb(input_ids)
+        if self.leak:
+            logits = logits + 0.05 * self.emb(input_ids).sum(dim=1, keepdim=True)
+        noise = 1e-4 * torch.randn(logits.shape, generator=self.gen)
+        return SimpleNamespace(logits=logits + noise)
+
+
+def test_the_causality_check_allows_kernel_noise_but_not_a_leak():
+    from policy_opt.model import check_causal
+
+    check_causal(_JitteryLM(leak=False))  # noise alone: causal
+    with pytest.raises(ValueError, match="is not causal"):
+        check_causal(_JitteryLM(leak=True))
