@@ -126,3 +126,17 @@ def test_agrees_with_python_arithmetic_on_random_expressions() -> None:
         assert countdown_reward(f"#### {text}", str(value), numbers=nums) == 1.0, text
         assert countdown_reward(f"#### {text}", str(value + 1), numbers=nums) == 0.0, text
     assert checked > 100
+
+
+def test_many_unclosed_answer_tags_are_scanned_in_linear_time() -> None:
+    # A lazy <answer>(.*?)</answer> regex rescans to the end from every unclosed tag: 200 KB
+    # of them took ~25 s (1 MB: minutes), stalling a whole batch on one completion.
+    import time
+
+    text = "<answer>" * 25_000 + "\n#### 8*2"
+    start = time.monotonic()
+    verdict = countdown_check(text, "16", numbers=[8, 2])
+    assert time.monotonic() - start < 2.0
+    assert (verdict.reward, verdict.reason) == (1.0, "correct")  # no closed tag: the #### line
+    assert extract_expression("<answer>1+1<answer>8*2</answer>") == "1+1<answer>8*2"
+    assert extract_expression("<answer>8*2</answer></answer>") == "8*2"

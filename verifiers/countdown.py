@@ -29,9 +29,24 @@ from verifiers.types import CORRECT, FORMAT, NO_ANSWER, PARSE_ERROR, WRONG, Verd
 
 MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bounds parse work
 
-_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+# Tags are found token by token: a lazy ``<answer>(.*?)</answer>`` regex rescans to the end of
+# the text from every unclosed ``<answer>``, which is quadratic (a 1 MB completion of them hangs).
+_TAG_TOKEN = re.compile(r"</?answer>")
 _LINE = re.compile(r"####([^\n]*)")
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def _last_tag(text: str) -> str | None:
+    """The content of the last ``<answer>...</answer>`` pair, paired as a lazy regex would pair
+    them (an open tag takes the first close tag after it), in one pass."""
+    last, start = None, None
+    for token in _TAG_TOKEN.finditer(text):
+        if token.group() == "<answer>":
+            if start is None:
+                start = token.end()
+        elif start is not None:
+            last, start = text[start : token.start()], None
+    return last
 
 
 def extract_expression(text: str) -> str | None:
@@ -40,10 +55,8 @@ def extract_expression(text: str) -> str | None:
     >>> extract_expression("I try 3+5.\\n#### (3+5)*2 = 16")
     '(3+5)*2'
     """
-    tags = _TAG.findall(text)
-    if tags:
-        found = tags[-1]
-    else:
+    found = _last_tag(text)
+    if found is None:
         lines = _LINE.findall(text)
         if not lines:
             return None
