@@ -140,3 +140,31 @@ def test_many_unclosed_answer_tags_are_scanned_in_linear_time() -> None:
     assert (verdict.reward, verdict.reason) == (1.0, "correct")  # no closed tag: the #### line
     assert extract_expression("<answer>1+1<answer>8*2</answer>") == "1+1<answer>8*2"
     assert extract_expression("<answer>8*2</answer></answer>") == "8*2"
+
+
+@pytest.mark.parametrize(
+    ("completion", "reason"),
+    [
+        # Python reads everything after '#' as a comment: the hedge would go unscored.
+        ("#### 8*2 #### 3*5", "malformed: '#' in the expression would hide what follows it"),
+        ("#### 8*2 # or 3*5+1", "malformed: '#' in the expression would hide what follows it"),
+        ("<answer>8*2 #</answer>", "malformed: '#' in the expression would hide what follows it"),
+        # Text after '=' used to be dropped unread, so an alternative could hide there.
+        ("#### 8*2 = 16 or 3*5+1", "malformed: only the result may follow '=', found '16 or 3*5+1'"),
+        ("#### 8*2 = 16, or 3*5+1 = 16", "malformed: only the result may follow '=', found"),
+        ("#### 8*2 == 16", "malformed: only the result may follow '=', found '= 16'"),
+        ("#### 8*2 = ١٦", "malformed: only the result may follow '=', found '١٦'"),
+        ("#### 8*2 = 17", "wrong: claims = 17 but the expression is 16"),
+        ("#### 8*2 = " + "1" * 1000, "malformed: only the result may follow '=', found"),
+    ],
+)
+def test_hedges_and_false_claims_score_zero(completion: str, reason: str) -> None:
+    verdict = countdown_check(completion, "16", numbers=[8, 2, 3, 5, 1])
+    assert verdict.reward == 0.0
+    assert verdict.reason.startswith(reason), verdict
+
+
+def test_a_true_claim_after_the_expression_still_scores_one() -> None:
+    for completion in ("#### 8*2 = 16", "#### 8*2=16", "<answer>8*2 = 16</answer>", "#### 8*2 ="):
+        verdict = countdown_check(completion, "16", numbers=[8, 2])
+        assert (verdict.reward, verdict.reason) == (1.0, "correct"), (completion, verdict)

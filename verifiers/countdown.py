@@ -6,13 +6,19 @@ non-negative integer literals and the four binary operations are accepted, arith
 used at most once (all of them, with ``use_all=True``). Raw text is never passed to ``eval``.
 
 The expression is read from the last ``<answer>...</answer>`` tag if there is one, else from
-the last ``#### ...`` line; anything after an ``=`` is ignored (``#### (3+5)*2 = 16``).
+the last ``#### ...`` line. An ``= N`` after the expression (``#### (3+5)*2 = 16``) is a claim
+that is checked: ``N`` must be a whole number equal to the expression's value, so no text can
+hide behind it (``= 16 or 2*7+2``) and a false equation scores 0. A ``#`` in the expression is
+refused: Python would read the rest as a comment, so ``8*2 # or 3*5`` would be scored on
+``8*2`` alone.
 
 >>> countdown_reward("#### (3+5)*2", "16", numbers=[2, 3, 5, 7])
 1.0
 >>> v = countdown_check("#### 3*3+7", "16", numbers=[3, 7, 9])
 >>> v.reward, v.reason
 (0.0, 'number 3 used 2 times but given 1 time')
+>>> countdown_check("#### 3+5+8 = 17", "16", numbers=[3, 5, 8]).reason
+'wrong: claims = 17 but the expression is 16'
 >>> countdown_check("<answer>__import__('os')</answer>", "16", numbers=[3]).reason
 'parse_error: only numbers and + - * / are allowed, found Call'
 """
@@ -25,7 +31,16 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from verifiers.types import CORRECT, FORMAT, NO_ANSWER, PARSE_ERROR, WRONG, Verdict, not_a_string
+from verifiers.types import (
+    CORRECT,
+    FORMAT,
+    MALFORMED,
+    NO_ANSWER,
+    PARSE_ERROR,
+    WRONG,
+    Verdict,
+    not_a_string,
+)
 
 MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bounds parse work
 
@@ -33,6 +48,8 @@ MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bo
 # the text from every unclosed ``<answer>``, which is quadratic (a 1 MB completion of them hangs).
 _TAG_TOKEN = re.compile(r"</?answer>")
 _LINE = re.compile(r"####([^\n]*)")
+# ASCII digits only: int() also reads "١٦" and "1_6", which the expression parser refuses.
+_CLAIM = re.compile(r"-?[0-9]{1,50}")
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
@@ -49,20 +66,30 @@ def _last_tag(text: str) -> str | None:
     return last
 
 
-def extract_expression(text: str) -> str | None:
-    """The expression a completion commits to, or ``None``.
-
-    >>> extract_expression("I try 3+5.\\n#### (3+5)*2 = 16")
-    '(3+5)*2'
-    """
+def _extract(text: str) -> tuple[str, str | None] | None:
+    """(expression, the claimed result after ``=`` or ``None``), or ``None`` if no answer."""
     found = _last_tag(text)
     if found is None:
         lines = _LINE.findall(text)
         if not lines:
             return None
         found = lines[-1]
-    expression = found.split("=", 1)[0].replace("\u00d7", "*").replace("\u00f7", "/").strip()
-    return expression or None
+    left, equals, right = found.partition("=")
+    expression = left.replace("\u00d7", "*").replace("\u00f7", "/").strip()
+    if not expression:
+        return None
+    # A bare trailing "=" claims nothing, so it is no claim to check.
+    return expression, (right.strip() or None if equals else None)
+
+
+def extract_expression(text: str) -> str | None:
+    """The expression a completion commits to, or ``None``.
+
+    >>> extract_expression("I try 3+5.\\n#### (3+5)*2 = 16")
+    '(3+5)*2'
+    """
+    found = _extract(text)
+    return None if found is None else found[0]
 
 
 class _Rejected(Exception):
@@ -110,9 +137,10 @@ def countdown_check(
     gold = str(target)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    expression = extract_expression(completion)
-    if expression is None:
+    extracted = _extract(completion)
+    if extracted is None:
         return Verdict(0.0, NO_ANSWER, None, gold)
+    expression, claim = extracted
     if len(expression) > MAX_EXPRESSION_CHARS:
         return Verdict(
             0.0,
@@ -120,6 +148,10 @@ def countdown_check(
             expression[:50] + "...",
             gold,
             {"error": f"expression longer than {MAX_EXPRESSION_CHARS} characters"},
+        )
+    if "#" in expression:
+        return Verdict(
+            0.0, f"{MALFORMED}: '#' in the expression would hide what follows it", expression, gold
         )
     used: list[int] = []
     try:
@@ -150,8 +182,17 @@ def countdown_check(
         missing = sorted((given - counts).elements())
         return Verdict(0.0, f"{WRONG}: numbers not used: {missing}", expression, gold)
     details = {"value": str(value), "used": used}
+    if claim is not None and not _CLAIM.fullmatch(claim):
+        shown = claim if len(claim) <= 50 else claim[:50] + "..."
+        return Verdict(
+            0.0, f"{MALFORMED}: only the result may follow '=', found {shown!r}", expression, gold
+        )
     if value != target:
         return Verdict(0.0, WRONG, expression, gold, details)
+    if claim is not None and int(claim) != value:
+        return Verdict(
+            0.0, f"{WRONG}: claims = {int(claim)} but the expression is {value}", expression, gold
+        )
     return Verdict(1.0, CORRECT, expression, gold, details)
 
 
