@@ -168,3 +168,21 @@ def test_a_true_claim_after_the_expression_still_scores_one() -> None:
     for completion in ("#### 8*2 = 16", "#### 8*2=16", "<answer>8*2 = 16</answer>", "#### 8*2 ="):
         verdict = countdown_check(completion, "16", numbers=[8, 2])
         assert (verdict.reward, verdict.reason) == (1.0, "correct"), (completion, verdict)
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["#### 20\u22124", "#### 20\u00a0-\u00a04", "#### 20\u202f-\u20034", "<answer>20\u2212 4</answer>"],
+)
+def test_typographic_minus_and_unicode_spaces_are_read_as_ascii(completion: str) -> None:
+    # ast.parse refused them, so a correct answer typeset by the model scored 0.
+    verdict = countdown_check(completion, "16", numbers=[20, 4])
+    assert (verdict.reward, verdict.reason) == (1.0, "correct"), verdict
+
+
+@pytest.mark.parametrize(
+    "completion", ["#### ١٦", "#### １６", "#### \U0001d7cf\U0001d7d4", "#### 2\u200b0-4", "#### 20 \u2212\u2212 4"]
+)
+def test_unicode_digits_and_doubled_minus_stay_refused(completion: str) -> None:
+    verdict = countdown_check(completion, "16", numbers=[16, 20, 4])
+    assert verdict.reward == 0.0 and verdict.reason.startswith("parse_error"), verdict

@@ -48,6 +48,10 @@ MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bo
 # the text from every unclosed ``<answer>``, which is quadratic (a 1 MB completion of them hangs).
 _TAG_TOKEN = re.compile(r"</?answer>")
 _LINE = re.compile(r"####([^\n]*)")
+# Typographic forms of the allowed operators and of spaces, which ast.parse refuses: a correct
+# expression written "20 \u2212 4" or with no-break spaces is still the same expression.
+_UNICODE_OPS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-"})
+_UNICODE_SPACE = re.compile(r"[^\S\n\r\t\f\v ]")
 # ASCII digits only: int() also reads "١٦" and "1_6", which the expression parser refuses.
 _CLAIM = re.compile(r"-?[0-9]{1,50}")
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -75,7 +79,7 @@ def _extract(text: str) -> tuple[str, str | None] | None:
             return None
         found = lines[-1]
     left, equals, right = found.partition("=")
-    expression = left.replace("\u00d7", "*").replace("\u00f7", "/").strip()
+    expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
     if not expression:
         return None
     # A bare trailing "=" claims nothing, so it is no claim to check.
