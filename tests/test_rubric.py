@@ -318,3 +318,46 @@ def test_importing_rubric_adapters_format_and_cli_never_imports_torch():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def one(completion, answer):
+    return 1.0
+
+
+def exits(completion, answer):
+    raise SystemExit(3)
+
+
+@pytest.mark.parametrize("weight", [1e308, 1e-320])
+def test_extreme_weights_still_give_the_weighted_mean(weight):
+    # 1e308 + 1e308 overflowed to inf and the total came out 0.0 whatever the rewards were.
+    rubric = Rubric([RewardFunc("one", one, weight=weight), RewardFunc("half", half, weight=weight)])
+    assert rubric.score("x", "y").total == 0.75
+
+
+@pytest.mark.parametrize("value", [10**400, Verdict(10**400, "huge")], ids=["int", "verdict"])
+def test_a_return_too_big_for_a_float_is_an_invalid_return_not_an_exception(value):
+    rubric = Rubric([RewardFunc("f", functools.partial(returns, value))])
+    s = rubric.score("x", "y")
+    assert s.total is None
+    (error,) = s.errors
+    assert (error.kind, error.message) == (
+        "invalid_return",
+        "returned a int that is not a float: OverflowError",
+    )
+    assert rubric.counters["errors/invalid_return/f"] == 1
+
+
+@pytest.mark.parametrize("in_process", [False, True])
+def test_sys_exit_in_a_reward_function_is_reported_not_raised(in_process):
+    s = Rubric([RewardFunc("f", exits, in_process=in_process)]).score("x", "y")
+    assert s.total is None
+    assert s.reasons["f"] == "exception: SystemExit: 3"
+
+
+def test_score_batch_refuses_a_bare_string():
+    rubric = Rubric([half])
+    with pytest.raises(TypeError, match="completions must be a sequence"):
+        rubric.score_batch("ab", ["1", "2"])
+    with pytest.raises(TypeError, match="answers must be a sequence"):
+        rubric.score_batch(["a", "b"], "12")

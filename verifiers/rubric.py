@@ -203,7 +203,19 @@ def _as_reward(name: str, value: Any) -> tuple[float | None, str | None, RewardE
                 name, "invalid_return", f"returned a {type(value).__name__}, not a float or Verdict"
             ),
         )
-    reward = float(value)
+    try:
+        reward = float(value)
+    except (ArithmeticError, TypeError, ValueError) as exc:
+        # 10**400 is a Real that no float holds; that is a bad return, not a crash of fn.
+        return (
+            None,
+            reason,
+            RewardError(
+                name,
+                "invalid_return",
+                f"returned a {type(value).__name__} that is not a float: {type(exc).__name__}",
+            ),
+        )
     if not math.isfinite(reward) or not 0.0 <= reward <= 1.0:
         return (
             None,
@@ -270,6 +282,10 @@ class Rubric:
         if sum(f.weight for f in built) <= 0:
             raise ValueError("at least one reward function needs a weight > 0")
         self.funcs: tuple[RewardFunc, ...] = tuple(built)
+        # Weights are relative, so scale them by the largest: summing 1e308 + 1e308 gives inf
+        # and the total came out 0.0 for any rewards. Scaled, the sum is at most len(funcs).
+        largest = max(f.weight for f in built)
+        self._weights = tuple(f.weight / largest for f in built)
         self.gate = gate
         self.timeout = _check_timeout(timeout)
         unpicklable = [f.name for f in built if not f.picklable and not f.in_process]
@@ -346,7 +362,9 @@ class Rubric:
             reward, reason = None, None
             kind: ErrorKind = "invalid_return" if exc.type_name == "PicklingError" else "exception"
             error = RewardError(rf.name, kind, f"{exc.type_name}: {exc.message}")
-        except Exception as exc:  # noqa: BLE001 - any failure of fn is reported, not raised
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - fn's failures are reported
+            # SystemExit too: sys.exit() in an in-process reward function would otherwise end
+            # the training run (a guarded one already reports it from its worker).
             reward, reason = None, None
             error = RewardError(rf.name, "exception", f"{type(exc).__name__}: {exc}")
         if error is not None:
@@ -396,8 +414,10 @@ class Rubric:
         if any(v is None for v in breakdown.values()):
             total = None
         else:
-            weight = sum(f.weight for f in self.funcs)
-            total = sum(f.weight * breakdown[f.name] for f in self.funcs) / weight  # type: ignore[operator]
+            total = sum(
+                w * breakdown[f.name]  # type: ignore[operator]
+                for w, f in zip(self._weights, self.funcs)
+            ) / sum(self._weights)
         self._count("samples", *(["samples_no_signal"] if total is None else []))
         unguarded = tuple(f.name for f in self.funcs if not f.guarded)
         return RubricScore(total, breakdown, reasons, tuple(errors), unguarded)
@@ -421,6 +441,10 @@ class Rubric:
         >>> [s.total for s in scores]
         [1.0, 0.0]
         """
+        # A str is a Sequence too: one completion passed bare was scored per character.
+        for label, items in (("completions", completions), ("answers", answers)):
+            if isinstance(items, (str, bytes)):
+                raise TypeError(f"{label} must be a sequence of items, not one {type(items).__name__}")
         n = len(completions)
         if len(answers) != n:
             raise ValueError(f"answers has {len(answers)} items, completions has {n}")
