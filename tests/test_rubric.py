@@ -328,7 +328,7 @@ def exits(completion, answer):
     raise SystemExit(3)
 
 
-@pytest.mark.parametrize("weight", [1e308, 1e-320])
+@pytest.mark.parametrize("weight", [1e308, 1e-300])  # not subnormal: some imports flush those to 0
 def test_extreme_weights_still_give_the_weighted_mean(weight):
     # 1e308 + 1e308 overflowed to inf and the total came out 0.0 whatever the rewards were.
     rubric = Rubric([RewardFunc("one", one, weight=weight), RewardFunc("half", half, weight=weight)])
