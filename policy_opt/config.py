@@ -217,17 +217,26 @@ def load_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"--config {path}: not valid YAML ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--config {path}: expected a mapping of field: value")
-    known = {f.name: f for f in dataclasses.fields(TrainConfig)}
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        name = str(key).replace("-", "_")
-        if name not in known:
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    for key in data:
+        if str(key).replace("-", "_") not in known:
             raise ConfigError(f"--config {path}: unknown field {key!r}")
-        kind = _field_type(known[name])
-        value = _yaml_value(value, kind, nullable=known[name].default is None)
+    return _typed_fields({str(k).replace("-", "_"): v for k, v in data.items()},
+                         where=f"--config {path}")
+
+
+def _typed_fields(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """``data``'s values for known fields, each as its field's type; ``where`` names the
+    source in the error for a value of the wrong type."""
+    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    out: dict[str, Any] = {}
+    for name, raw in data.items():
+        if name not in fields:
+            continue
+        kind = _field_type(fields[name])
+        value = _yaml_value(raw, kind, nullable=fields[name].default is None)
         if value is _BAD:
-            raise ConfigError(f"--config {path}: field {key!r} must be {kind.__name__}, "
-                              f"got {data[key]!r}")
+            raise ConfigError(f"{where}: field {name!r} must be {kind.__name__}, got {raw!r}")
         out[name] = value
     return out
 
@@ -264,18 +273,8 @@ def load_run_config(out: str) -> dict[str, Any]:
         raise ConfigError(f"--resume: {path} is not a JSON object ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--resume: {path} is not a JSON object")
-    known = {f.name: f for f in dataclasses.fields(TrainConfig)}
-    values: dict[str, Any] = {}
-    for name, value in data.items():
-        if name not in known or name in ("resume", "out"):
-            continue
-        kind = _field_type(known[name])
-        value = _yaml_value(value, kind, nullable=known[name].default is None)
-        if value is _BAD:
-            raise ConfigError(f"--resume: {path}: field {name!r} must be {kind.__name__}, "
-                              f"got {data[name]!r}")
-        values[name] = value
-    return values
+    settings = {k: v for k, v in data.items() if k not in ("resume", "out")}
+    return _typed_fields(settings, where=f"--resume: {path}")
 
 
 def parse_config(argv: list[str] | None = None) -> TrainConfig:
