@@ -186,14 +186,19 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
     tokens' log-probs are gathered chunk by chunk (policy_opt.logprobs) so the full
     [N, L, V] log-softmax never exists.
     """
+    from policy_opt.engine import _forward_kwarg_names
+
     n, length = batch.completion_ids.shape
     g = group_size if prompts_shared(batch, group_size) else 1
     step = max(g, (micro_batch_size or n) // g * g)
+    # transformers 5 renamed past_key_values to cache (and warns on the old name); a DDP or
+    # FSDP wrapper hides the signature, so look at the module it wraps.
+    cache_kw = _forward_kwarg_names(getattr(model, "module", model))[0] if g > 1 else ""
     out = []
     for s in range(0, n, step):
         mb = batch.rows(slice(s, s + step))
         if g > 1:
-            out.append(_shared_prompt_logprobs(model, mb, g))
+            out.append(_shared_prompt_logprobs(model, mb, g, cache_kw))
             continue
         logits = model(input_ids=mb.input_ids, attention_mask=mb.attention_mask,
                        position_ids=mb.position_ids, logits_to_keep=length + 1,
@@ -202,14 +207,10 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
     return torch.cat(out)
 
 
-def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int) -> torch.Tensor:
+def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
+                            cache_kw: str) -> torch.Tensor:
     from transformers import DynamicCache
 
-    from policy_opt.engine import _forward_kwarg_names
-
-    # transformers 5 renamed past_key_values to cache (and warns on the old name); a DDP or
-    # FSDP wrapper hides the signature, so look at the module it wraps.
-    cache_kw, _ = _forward_kwarg_names(getattr(model, "module", model))
     length = mb.completion_ids.shape[1]
     p = mb.input_ids.shape[1] - length
     lead = slice(None, None, g)
@@ -271,7 +272,7 @@ def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
         "len_correct": mean([n for n, c in zip(lengths, correct) if c]),
         "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
         "truncated": mean([float(s[3]) for s in stats]),
-        "clipped": mean([float(len(s) > 4 and s[4]) for s in stats]),
+        "clipped": mean([float(s[4]) for s in stats]),
     }
 
 
