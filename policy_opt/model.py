@@ -243,9 +243,10 @@ def check_causal(model: PreTrainedModel, name: str = "the model") -> None:
 
     ``AutoModelForCausalLM`` also loads encoders such as BERT (as ``BertLMHeadModel``, with
     bidirectional attention unless ``is_decoder`` is set): every completion token would then
-    see the tokens after it and the log-probs would be meaningless, with no error. Two
-    sequences that differ only in their last token are run together; a causal model gives
-    the same logits at every earlier position.
+    see the tokens after it and the log-probs would be meaningless, with no error. A sequence,
+    its copy and a variant that differs only in its last token are run together; a causal
+    model gives the variant the same logits at every earlier position, up to the noise seen
+    between the two copies.
     """
     vocab = int(getattr(model.config, "vocab_size", 0) or 0)
     if vocab < 2:
