@@ -22,7 +22,7 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
   and in the training forward); decoding writes into a preallocated key/value cache; groups
   whose rewards are all equal (A = 0 on every row, so no gradient) skip the forward and
   backward; the rows that train are cut into micro-batches of similar completion length (the
-  cheapest cut of length-sorted groups, ``policy_opt.train.plan_micro_batches``; with
+  cheapest cut of length-sorted groups, ``policy_opt.batching.plan_micro_batches``; with
   ``--micro-batch-size`` = B*G that is at most the whole batch, the cap TRL's single batch
   has), so less padding is computed; env steps (the pure-Python rubric) run inline;
 - and one that is not bit-exact: our trainer sets the CPU's flush-to-zero mode

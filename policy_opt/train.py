@@ -26,13 +26,22 @@ import random
 import sys
 import time
 from collections.abc import Sequence, Sized
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from policy_opt.advantages import group_advantages
+from policy_opt.batching import (  # noqa: F401  (Batch, pack_episodes...: importable from here)
+    MICRO_BATCH_OVERHEAD,
+    Batch,
+    micro_batch_rows,
+    minibatch_order,
+    pack_episodes,
+    plan_micro_batches,
+    prompts_shared,
+)
 from policy_opt.checkpoint import (
     full_state_dicts,
     latest_checkpoint,
@@ -63,113 +72,7 @@ class TrainingError(RuntimeError):
     """Training cannot go on (NaN loss, empty dataset, ...); the message says what to do."""
 
 
-# --------------------------------------------------------------------------- batching
-
-
-@dataclass
-class Batch:
-    """Episodes packed for the policy: prompts left-padded to a common width P so that every
-    completion starts at column P, completions right-padded to L.
-
-    input_ids, attention_mask, position_ids: [N, P + L]
-    completion_ids, completion_mask:         [N, L]   (mask 1 on the model's own tokens)
-    """
-
-    input_ids: torch.Tensor
-    attention_mask: torch.Tensor
-    position_ids: torch.Tensor
-    completion_ids: torch.Tensor
-    completion_mask: torch.Tensor
-
-    def rows(self, idx: torch.Tensor | slice) -> Batch:
-        return Batch(*(t[idx] for t in (self.input_ids, self.attention_mask, self.position_ids,
-                                         self.completion_ids, self.completion_mask)))
-
-    def trimmed(self) -> Batch:
-        """The same rows without the completion columns that are padding in every row."""
-        length = self.completion_ids.shape[1]
-        p = self.input_ids.shape[1] - length
-        used = self.attention_mask[:, p:].any(dim=0).nonzero()
-        keep = int(used.max()) + 1 if len(used) else 1
-        if keep == length:
-            return self
-        return Batch(self.input_ids[:, :p + keep], self.attention_mask[:, :p + keep],
-                     self.position_ids[:, :p + keep], self.completion_ids[:, :keep],
-                     self.completion_mask[:, :keep])
-
-    def to(self, device: torch.device) -> Batch:
-        return Batch(*(t.to(device) for t in (self.input_ids, self.attention_mask,
-                                               self.position_ids, self.completion_ids,
-                                               self.completion_mask)))
-
-
-def pack_episodes(episodes: Sequence[Episode], pad_id: int) -> Batch:
-    """Pack episodes into a Batch (see its docstring for the layout)."""
-    n = len(episodes)
-    p = max(len(e.prompt_ids) for e in episodes)
-    length = max(1, max(len(e.completion_ids) for e in episodes))
-    input_ids = torch.full((n, p + length), pad_id, dtype=torch.long)
-    attention = torch.zeros((n, p + length), dtype=torch.long)
-    comp_mask = torch.zeros((n, length), dtype=torch.float32)
-    for i, e in enumerate(episodes):
-        start = p - len(e.prompt_ids)
-        c = len(e.completion_ids)
-        input_ids[i, start:p] = torch.tensor(e.prompt_ids, dtype=torch.long)
-        attention[i, start:p] = 1
-        if c:
-            input_ids[i, p:p + c] = torch.tensor(e.completion_ids, dtype=torch.long)
-            attention[i, p:p + c] = 1
-            comp_mask[i, :c] = torch.tensor(e.completion_mask, dtype=torch.float32)
-    position_ids = (attention.cumsum(-1) - 1).clamp(min=0)
-    return Batch(input_ids, attention, position_ids, input_ids[:, p:].clone(), comp_mask)
-
-
-# What one more forward/backward pass costs beyond its tokens (kernel launches, Python),
-# in completion-token rows. A rough figure read off CPU profiles of the default model (a
-# pass's fixed cost over one token's), not a tuned one: the plan is exact for any value.
-MICRO_BATCH_OVERHEAD = 48
-
-
-def plan_micro_batches(widths: Sequence[int], group_size: int, max_rows: int,
-                       overhead: int = MICRO_BATCH_OVERHEAD) -> list[int]:
-    """Cut groups sorted by completion length (``widths``: each group's longest, descending)
-    into contiguous micro-batches of at most ``max_rows`` rows, minimising padded work.
-
-    A micro-batch of groups i..j-1 is padded to ``widths[i]``; it costs
-    ``(j - i) * group_size * widths[i] + overhead``. Dynamic programming over the cut points
-    finds the cheapest plan exactly. Returns the cut points ``[0, ..., len(widths)]``.
-
-    Example:
-        >>> plan_micro_batches([30, 29, 12, 11], group_size=8, max_rows=32, overhead=48)
-        [0, 2, 4]
-        >>> plan_micro_batches([30, 29, 28, 27], group_size=8, max_rows=16, overhead=48)
-        [0, 2, 4]
-    """
-    m = len(widths)
-    per = max(1, max_rows // group_size)  # groups per micro-batch at most
-    best = [0.0] + [float("inf")] * m
-    back = [0] * (m + 1)
-    for j in range(1, m + 1):
-        for i in range(max(0, j - per), j):
-            cost = best[i] + (j - i) * group_size * widths[i] + overhead
-            if cost < best[j]:
-                best[j], back[j] = cost, i
-    cuts = [m]
-    while cuts[-1] > 0:
-        cuts.append(back[cuts[-1]])
-    return cuts[::-1]
-
-
-def prompts_shared(batch: Batch, group_size: int) -> bool:
-    """Whether each run of ``group_size`` consecutive rows starts from one prompt (as the G
-    completions of a group do)."""
-    n, length = batch.completion_ids.shape
-    if group_size < 2 or n % group_size:
-        return False
-    p = batch.input_ids.shape[1] - length
-    prompts = batch.input_ids[:, :p].reshape(n // group_size, group_size, p)
-    masks = batch.attention_mask[:, :p].reshape(n // group_size, group_size, p)
-    return bool((prompts == prompts[:, :1]).all() and (masks == masks[:, :1]).all())
+# --------------------------------------------------------------------------- log-probs
 
 
 def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: int = 0,
@@ -580,8 +483,7 @@ class Trainer:
         ratios: dict[str, float] = {}  # policy_loss's ratio/clip metrics, over trained rows
         trained = 0  # minibatches that trained at least one row
         for _ in range(cfg.mu):
-            groups = torch.randperm(n // g, generator=gen)
-            order = (groups[:, None] * g + torch.arange(g)).reshape(-1)
+            order = minibatch_order(n // g, g, gen, batch.device)
             for m in range(cfg.minibatches):
                 idx = order[m * size:(m + 1) * size]
                 num_tokens = batch.completion_mask[idx].sum()
@@ -656,27 +558,12 @@ class Trainer:
         return out
 
     def micro_batches(self, batch: Batch, idx: torch.Tensor, micro: int) -> list[torch.Tensor]:
-        """``idx`` (whole groups) cut into micro-batches of at most ``micro`` rows that hold
-        completions of similar length, so trimming leaves little padding.
-
-        Groups are ordered from the longest completion to the shortest and cut where
-        :func:`plan_micro_batches` says; the gradient is a sum over micro-batches, so the
-        order and the cuts change only float rounding."""
-        g = self.cfg.group_size
-        if len(idx) == 0:
-            return []
-        lengths = batch.attention_mask[idx, -batch.completion_ids.shape[1]:].sum(dim=1)
-        longest = lengths.view(-1, g).max(dim=1).values
-        order = torch.sort(longest, descending=True, stable=True).indices
-        groups = idx.view(-1, g)[order]
-        if self.dist.world > 1:
-            # Every rank must run the same number of passes (each one meets collectives),
-            # and ranks hold different lengths: fixed-size cuts there.
-            per = max(1, micro // g)
-            cuts = [*range(0, len(groups), per), len(groups)]
-        else:
-            cuts = plan_micro_batches(longest[order].tolist(), g, micro)
-        return [groups[a:b].reshape(-1) for a, b in zip(cuts, cuts[1:])]
+        """``idx`` (whole groups) cut into micro-batches of at most ``micro`` rows of similar
+        completion length (:func:`policy_opt.batching.micro_batch_rows`)."""
+        # Every rank must run the same number of passes (each one meets collectives), and
+        # ranks hold different lengths: fixed-size cuts there.
+        return micro_batch_rows(batch, idx, self.cfg.group_size, micro,
+                                fixed_cuts=self.dist.world > 1)
 
     def groups_with_signal(self, batch: Batch, adv: torch.Tensor) -> torch.Tensor:
         """[N / G] bool: the groups whose rows can have a non-zero loss gradient.

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from policy_opt.batching import pack_episodes, plan_micro_batches
 from policy_opt.config import ConfigError, parse_config
 from policy_opt.rollout import Episode
 from policy_opt.train import (
@@ -17,8 +18,6 @@ from policy_opt.train import (
     TrainingError,
     lr_factor,
     main,
-    pack_episodes,
-    plan_micro_batches,
 )
 
 
@@ -279,7 +278,8 @@ def test_shared_prompt_logprobs_equal_the_plain_path_in_value_and_gradient(tiny_
     """Running a group's prompt once and repeating its cache is exact, gradient included."""
     from transformers import AutoModelForCausalLM
 
-    from policy_opt.train import completion_logprobs, prompts_shared
+    from policy_opt.batching import prompts_shared
+    from policy_opt.train import completion_logprobs
 
     model = AutoModelForCausalLM.from_pretrained(tiny_model, dtype=torch.float64)
     gen = torch.Generator().manual_seed(0)

@@ -1,0 +1,178 @@
+"""Episodes packed into tensors, and the index plans the optimiser walks them by.
+
+* :class:`Batch` / :func:`pack_episodes`: episodes -> left-padded prompts and right-padded
+  completions that all start at one column.
+* :func:`minibatch_order`: the rows of each optimisation pass, whole groups shuffled.
+* :func:`micro_batch_rows` / :func:`plan_micro_batches`: a minibatch cut into micro-batches
+  of similar completion length, so trimming leaves little padding.
+* :func:`prompts_shared`: whether each group's rows share their prompt (run it once).
+
+Device discipline (the trainer crashed on CUDA when this was not kept):
+
+1. An index tensor or mask lives on the device of the tensor it indexes. The plans here are
+   built on ``batch``'s device, so ``batch.rows(idx)``, ``adv[idx]``, ``active[idx // g]`` and
+   ``idx[mask]`` never mix devices.
+2. Random draws come from a CPU ``torch.Generator`` (the same permutation on every device,
+   so a run's shuffles do not depend on the hardware) and are moved to the batch's device
+   once per pass, never per micro-batch.
+3. The host reads device data only where a plan needs a Python number: the per-group
+   completion lengths of a minibatch (one transfer, for the cut points) and the number of
+   rows kept (a boolean mask's size is data-dependent on any device).
+
+``tests/test_device_discipline.py`` runs the optimiser under a mode that fails on any
+operation mixing devices, on a CPU-only machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from policy_opt.rollout import Episode
+
+
+@dataclass
+class Batch:
+    """Episodes packed for the policy: prompts left-padded to a common width P so that every
+    completion starts at column P, completions right-padded to L.
+
+    input_ids, attention_mask, position_ids: [N, P + L]
+    completion_ids, completion_mask:         [N, L]   (mask 1 on the model's own tokens)
+    """
+
+    input_ids: torch.Tensor
+    attention_mask: torch.Tensor
+    position_ids: torch.Tensor
+    completion_ids: torch.Tensor
+    completion_mask: torch.Tensor
+
+    @property
+    def device(self) -> torch.device:
+        return self.input_ids.device
+
+    def rows(self, idx: torch.Tensor | slice) -> Batch:
+        return Batch(*(t[idx] for t in (self.input_ids, self.attention_mask, self.position_ids,
+                                         self.completion_ids, self.completion_mask)))
+
+    def trimmed(self) -> Batch:
+        """The same rows without the completion columns that are padding in every row."""
+        length = self.completion_ids.shape[1]
+        p = self.input_ids.shape[1] - length
+        used = self.attention_mask[:, p:].any(dim=0).nonzero()
+        keep = int(used.max()) + 1 if len(used) else 1
+        if keep == length:
+            return self
+        return Batch(self.input_ids[:, :p + keep], self.attention_mask[:, :p + keep],
+                     self.position_ids[:, :p + keep], self.completion_ids[:, :keep],
+                     self.completion_mask[:, :keep])
+
+    def to(self, device: torch.device | str) -> Batch:
+        return Batch(*(t.to(device) for t in (self.input_ids, self.attention_mask,
+                                               self.position_ids, self.completion_ids,
+                                               self.completion_mask)))
+
+
+def pack_episodes(episodes: Sequence[Episode], pad_id: int) -> Batch:
+    """Pack episodes into a Batch on the CPU (see its docstring for the layout); move it with
+    ``Batch.to`` (one copy per tensor, not one per episode)."""
+    n = len(episodes)
+    p = max(len(e.prompt_ids) for e in episodes)
+    length = max(1, max(len(e.completion_ids) for e in episodes))
+    input_ids = torch.full((n, p + length), pad_id, dtype=torch.long)
+    attention = torch.zeros((n, p + length), dtype=torch.long)
+    comp_mask = torch.zeros((n, length), dtype=torch.float32)
+    for i, e in enumerate(episodes):
+        start = p - len(e.prompt_ids)
+        c = len(e.completion_ids)
+        input_ids[i, start:p] = torch.tensor(e.prompt_ids, dtype=torch.long)
+        attention[i, start:p] = 1
+        if c:
+            input_ids[i, p:p + c] = torch.tensor(e.completion_ids, dtype=torch.long)
+            attention[i, p:p + c] = 1
+            comp_mask[i, :c] = torch.tensor(e.completion_mask, dtype=torch.float32)
+    position_ids = (attention.cumsum(-1) - 1).clamp(min=0)
+    return Batch(input_ids, attention, position_ids, input_ids[:, p:].clone(), comp_mask)
+
+
+def prompts_shared(batch: Batch, group_size: int) -> bool:
+    """Whether each run of ``group_size`` consecutive rows starts from one prompt (as the G
+    completions of a group do)."""
+    n, length = batch.completion_ids.shape
+    if group_size < 2 or n % group_size:
+        return False
+    p = batch.input_ids.shape[1] - length
+    prompts = batch.input_ids[:, :p].reshape(n // group_size, group_size, p)
+    masks = batch.attention_mask[:, :p].reshape(n // group_size, group_size, p)
+    return bool((prompts == prompts[:, :1]).all() and (masks == masks[:, :1]).all())
+
+
+def minibatch_order(n_groups: int, group_size: int, generator: torch.Generator,
+                    device: torch.device | str) -> torch.Tensor:
+    """[n_groups * group_size] row indices on ``device``: the groups in a random order (drawn
+    from the CPU ``generator``), each group's rows kept together and in order."""
+    groups = torch.randperm(n_groups, generator=generator)
+    order = (groups[:, None] * group_size + torch.arange(group_size)).reshape(-1)
+    return order.to(device)
+
+
+# What one more forward/backward pass costs beyond its tokens (kernel launches, Python),
+# in completion-token rows. A rough figure read off CPU profiles of the default model (a
+# pass's fixed cost over one token's), not a tuned one: the plan is exact for any value.
+MICRO_BATCH_OVERHEAD = 48
+
+
+def plan_micro_batches(widths: Sequence[int], group_size: int, max_rows: int,
+                       overhead: int = MICRO_BATCH_OVERHEAD) -> list[int]:
+    """Cut groups sorted by completion length (``widths``: each group's longest, descending)
+    into contiguous micro-batches of at most ``max_rows`` rows, minimising padded work.
+
+    A micro-batch of groups i..j-1 is padded to ``widths[i]``; it costs
+    ``(j - i) * group_size * widths[i] + overhead``. Dynamic programming over the cut points
+    finds the cheapest plan exactly. Returns the cut points ``[0, ..., len(widths)]``.
+
+    Example:
+        >>> plan_micro_batches([30, 29, 12, 11], group_size=8, max_rows=32, overhead=48)
+        [0, 2, 4]
+        >>> plan_micro_batches([30, 29, 28, 27], group_size=8, max_rows=16, overhead=48)
+        [0, 2, 4]
+    """
+    m = len(widths)
+    per = max(1, max_rows // group_size)  # groups per micro-batch at most
+    best = [0.0] + [float("inf")] * m
+    back = [0] * (m + 1)
+    for j in range(1, m + 1):
+        for i in range(max(0, j - per), j):
+            cost = best[i] + (j - i) * group_size * widths[i] + overhead
+            if cost < best[j]:
+                best[j], back[j] = cost, i
+    cuts = [m]
+    while cuts[-1] > 0:
+        cuts.append(back[cuts[-1]])
+    return cuts[::-1]
+
+
+def micro_batch_rows(batch: Batch, idx: torch.Tensor, group_size: int, max_rows: int,
+                     fixed_cuts: bool = False) -> list[torch.Tensor]:
+    """``idx`` (whole groups, on ``batch``'s device) cut into micro-batches of at most
+    ``max_rows`` rows that hold completions of similar length, so trimming leaves little
+    padding.
+
+    Groups are ordered from the longest completion to the shortest and cut where
+    :func:`plan_micro_batches` says (``fixed_cuts``: every ``max_rows // group_size`` groups,
+    for ranks that must run the same number of passes). The gradient is a sum over
+    micro-batches, so the order and the cuts change only float rounding."""
+    g = group_size
+    if len(idx) == 0:
+        return []
+    lengths = batch.attention_mask[idx, -batch.completion_ids.shape[1]:].sum(dim=1)
+    longest = lengths.view(-1, g).max(dim=1).values
+    order = torch.sort(longest, descending=True, stable=True).indices
+    groups = idx.view(-1, g)[order]
+    if fixed_cuts:
+        per = max(1, max_rows // g)
+        cuts = [*range(0, len(groups), per), len(groups)]
+    else:
+        cuts = plan_micro_batches(longest[order].tolist(), g, max_rows)
+    return [groups[a:b].reshape(-1) for a, b in zip(cuts, cuts[1:])]
