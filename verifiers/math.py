@@ -56,6 +56,7 @@ from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
+from verifiers.latex_guard import MAX_EXPONENT, runaway
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
 from verifiers.types import (
@@ -84,7 +85,6 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
 MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
-MAX_EXPONENT = 10_000  # larger literal exponents / factorial arguments are refused
 
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
 # Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
@@ -114,9 +114,6 @@ _SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
 _TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
 _TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
-_TOWER_RE = re.compile(r"\^\s*\{[^{}]*\^")  # an exponent that has an exponent: 9^{9^9}
-_BIG_EXP_RE = re.compile(r"\^\s*\{?\s*\(?\s*(\d{5,})")
-_BIG_FACT_RE = re.compile(r"(\d{5,})\s*!")
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
 _WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
@@ -151,18 +148,10 @@ def normalize_gold(answer: str) -> str:
 
 
 def _guard(text: str) -> str | None:
-    """Why ``text`` must not reach sympy, or None."""
+    """Why ``text`` must not reach sympy, or None (``verifiers.latex_guard``)."""
     if len(text) > MAX_ANSWER_CHARS:
         return f"answer longer than {MAX_ANSWER_CHARS} characters"
-    if _TOWER_RE.search(text) or text.count("^") > 20:
-        return "power tower"
-    for m in _BIG_EXP_RE.finditer(text):
-        if int(m.group(1)) > MAX_EXPONENT:
-            return f"exponent {m.group(1)} > {MAX_EXPONENT}"
-    for m in _BIG_FACT_RE.finditer(text):
-        if int(m.group(1)) > MAX_EXPONENT:
-            return f"factorial of {m.group(1)}"
-    return None
+    return runaway(text)
 
 
 def _list_items(text: str) -> int:
