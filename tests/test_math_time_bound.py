@@ -75,7 +75,14 @@ def test_the_guard_sees_through_braces_products_and_parentheses(answer):
 
 @pytest.mark.parametrize(
     "answer",
-    [r"2^{2005} + 2^{2006}", r"x^{2} + 2^{10}", r"10!", r"\frac{9!}{2!\,7!}", r"3^{-2}", r"5^\circ"],
+    [
+        r"2^{2005} + 2^{2006}",
+        r"x^{2} + 2^{10}",
+        r"10!",
+        r"\frac{9!}{2!\,7!}",
+        r"3^{-2}",
+        r"5^\circ",
+    ],
 )
 def test_the_guard_lets_ordinary_answers_through(answer):
     assert runaway(answer) is None

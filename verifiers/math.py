@@ -52,13 +52,28 @@ as many items as the gold (``1, 2, 2`` is not ``1, 2``).
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
-from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
+from verifiers.exact_numbers import (
+    format_fraction,
+    long_decimal_matches,
+    parse_number,
+    parse_quantity,
+    read_words,
+)
 from verifiers.latex_guard import MAX_EXPONENT, runaway
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
+from verifiers.math_forms import (
+    as_solution_list,
+    choice_letter,
+    digits_apart,
+    drop_assignment,
+    latex_from_unicode,
+    words_key,
+)
 from verifiers.types import (
     CORRECT,
     HEDGED,
@@ -127,7 +142,8 @@ def _canonical(s: str) -> str:
     s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = _TEXT_RE.sub(r"\1", s)
     s = _STRIP_RE.sub("", s)
-    return s.rstrip(".").lower()
+    # No case folding: 3r^2 is not 3R^2 and \Pi is not \pi (words: ``words_key``).
+    return s.rstrip(".")
 
 
 def normalize_gold(answer: str) -> str:
@@ -215,6 +231,14 @@ def _stray(gold: str, pred: str) -> str | None:
 
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details); equal is None when no signal could be obtained."""
+    gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
+    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold):
+        # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge.
+        pred = as_solution_list(pred) or pred
+    if "=" not in gold:
+        pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
+    if "=" not in pred:
+        gold = drop_assignment(gold)
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
         return False, HEDGED, {"path": "hedge", "hedged": True}
     p_items, g_items = _list_items(pred), _list_items(gold)
@@ -233,8 +257,21 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
         equal = g_num == p_num
+        if not equal and long_decimal_matches(pred, g_num):
+            return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
+    g_choice, p_choice = choice_letter(gold), choice_letter(pred)
+    if g_choice is not None:
+        # A choice is its letter however it is marked; nothing else ("C^1", "c") is a choice.
+        equal = p_choice is not None and p_choice[0] == g_choice[0]
+        return equal, CORRECT if equal else WRONG, {"path": "choice"}
+    apart = digits_apart(pred)
+    if apart is not None and digits_apart(gold) is None:
+        return False, MALFORMED, {"path": "screen", "stray": f"digits apart: {apart!r}"}
     if _canonical(gold) == _canonical(pred):
+        return True, CORRECT, {"path": "string"}
+    g_words = words_key(gold)
+    if g_words is not None and g_words == words_key(pred):
         return True, CORRECT, {"path": "string"}
     stray = _stray(gold, pred)
     if stray is not None:
@@ -251,6 +288,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
     constant = compare_constants(gold, pred)
+    if constant is False and p_num is not None and _printed_value_of(gold, pred):
+        return True, CORRECT, {"path": "numeric", "printed_digits": True}
     if constant is not None:
         return constant, CORRECT if constant else WRONG, {"path": "numeric"}
     mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
@@ -265,6 +304,18 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
             return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
         return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+def _printed_value_of(gold: str, pred: str) -> bool:
+    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
+    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
+    value = evaluate_constant(gold)
+    if value is None or not value:
+        return False
+    man, exp = value.man_exp
+    exact = Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
+    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
 
 
 _MULTI_RE = re.compile(
