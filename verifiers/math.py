@@ -231,6 +231,10 @@ def _stray(gold: str, pred: str) -> str | None:
 
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details); equal is None when no signal could be obtained."""
+    if len(pred) > MAX_ANSWER_CHARS:
+        # First, so that every in-process step below reads at most this much.
+        why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
+        return False, TIMEOUT, {"path": "guard", "guard": why}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
     if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold):
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge.

@@ -90,7 +90,8 @@ def drop_assignment(text: str) -> str:
 
 
 _OR_RE = re.compile(
-    r"\s*(?:\\text\{\s*(?:or|and)\s*\}|\\(?:quad|qquad)\s*(?:or|and)\b|\bor\b|\band\b|\\lor\b|\\vee\b)\s*"
+    # No leading \s*: a search that starts with one is quadratic on a long run of spaces.
+    r"\\text\{\s*(?:or|and)\s*\}|\bor\b|\band\b|\\lor\b|\\vee\b"
 )
 
 
@@ -131,8 +132,10 @@ def as_solution_list(text: str) -> str | None:
 
 # Spacing between two digits; the backslash of a spacing command must not be the second half of
 # a row break "\\".
-_SPACING = r"(?:\s|(?<!\\)\\[,;:! ]|\\q?quad\b|~|\{,\}|,\\!)+"
-_DIGITS_APART_RE = re.compile(rf"\d({_SPACING})(?=\d)")
+_SPACING = r"(?:\s|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\{,\}|,\\!)+"
+# Matched as whole runs (nothing after the run to backtrack over: linear on 1 MB of spaces).
+_SPACING_RUN_RE = re.compile(_SPACING)
+_THOUSANDS_GAPS = ("", r"\,", r"\!", "{,}", r",\!", r"\ ")
 
 
 def digits_apart(text: str) -> str | None:
@@ -142,12 +145,17 @@ def digits_apart(text: str) -> str | None:
     >>> digits_apart(r"2\quad 5"), digits_apart(r"10,\!080"), digits_apart(r"1\,000\,000")
     ('\\quad ', None, None)
     """
-    for m in _DIGITS_APART_RE.finditer(text):
-        following = re.match(r"\d+", text[m.end() :])
-        group = following.group(0) if following else ""
-        if len(group) == 3 and m.group(1).strip() in ("", r"\,", r"\!", "{,}", r",\!", r"\ "):
+    for m in _SPACING_RUN_RE.finditer(text):
+        start, end = m.span()
+        if not (start > 0 and text[start - 1].isdigit() and end < len(text)):
             continue
-        return m.group(1)
+        if not text[end].isdigit():
+            continue
+        following = re.match(r"\d{1,4}", text[end : end + 4])
+        group = following.group(0) if following else ""
+        if len(group) == 3 and m.group(0).strip() in _THOUSANDS_GAPS:
+            continue
+        return m.group(0)
     return None
 
 
