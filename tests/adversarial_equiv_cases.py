@@ -198,6 +198,18 @@ _ROWS: list[tuple[str, str, float, str]] = [
     (r"\text{E}", B % "E", 1.0, "text_letter"),
     (r"\text{E}", B % r"\mathrm{E}", 1.0, "text_letter"),
     (r"\text{E}", B % "F", 0.0, "text_letter"),
+    # --- approximation: an exact answer with its rounded decimal value ---
+    (r"\frac{\sqrt{3}}{3}", B % r"\frac{\sqrt{3}}{3} \approx 0.577", 1.0, "approximation"),
+    (r"\frac{\sqrt{3}}{3}", B % r"\frac{\sqrt{3}}{3} \approx 0.6", 1.0, "approximation"),
+    (r"\frac{\sqrt{3}}{3}", B % r"\frac{\sqrt{3}}{3} \approx 0.5", 0.0, "approximation"),
+    (r"\frac{\sqrt{3}}{3}", B % r"\frac{\sqrt{3}}{3} \approx 0.579", 0.0, "approximation"),
+    ("5", B % r"5 \approx 6", 0.0, "approximation"),
+    ("6", B % r"5 \approx 6", 0.0, "approximation"),
+    ("5", B % r"x \approx 5", 0.0, "approximation"),
+    (r"2\sqrt{2}", B % r"2\sqrt{2} \approx 2.83", 1.0, "approximation"),
+    (r"2\sqrt{2}", B % r"2\sqrt{3} \approx 2.83", 0.0, "approximation"),
+    (r"\pi", B % r"\pi \approx 3.14", 1.0, "approximation"),
+    ("3.14", B % r"\pi \approx 3.14", 0.0, "approximation"),
     # --- runaway: answers that must come back 0 within the deadline ---
     ("5", B % r"0.3^{{1.9}^{9999 \cdot 5}}", 0.0, "runaway"),
     ("5", B % r"6 + 0^{{9}^{99999}}", 0.0, "runaway"),

@@ -47,6 +47,34 @@ token and read the number beside it. A numeral with a base subscript (``101_2``)
 digit by digit with a gold in the same base and never equals a plain gold (``101`` is not
 ``101_2``, the other way round is accepted: the question names the base); bare lists must have
 as many items as the gold (``1, 2, 2`` is not ``1, 2``).
+
+Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
+
+- symbols keep their case and digits set apart stay apart: ``\Pi`` is not ``\pi``, ``3r^2``
+  is not ``3R^2``, ``2\quad 5`` is not 25 (``1\,000`` is 1000: a thousands separator); word
+  answers compare without case (``\text{Monday}``, ``monday``).
+- a multiple-choice gold (``C``, ``(C)``, ``\text{(C)}``, ``\textbf{(C)}``) takes only a choice
+  of the same letter, however marked: ``C^1`` and ``c`` are no choices.
+- ``x = 10,\!080`` and ``(x, y) = (-1, 3)`` state a value: against a gold without ``=`` the
+  value after one leading variable is compared (and the other way round).
+- where the gold holds several values (a comma list or ``\pm``), ``x=1 \text{ or } x=-2`` is
+  the solution set ``1, -2``; against a single-value gold the same "or" stays a hedge (0).
+- Unicode math (``2√2``, ``½``, ``π``, ``x²``, ``≥``) is read as its LaTeX; repeating decimals
+  (``0.1\overline{6}``) are exact fractions.
+- an exact answer followed by its rounded value (``\frac{\sqrt{3}}{3} \approx 0.577``) is the
+  exact answer when the decimal is its value rounded at the last digit shown; any other
+  ``\approx`` is a stray token.
+- a long decimal printout of an exact value: at least 12 significant digits, equal to the gold
+  truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
+  ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
+  ``exact_numbers.long_decimal_matches`` holds the rule.
+- the symbolic path compares relations up to a positive factor and side swap (``x \geq 5`` is
+  ``5 \leq x``, ``-x > -1`` is ``x < 1``) and equations up to a nonzero factor (``2y = 4x + 6``
+  is ``y = 2x + 3``); see ``verifiers.latex_equiv``.
+
+Time: a prediction over ``MAX_ANSWER_CHARS`` is refused before any in-process step; the numeric
+path evaluates no power whose exponent exceeds ``MAX_EXPONENT`` (by value, at any brace depth),
+and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and factorials from sympy.
 """
 
 from __future__ import annotations
@@ -236,6 +264,7 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
+    pred = _without_checked_approximation(pred)
     if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold):
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge.
         pred = as_solution_list(pred) or pred
@@ -310,14 +339,39 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
 
 
+def _fraction(value: Any) -> Fraction:
+    """An mpmath number as the exact binary fraction it holds."""
+    man, exp = value.man_exp
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+_APPROX_RE = re.compile(r"(.{1,300}?)\s*\\approx\s*(-?\d{1,40}(?:\.\d{1,40})?)")
+
+
+def _without_checked_approximation(pred: str) -> str:
+    """``\\frac{\\sqrt{3}}{3} \\approx 0.577`` is the exact answer with its decimal value: when
+    the decimal is the constant's value rounded at its last digit, the exact part is
+    the answer. Any other ``\\approx`` stays, and the stray-token screen refuses it."""
+    m = _APPROX_RE.fullmatch(pred.strip())
+    if m is None or "\\approx" in m.group(1):
+        return pred
+    exact = evaluate_constant(m.group(1))
+    if exact is None:
+        return pred
+    shown = m.group(2)
+    decimals = len(shown.partition(".")[2])
+    if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
+        return m.group(1)
+    return pred
+
+
 def _printed_value_of(gold: str, pred: str) -> bool:
     r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
     for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
     value = evaluate_constant(gold)
     if value is None or not value:
         return False
-    man, exp = value.man_exp
-    exact = Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+    exact = _fraction(value)
     # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
     return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
 
