@@ -43,7 +43,7 @@ PATHOLOGICAL = [
 ]
 
 
-@pytest.mark.parametrize("answer", PATHOLOGICAL)
+@pytest.mark.parametrize("answer", PATHOLOGICAL, ids=lambda a: a[:24])
 def test_pathological_answers_return_within_the_deadline(answer):
     for completion, gold in ((rf"\boxed{{{answer}}}", "5"), ("5", answer)):
         start = time.perf_counter()
@@ -54,7 +54,7 @@ def test_pathological_answers_return_within_the_deadline(answer):
         assert elapsed < 2.0 + 15.0, (answer, elapsed)
 
 
-@pytest.mark.parametrize("answer", PATHOLOGICAL)
+@pytest.mark.parametrize("answer", PATHOLOGICAL, ids=lambda a: a[:24])
 def test_in_process_paths_are_fast_on_pathological_answers(answer):
     """The exact, string, guard and numeric paths run in the caller: each must be quick."""
     start = time.perf_counter()
@@ -100,3 +100,34 @@ def test_a_megabyte_of_digits_in_a_box_is_quick():
     verdict = math_check(r"\boxed{" + "9" * 1_000_000 + "}", "5")
     assert verdict.reward == 0.0
     assert time.perf_counter() - start < 5.0
+
+
+_LONG = [
+    "1" + " " * 999,
+    "√ " * 500,
+    "x = " * 250,
+    r"\text{" * 150,
+    "0." + "3" * 998,
+    r"0.\overline{" + "3" * 900 + "}",
+    "2^{" * 20 + "9" * 100,
+    r"\frac{\sqrt{3}}{3} \approx " + "5" * 900,
+    "1 or " * 200,
+    "(C)" * 300,
+    r"\sqrt{" * 150 + "2" + "}" * 150,
+]
+
+
+@pytest.mark.parametrize(
+    "pred", _LONG + [p * 1000 for p in _LONG], ids=lambda p: f"{p[:8]}..{len(p)}chars"
+)
+@pytest.mark.parametrize("gold", ["5", "1, -2", r"\frac{1}{12}", r"\text{(C)}", r"x \geq 5"])
+def test_every_in_process_step_is_quick(monkeypatch, gold, pred):
+    """Everything before the worker (exact, string, forms, guard, numeric) on answers up to and
+    far beyond MAX_ANSWER_CHARS; the worker itself is stubbed out, it has its own deadline."""
+    import verifiers.math as vmath
+
+    monkeypatch.setattr(vmath, "run_with_deadline", lambda *args, **kwargs: False)
+    start = time.perf_counter()
+    equal, _, _ = vmath._compare(gold, pred, 5.0)
+    assert equal is False
+    assert time.perf_counter() - start < 0.5, pred[:40]
