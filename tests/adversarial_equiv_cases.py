@@ -175,6 +175,10 @@ _ROWS: list[tuple[str, str, float, str]] = [
     ("-2", B % r"x = 1, x = -2", 0.0, "or_set"),
     (r"3, -3", B % r"x = 3 \text{ or } x = -3", 1.0, "or_set"),
     (r"\pm 3", B % r"x = 3 \text{ or } x = -3", 1.0, "or_set"),
+    (r"\{1, -2\}", B % r"x=1 \text{ or } x=-2", 1.0, "or_set"),
+    (r"\{1, -2\}", B % r"x=1 \text{ or } x=2", 0.0, "or_set"),
+    (r"(1, -2)", B % r"x=1 \text{ or } x=-2", 0.0, "or_set"),
+    (r"(1, -2)", B % r"1 \text{ or } -2", 0.0, "or_set"),
     # --- precision: a printed decimal of an exact value (>= 12 significant digits) ---
     (r"\frac{1}{12}", B % "0.0833333333333333", 1.0, "precision"),
     (r"\frac{1}{12}", B % "0.08333333333333333", 1.0, "precision"),

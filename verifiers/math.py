@@ -265,8 +265,11 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         return False, TIMEOUT, {"path": "guard", "guard": why}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
     pred = _without_checked_approximation(pred)
-    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold):
-        # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge.
+    bare = gold.strip()
+    set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
+    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+        # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
+        # tuple: (1, -2) is one ordered answer.
         pred = as_solution_list(pred) or pred
     if "=" not in gold:
         pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
