@@ -38,6 +38,7 @@ __all__ = [
     "NumberMatch",
     "find_numbers",
     "format_fraction",
+    "long_decimal_matches",
     "parse_number",
     "parse_quantity",
     "read_words",
@@ -57,6 +58,9 @@ _MIXED_SLASH_RE = re.compile(rf"({_SIGN})({_INT})\s+({_INT})/({_INT})")
 _FRAC_RE = re.compile(
     rf"({_SIGN})({_INT})?\s*\\frac(?:\{{\s*([-+]?)\s*({_INT})\s*\}}|(\d))(?:\{{\s*({_INT})\s*\}}|(\d))"
 )
+
+# A repeating decimal: 0.\overline{3}, 0.1\overline{6}, 2.\bar{45}.
+_REPEAT_RE = re.compile(rf"({_SIGN})(\d*)\.(\d*)\\(?:overline|bar)\s*\{{(\d{{1,60}})\}}")
 
 # Dressing removed before parsing; each pattern is anchored or literal (linear time).
 _TEXT_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textbf|textrm)\{\s*([^{}]*)\}")
@@ -177,8 +181,13 @@ def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None]
         return scale, None
     if len(parts) == 1 and _COUNT_NOUN_RE.fullmatch(phrase) and phrase not in _NOT_COUNT_NOUNS:
         return scale, None
-    if (after_one and scale == 1 and len(parts) == 1 and _SINGULAR_NOUN_RE.fullmatch(phrase)
-            and phrase not in _NOT_SINGULAR_NOUNS):
+    if (
+        after_one
+        and scale == 1
+        and len(parts) == 1
+        and _SINGULAR_NOUN_RE.fullmatch(phrase)
+        and phrase not in _NOT_SINGULAR_NOUNS
+    ):
         return scale, None
     return None
 
@@ -277,6 +286,12 @@ def _parse_bare(s: str) -> Fraction | None:
             return -value if m.group(1) == "-" else value
         if m := _MIXED_SLASH_RE.fullmatch(s):
             return _mixed(m.group(1), m.group(2), "", m.group(3), m.group(4))
+        if m := _REPEAT_RE.fullmatch(s):
+            sign, whole, fixed, cycle = m.groups()
+            # 0.1(6) = (16 - 1) / 90: the digits through one cycle, less the fixed part.
+            num = int(fixed + cycle) - int(fixed or "0")
+            value = int(whole or "0") + Fraction(num, 10 ** len(fixed) * (10 ** len(cycle) - 1))
+            return -value if sign in ("-", "\u2212") else value
         if m := _FRAC_RE.fullmatch(s):
             sign, whole, inner_sign, num_b, num_d, den_b, den_d = m.groups()
             return _mixed(sign, whole, inner_sign, num_b or num_d, den_b or den_d)
@@ -362,3 +377,40 @@ def find_numbers(text: str) -> list[NumberMatch]:
         body = text[m.start() : m.end()]
         out.append(NumberMatch(body, value, m.start(), m.end()))
     return out
+
+
+# A long decimal printed for an exact value: at least this many significant digits.
+MIN_PRINTED_DIGITS = 12
+_MAX_PRINTED_DECIMALS = 60
+_LONG_DECIMAL_RE = re.compile(r"([-+\u2212]?)(\d+)\.(\d+)")
+
+
+def long_decimal_matches(text: str, exact: Fraction, slack: Fraction = Fraction(0)) -> bool:
+    """Whether ``text`` is a decimal of at least ``MIN_PRINTED_DIGITS`` significant digits that
+    equals ``exact`` truncated or rounded (half up) at its last digit: ``0.0833333333333333``
+    and ``0.08333333333333333`` for 1/12, ``3.14159265358979`` for pi; never ``3.14`` (3
+    digits), ``0.0833333333334`` (wrong last digit) or ``1.99999999999999`` for 2 (an integer
+    truncates to ``2.000...``). ``slack`` is how far ``exact`` may be from the true value (an
+    80-digit evaluation): within it of a digit boundary, the answer is refused as unsure.
+
+    >>> long_decimal_matches("0.0833333333333333", Fraction(1, 12)), long_decimal_matches("3.14", Fraction(314, 100))
+    (True, False)
+    """
+    m = _LONG_DECIMAL_RE.fullmatch(text.strip())
+    if m is None:
+        return False
+    sign, whole, decimals = m.groups()
+    significant = (whole + decimals).lstrip("0")
+    if len(significant) < MIN_PRINTED_DIGITS or len(decimals) > _MAX_PRINTED_DECIMALS:
+        return False
+    negative = sign in ("-", "\u2212")
+    if exact != 0 and (exact < 0) != negative:
+        return False
+    scale = 10 ** len(decimals)
+    shown = int(whole + decimals)
+    scaled = abs(exact) * scale
+    low = scaled.numerator // scaled.denominator
+    rest = scaled - low
+    if slack and (rest < slack * scale or 1 - rest < slack * scale):
+        return False
+    return shown == low or (shown == low + 1 and rest >= Fraction(1, 2))

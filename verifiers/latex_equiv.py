@@ -13,8 +13,12 @@ How two answers are compared, after both are parsed to sympy objects:
 - expressions with variables: ``expand(a - b) == 0``, else agreement at several seeded random
   points of both signs to the same relative precision; a point where one side is real and the
   other is not shows different domains (``\ln x`` vs ``\ln|x|``).
-- equations: same sides, swapped sides, or ``lhs - rhs`` equal up to sign; ``x = 2`` against a
-  bare ``2`` compares the right-hand side.
+- equations: same sides, swapped sides, or ``lhs - rhs`` equal up to a nonzero constant factor
+  (``2y = 4x + 6`` is ``y = 2x + 3``); ``x = 2`` against a bare ``2`` compares the right-hand
+  side.
+- inequalities: same strictness and ``lhs - rhs`` (of the ``>`` form) equal up to a positive
+  factor: ``x \geq 5`` is ``5 \leq x`` and ``-x \leq -5``, never ``x > 5`` or ``x \leq 5``.
+- symbols keep their case (``R`` is not ``r``).
 - tuples and matrices element by element, sets and unions as unordered collections, intervals
   by endpoints and openness.
 - ``\%`` is a unit, like ``cm``: ``25\%`` is 25 (the fast path agrees).
@@ -38,7 +42,7 @@ import re
 from typing import Any
 
 import sympy
-from latex2sympy2_extended import latex2sympy
+from latex2sympy2_extended.latex2sympy2 import ConversionConfig, latex2sympy
 from latex2sympy2_extended.math_normalization import NormalizationConfig, normalize_latex
 from sympy import Eq, FiniteSet, Float, Interval, Rational, Tuple, Union
 from sympy.matrices import MatrixBase
@@ -48,6 +52,8 @@ __all__ = ["parse_latex_answer", "symbolic_equiv"]
 _NORMALIZATION = NormalizationConfig(
     basic_latex=True, units=True, malformed_operators=True, nits=True, boxed="all", equations=False
 )
+# Symbols keep their case: R is not r (latex2sympy lower-cases them by default).
+_CONVERSION = ConversionConfig(lowercase_symbols=False)
 _PRECISION = 80  # significant digits of numeric evaluation
 _REL_TOL = sympy.Rational(1, 10**50)
 _SEED = 20240601  # fixed: the same pair always gets the same random points
@@ -70,7 +76,13 @@ def parse_latex_answer(latex: str) -> Any:
     if not text.strip():
         raise ValueError("empty answer")
     complex_ = bool(_COMPLEX_RE.search(text))
-    expr = latex2sympy(text, is_real=not complex_, convert_degrees=False, normalization_config=None)
+    expr = latex2sympy(
+        text,
+        is_real=not complex_,
+        convert_degrees=False,
+        normalization_config=None,
+        conversion_config=_CONVERSION,
+    )
     if complex_ and isinstance(expr, sympy.Basic):
         # latex2sympy leaves the imaginary unit as a symbol named i.
         units = {s: sympy.I for s in expr.free_symbols if s.name == "i"}
@@ -190,6 +202,55 @@ def _agree_at_points(a: Any, b: Any, free: list[Any]) -> bool:
     return agreed >= _POINTS
 
 
+_GREATER = (sympy.StrictGreaterThan, sympy.GreaterThan)
+_LESS = (sympy.StrictLessThan, sympy.LessThan)
+_INEQUALITIES = (*_GREATER, *_LESS)
+
+
+def _positive_side(rel: Any) -> tuple[Any, bool] | None:
+    """``(d, strict)`` with ``rel`` meaning ``d > 0`` (strict) or ``d >= 0``; None if ``rel``
+    is no inequality between expressions."""
+    if not isinstance(rel, _INEQUALITIES) or not all(isinstance(x, sympy.Expr) for x in rel.args):
+        return None
+    d = rel.lhs - rel.rhs if isinstance(rel, _GREATER) else rel.rhs - rel.lhs
+    return d, isinstance(rel, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+
+
+def _inequality_equal(g: Any, p: Any) -> bool:
+    r"""``x \geq 5`` is ``5 \leq x`` and ``-x \leq -5``: same strictness, and the two sides'
+    differences proportional with a positive factor (a negative one flips the direction)."""
+    gs, ps = _positive_side(g), _positive_side(p)
+    if gs is None or ps is None or gs[1] != ps[1]:
+        return False
+    return _proportional(gs[0], ps[0], positive=True)
+
+
+def _proportional(dg: Any, dp: Any, *, positive: bool) -> bool:
+    """Whether ``dg == c * dp`` for a constant ``c`` that is nonzero (and positive when asked):
+    ``2y - 4x - 6`` and ``y - 2x - 3`` (c = 2). ``c`` is read off at one seeded point where
+    ``dp`` is defined and nonzero, then the identity is checked as any two expressions are."""
+    free = sorted(dg.free_symbols | dp.free_symbols, key=str)
+    if not free:
+        return False  # "2 = 2" states nothing to compare
+    rng = random.Random(_SEED)
+    for _ in range(_TRIES):
+        point = {s: Rational(rng.randint(101, 997), rng.randint(101, 997)) for s in free}
+        try:
+            vg, vp = dg.subs(point), dp.subs(point)
+            if vp == 0 or not (vp.is_finite and vg.is_finite):
+                continue
+            c = sympy.nsimplify(vg / vp) if vg.has(Float) or vp.has(Float) else vg / vp
+            value = sympy.N(c, _PRECISION)
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            continue
+        if not value.is_number or value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+            continue
+        if not _is_real(value) or value == 0 or (positive and not value > 0):
+            return False
+        return _expr_equal(dg, c * dp)
+    return False
+
+
 def _unordered_equal(xs: list, ys: list) -> bool:
     if len(xs) != len(ys):
         return False
@@ -215,9 +276,10 @@ def _equal(g: Any, p: Any) -> bool:
         if _equal(g.lhs, p.rhs) and _equal(g.rhs, p.lhs):
             return True
         if all(isinstance(x, sympy.Expr) for x in (*g.args, *p.args)):
-            dg, dp = g.lhs - g.rhs, p.lhs - p.rhs
-            return _expr_equal(dg, dp) or _expr_equal(dg, -dp)
+            return _proportional(g.lhs - g.rhs, p.lhs - p.rhs, positive=False)
         return False
+    if isinstance(g, _INEQUALITIES) or isinstance(p, _INEQUALITIES):
+        return _inequality_equal(g, p)
     if isinstance(g, Eq):  # "x = 2" against "2"
         return isinstance(g.lhs, sympy.Symbol) and _equal(g.rhs, p)
     if isinstance(p, Eq):

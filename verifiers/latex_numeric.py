@@ -26,12 +26,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["compare_constants", "evaluate_constant"]
+__all__ = ["MAX_EXPONENT", "compare_constants", "evaluate_constant"]
 
 _DPS = 80
 _REL_TOL_DIGITS = 50
 _MAX_CHARS = 300
 _MAX_BITS = 100_000  # |log2| of any intermediate power; 2^100000 has ~30,000 digits
+# Largest |exponent| evaluated here, whatever the base: mpmath's time grows with the exponent
+# even where the result is tame (0.3^{10^{13937}} underflows, but took minutes to find out).
+MAX_EXPONENT = 10_000
 _TOKEN_RE = re.compile(r"\\[a-zA-Z]+|\d+(?:\.\d*)?|\.\d+|\S")
 _DROP = {r"\left", r"\right", r"\displaystyle", r"\!", r"\,", r"\;", r"\:", r"\ "}
 _MUL = {"*", r"\cdot", r"\times"}
@@ -116,9 +119,12 @@ class _Parser:
             exponent = self.group_or_token(allow_sign=True)
             if base == 0 and exponent <= 0:
                 raise _NotConstant("0 to a non-positive power")
-            # Bound the result's magnitude (in bits) so that no input makes mpmath compute
-            # for long in-process: 10^{10^{10}} and friends go to the deadline-guarded path.
-            if base != 0 and abs(self.mp.mag(base) + 1) * abs(exponent) > _MAX_BITS:
+            # Bound the exponent itself, then the result's size in bits (either sign: a tiny
+            # result is as costly as a huge one), so that no input makes mpmath compute for
+            # long in-process: 10^{10^{10}}, 0.3^{1.9^{50000}} go to the deadline-guarded path.
+            if abs(exponent) > MAX_EXPONENT:
+                raise _NotConstant("exponent too large")
+            if base != 0 and (abs(self.mp.mag(base)) + 1) * abs(exponent) > _MAX_BITS:
                 raise _NotConstant("power too large")
             result = self.mp.power(base, exponent)
             if not isinstance(result, self.mp.mpf):
@@ -168,7 +174,7 @@ class _Parser:
                 raise _NotConstant("root of a negative number")
             if index is None:
                 return mp.sqrt(radicand)
-            if index <= 0:
+            if index <= 0 or index > MAX_EXPONENT:
                 raise _NotConstant("bad root index")
             return (
                 mp.root(radicand, index) if index == int(index) else mp.power(radicand, 1 / index)

@@ -47,17 +47,61 @@ token and read the number beside it. A numeral with a base subscript (``101_2``)
 digit by digit with a gold in the same base and never equals a plain gold (``101`` is not
 ``101_2``, the other way round is accepted: the question names the base); bare lists must have
 as many items as the gold (``1, 2, 2`` is not ``1, 2``).
+
+Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
+
+- symbols keep their case and digits set apart stay apart: ``\Pi`` is not ``\pi``, ``3r^2``
+  is not ``3R^2``, ``2\quad 5`` is not 25 (``1\,000`` is 1000: a thousands separator); word
+  answers compare without case (``\text{Monday}``, ``monday``).
+- a multiple-choice gold (``C``, ``(C)``, ``\text{(C)}``, ``\textbf{(C)}``) takes only a choice
+  of the same letter, however marked: ``C^1`` and ``c`` are no choices.
+- ``x = 10,\!080`` and ``(x, y) = (-1, 3)`` state a value: against a gold without ``=`` the
+  value after one leading variable is compared (and the other way round).
+- where the gold holds several values (a comma list or ``\pm``), ``x=1 \text{ or } x=-2`` is
+  the solution set ``1, -2``; against a single-value gold the same "or" stays a hedge (0).
+- Unicode math (``2√2``, ``½``, ``π``, ``x²``, ``≥``) is read as its LaTeX; repeating decimals
+  (``0.1\overline{6}``) are exact fractions.
+- an exact answer followed by its rounded value (``\frac{\sqrt{3}}{3} \approx 0.577``) is the
+  exact answer when the decimal is its value rounded at the last digit shown; any other
+  ``\approx`` is a stray token.
+- a long decimal printout of an exact value: at least 12 significant digits, equal to the gold
+  truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
+  ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
+  ``exact_numbers.long_decimal_matches`` holds the rule.
+- the symbolic path compares relations up to a positive factor and side swap (``x \geq 5`` is
+  ``5 \leq x``, ``-x > -1`` is ``x < 1``) and equations up to a nonzero factor (``2y = 4x + 6``
+  is ``y = 2x + 3``); see ``verifiers.latex_equiv``.
+
+Time: a prediction over ``MAX_ANSWER_CHARS`` is refused before any in-process step; the numeric
+path evaluates no power whose exponent exceeds ``MAX_EXPONENT`` (by value, at any brace depth),
+and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and factorials from sympy.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
-from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
+from verifiers.exact_numbers import (
+    format_fraction,
+    long_decimal_matches,
+    parse_number,
+    parse_quantity,
+    read_words,
+)
+from verifiers.latex_guard import MAX_EXPONENT, runaway
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
+from verifiers.math_forms import (
+    as_solution_list,
+    choice_letter,
+    digits_apart,
+    drop_assignment,
+    latex_from_unicode,
+    words_key,
+)
 from verifiers.types import (
     CORRECT,
     HEDGED,
@@ -84,7 +128,6 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
 MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
-MAX_EXPONENT = 10_000  # larger literal exponents / factorial arguments are refused
 
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
 # Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
@@ -114,9 +157,6 @@ _SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
 _TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
 _TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
-_TOWER_RE = re.compile(r"\^\s*\{[^{}]*\^")  # an exponent that has an exponent: 9^{9^9}
-_BIG_EXP_RE = re.compile(r"\^\s*\{?\s*\(?\s*(\d{5,})")
-_BIG_FACT_RE = re.compile(r"(\d{5,})\s*!")
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
 _WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
@@ -130,7 +170,8 @@ def _canonical(s: str) -> str:
     s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = _TEXT_RE.sub(r"\1", s)
     s = _STRIP_RE.sub("", s)
-    return s.rstrip(".").lower()
+    # No case folding: 3r^2 is not 3R^2 and \Pi is not \pi (words: ``words_key``).
+    return s.rstrip(".")
 
 
 def normalize_gold(answer: str) -> str:
@@ -151,18 +192,10 @@ def normalize_gold(answer: str) -> str:
 
 
 def _guard(text: str) -> str | None:
-    """Why ``text`` must not reach sympy, or None."""
+    """Why ``text`` must not reach sympy, or None (``verifiers.latex_guard``)."""
     if len(text) > MAX_ANSWER_CHARS:
         return f"answer longer than {MAX_ANSWER_CHARS} characters"
-    if _TOWER_RE.search(text) or text.count("^") > 20:
-        return "power tower"
-    for m in _BIG_EXP_RE.finditer(text):
-        if int(m.group(1)) > MAX_EXPONENT:
-            return f"exponent {m.group(1)} > {MAX_EXPONENT}"
-    for m in _BIG_FACT_RE.finditer(text):
-        if int(m.group(1)) > MAX_EXPONENT:
-            return f"factorial of {m.group(1)}"
-    return None
+    return runaway(text)
 
 
 def _list_items(text: str) -> int:
@@ -226,6 +259,22 @@ def _stray(gold: str, pred: str) -> str | None:
 
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details); equal is None when no signal could be obtained."""
+    if len(pred) > MAX_ANSWER_CHARS:
+        # First, so that every in-process step below reads at most this much.
+        why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
+        return False, TIMEOUT, {"path": "guard", "guard": why}
+    gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
+    pred = _without_checked_approximation(pred)
+    bare = gold.strip()
+    set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
+    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+        # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
+        # tuple: (1, -2) is one ordered answer.
+        pred = as_solution_list(pred) or pred
+    if "=" not in gold:
+        pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
+    if "=" not in pred:
+        gold = drop_assignment(gold)
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
         return False, HEDGED, {"path": "hedge", "hedged": True}
     p_items, g_items = _list_items(pred), _list_items(gold)
@@ -244,8 +293,21 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
         equal = g_num == p_num
+        if not equal and long_decimal_matches(pred, g_num):
+            return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
+    g_choice, p_choice = choice_letter(gold), choice_letter(pred)
+    if g_choice is not None:
+        # A choice is its letter however it is marked; nothing else ("C^1", "c") is a choice.
+        equal = p_choice is not None and p_choice[0] == g_choice[0]
+        return equal, CORRECT if equal else WRONG, {"path": "choice"}
+    apart = digits_apart(pred)
+    if apart is not None and digits_apart(gold) is None:
+        return False, MALFORMED, {"path": "screen", "stray": f"digits apart: {apart!r}"}
     if _canonical(gold) == _canonical(pred):
+        return True, CORRECT, {"path": "string"}
+    g_words = words_key(gold)
+    if g_words is not None and g_words == words_key(pred):
         return True, CORRECT, {"path": "string"}
     stray = _stray(gold, pred)
     if stray is not None:
@@ -262,6 +324,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
     constant = compare_constants(gold, pred)
+    if constant is False and p_num is not None and _printed_value_of(gold, pred):
+        return True, CORRECT, {"path": "numeric", "printed_digits": True}
     if constant is not None:
         return constant, CORRECT if constant else WRONG, {"path": "numeric"}
     mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
@@ -276,6 +340,43 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
             return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
         return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+def _fraction(value: Any) -> Fraction:
+    """An mpmath number as the exact binary fraction it holds."""
+    man, exp = value.man_exp
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+_APPROX_RE = re.compile(r"(.{1,300}?)\s*\\approx\s*(-?\d{1,40}(?:\.\d{1,40})?)")
+
+
+def _without_checked_approximation(pred: str) -> str:
+    """``\\frac{\\sqrt{3}}{3} \\approx 0.577`` is the exact answer with its decimal value: when
+    the decimal is the constant's value rounded at its last digit, the exact part is
+    the answer. Any other ``\\approx`` stays, and the stray-token screen refuses it."""
+    m = _APPROX_RE.fullmatch(pred.strip())
+    if m is None or "\\approx" in m.group(1):
+        return pred
+    exact = evaluate_constant(m.group(1))
+    if exact is None:
+        return pred
+    shown = m.group(2)
+    decimals = len(shown.partition(".")[2])
+    if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
+        return m.group(1)
+    return pred
+
+
+def _printed_value_of(gold: str, pred: str) -> bool:
+    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
+    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
+    value = evaluate_constant(gold)
+    if value is None or not value:
+        return False
+    exact = _fraction(value)
+    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
+    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
 
 
 _MULTI_RE = re.compile(

@@ -1,0 +1,233 @@
+r"""Answer forms the math comparison reads before any parser: choices, assignments, "or" lists,
+spacing between digits, word answers, Unicode math.
+
+Each function is pure string work in linear time (no sympy), used by ``verifiers.math._compare``.
+
+- **Choices.** A multiple-choice letter is a choice, not a symbol: ``C``, ``(C)``, ``\text{(C)}``
+  and ``\textbf{(C)}`` are the same answer; ``C^1`` or ``c`` is not (sympy reads ``C^1`` as
+  ``C``, and a bare lower-case ``c`` is another symbol).
+- **Assignments.** ``x = 10,\!080`` states the value 10080: against a gold with no ``=``, the
+  part after a leading ``<variable> =`` is the answer (``(x, y) = (-1, 3)`` is ``(-1, 3)``).
+- **"or" lists.** Where the gold holds several values (a comma list or ``\pm``), "or"/"and"
+  between the prediction's items separates a solution set (``x=1 \text{ or } x=-2`` is
+  ``1, -2``). Against a single-value gold the same "or" is a hedge and scores 0: that rule
+  lives with the hedge checks in ``verifiers.math``/``verifiers.math_extract``, and this one
+  only runs when the gold has several values.
+- **Digits apart.** ``2\quad 5`` is two numbers, not 25: spacing between digits is a
+  thousands separator only before a group of exactly three digits (``1\,000``, ``10,\!080``).
+- **Words.** A word answer (``Monday``, ``\text{even}``) compares without case; symbols never
+  do (``R`` is not ``r``, ``\Pi`` is not ``\pi``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "as_solution_list",
+    "choice_letter",
+    "digits_apart",
+    "drop_assignment",
+    "latex_from_unicode",
+    "words_key",
+]
+
+_WRAP_RE = re.compile(r"\\(?:text|textbf|textrm|textit|mathrm|mathbf|mbox)\s*\{([^{}]*)\}")
+_CHOICE_RE = re.compile(r"\(\s*([A-Za-z])\s*\)|([A-Z])")
+
+
+def _unwrap(text: str) -> tuple[str, bool]:
+    """``text`` without ``\\text{}``-like wrappers, ``$``, spaces and a final period; and
+    whether any wrapper was there."""
+    out, wrapped = text, False
+    for _ in range(3):  # \textbf{\text{(C)}}: a few levels, bounded
+        out, n = _WRAP_RE.subn(r"\1", out)
+        wrapped |= n > 0
+        if n == 0:
+            break
+    out = re.sub(r"\s+|\$|\\[,;:! ]", "", out).rstrip(".")
+    return out, wrapped
+
+
+def choice_letter(text: str) -> tuple[str, bool] | None:
+    r"""``(letter, marked)`` when ``text`` is a multiple-choice answer, else None. ``marked``:
+    written ``(C)`` or inside ``\text{}``; a bare upper-case letter is a choice but unmarked.
+
+    >>> choice_letter(r"\textbf{(C)}"), choice_letter("C"), choice_letter("C^1"), choice_letter("c")
+    (('C', True), ('C', False), None, None)
+    """
+    body, wrapped = _unwrap(text)
+    m = _CHOICE_RE.fullmatch(body)
+    if m is None:
+        return None
+    if m.group(1):
+        return m.group(1).upper(), True
+    return m.group(2), wrapped
+
+
+_ASSIGN_RE = re.compile(
+    r"\s*(?:[A-Za-z](?:_\{?\w{1,3}\}?)?|\\[a-zA-Z]+|\((?:\s*[A-Za-z]\s*,)+\s*[A-Za-z]\s*\))"
+    r"\s*=\s*"
+)
+
+
+def drop_assignment(text: str) -> str:
+    r"""The value of ``x = value`` / ``(x, y) = (..)`` (one leading variable, one ``=``);
+    ``text`` unchanged otherwise.
+
+    >>> drop_assignment(r"x = 10,\!080"), drop_assignment("(x, y) = (-1, 3)"), drop_assignment("y = 2x")
+    ('10,\\!080', '(-1, 3)', '2x')
+    >>> drop_assignment("x + y = 3")
+    'x + y = 3'
+    """
+    if text.count("=") != 1 or re.search(r"[<>]|\\[lg]e", text):
+        return text
+    m = _ASSIGN_RE.match(text)
+    if m is None:
+        return text
+    value = text[m.end() :].strip()
+    return value or text
+
+
+_OR_RE = re.compile(
+    # No leading \s*: a search that starts with one is quadratic on a long run of spaces.
+    r"\\text\{\s*(?:or|and)\s*\}|\bor\b|\band\b|\\lor\b|\\vee\b"
+)
+
+
+def as_solution_list(text: str) -> str | None:
+    r"""``text`` as a comma list when it joins assignments or values with "or"/"and" (or lists
+    ``x = a, x = b``), each item's ``x =`` dropped; None when it is no such list or the items
+    assign different variables.
+
+    >>> as_solution_list(r"x=1 \text{ or } x=-2"), as_solution_list("x = 3, x = -3")
+    ('1, -2', '3, -3')
+    >>> as_solution_list(r"x = 1 \text{ or } y = 2") is None
+    True
+    """
+    if _OR_RE.search(text):
+        items = _OR_RE.split(text)
+    elif "=" in text and "," in text:
+        items = text.split(",")
+    else:
+        return None
+    items = [item.strip() for item in items]
+    if len(items) < 2 or any(not item for item in items):
+        return None
+    names = set()
+    values = []
+    for item in items:
+        if "=" in item:
+            name, _, value = item.partition("=")
+            if "=" in value or not value.strip():
+                return None
+            names.add(name.strip())
+            values.append(value.strip())
+        else:
+            values.append(item)
+    if len(names) > 1 or any(not re.fullmatch(r"[A-Za-z](?:_\{?\w{1,3}\}?)?", n) for n in names):
+        return None
+    return ", ".join(values)
+
+
+# Spacing between two digits; the backslash of a spacing command must not be the second half of
+# a row break "\\".
+_SPACING = r"(?:\s|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\{,\}|,\\!)+"
+# Matched as whole runs (nothing after the run to backtrack over: linear on 1 MB of spaces).
+_SPACING_RUN_RE = re.compile(_SPACING)
+_THOUSANDS_GAPS = ("", r"\,", r"\!", "{,}", r",\!", r"\ ")
+
+
+def digits_apart(text: str) -> str | None:
+    r"""The first spacing that separates two digits without being a thousands separator
+    (``2\quad 5``, ``12 34``), or None.
+
+    >>> digits_apart(r"2\quad 5"), digits_apart(r"10,\!080"), digits_apart(r"1\,000\,000")
+    ('\\quad ', None, None)
+    """
+    for m in _SPACING_RUN_RE.finditer(text):
+        start, end = m.span()
+        if not (start > 0 and text[start - 1].isdigit() and end < len(text)):
+            continue
+        if not text[end].isdigit():
+            continue
+        following = re.match(r"\d{1,4}", text[end : end + 4])
+        group = following.group(0) if following else ""
+        if len(group) == 3 and m.group(0).strip() in _THOUSANDS_GAPS:
+            continue
+        return m.group(0)
+    return None
+
+
+_WORDS_RE = re.compile(r"[A-Za-z]{3,}(?: [A-Za-z]{3,})*")
+
+
+def words_key(text: str) -> str | None:
+    r"""A case-free key for a word answer (``Monday``, ``\text{even}``), None for anything else.
+    All-capital words are symbols (``ABC`` is a triangle, not ``abc``).
+
+    >>> words_key(r"\text{Monday}"), words_key("monday"), words_key("ABC"), words_key("x")
+    ('monday', 'monday', None, None)
+    """
+    body = _WRAP_RE.sub(r"\1", text).strip().rstrip(".")
+    body = re.sub(r"\s+", " ", body)
+    if not _WORDS_RE.fullmatch(body) or any(w.isupper() for w in body.split()):
+        return None
+    return body.lower()
+
+
+# Unicode spellings of LaTeX, as models print them.
+_UNICODE = {
+    "½": r"\frac{1}{2}",
+    "⅓": r"\frac{1}{3}",
+    "⅔": r"\frac{2}{3}",
+    "¼": r"\frac{1}{4}",
+    "¾": r"\frac{3}{4}",
+    "⅕": r"\frac{1}{5}",
+    "⅖": r"\frac{2}{5}",
+    "⅗": r"\frac{3}{5}",
+    "⅘": r"\frac{4}{5}",
+    "⅙": r"\frac{1}{6}",
+    "⅚": r"\frac{5}{6}",
+    "⅛": r"\frac{1}{8}",
+    "⅜": r"\frac{3}{8}",
+    "⅝": r"\frac{5}{8}",
+    "⅞": r"\frac{7}{8}",
+    "π": r"\pi ",
+    "∞": r"\infty ",
+    "×": r"\times ",
+    "·": r"\cdot ",
+    "⋅": r"\cdot ",
+    "÷": r"\div ",
+    "−": "-",
+    "≤": r"\leq ",
+    "≥": r"\geq ",
+    "≠": r"\neq ",
+    "±": r"\pm ",
+    "°": r"^\circ",
+    "²": "^{2}",
+    "³": "^{3}",
+}
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
+# √2, √{2}, √(x+1), ∛5: the radicand is a number, a letter, or a bracketed group.
+_ROOT_RE = re.compile(r"([√∛∜])\s*(\d+(?:\.\d+)?|[A-Za-z]|\\[a-zA-Z]+|\{[^{}]*\}|\([^()]*\))")
+_ROOT_INDEX = {"√": "", "∛": "[3]", "∜": "[4]"}
+
+
+def latex_from_unicode(text: str) -> str:
+    r"""``text`` with Unicode math (``2√2``, ``½``, ``π``, ``x²``, ``≤``) written as LaTeX.
+
+    >>> latex_from_unicode("2√2"), latex_from_unicode("1½"), latex_from_unicode("√(x+1)")
+    ('2\\sqrt{2}', '1\\frac{1}{2}', '\\sqrt{x+1}')
+    """
+    if text.isascii():
+        return text
+
+    def root(m: re.Match[str]) -> str:
+        radicand = m.group(2)
+        if radicand[0] in "{(":
+            radicand = radicand[1:-1]
+        return rf"\sqrt{_ROOT_INDEX[m.group(1)]}{{{radicand}}}"
+
+    text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
+    return _ROOT_RE.sub(root, text)
