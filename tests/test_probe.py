@@ -262,3 +262,30 @@ def test_builtin_tasks_pass_their_probe(name: str) -> None:
     failing = [f"{f['kind']} {f['family']}/{f['variant']}" for f in report["findings"]]
     assert report["totals"]["false_positives"] == 0, failing
     assert report["totals"]["overruns"] == 0, failing
+
+
+# ----------------------------------------------------------------------------- docs/probe.md
+
+DOC = (ROOT / "docs" / "probe.md").read_text()
+
+
+def _blocks(lang: str) -> list[str]:
+    import re
+
+    return re.findall(rf"```{lang}\n(.*?)```", DOC, re.S)
+
+
+def test_the_doc_family_is_a_dozen_lines_and_its_cli_line_prints_what_it_says(tmp_path) -> None:
+    family_code, reward_code = _blocks("python")
+    assert len(family_code.strip().splitlines()) <= 14
+    (tmp_path / "my_probes.py").write_text(family_code)
+    (tmp_path / "my_rewards.py").write_text(reward_code)
+    (tmp_path / "rows.jsonl").write_text(_blocks("json")[0])
+    line = next(b for b in _blocks("bash") if "--module my_probes" in b).strip()
+    command, _, promised = line.partition("# ends with: ")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    out = subprocess.run([sys.executable, *command.split()[1:]], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == promised.strip()
+    assert "FALSE POSITIVE unit_swap/#0" in out.stdout  # '12 cm' was paid for
