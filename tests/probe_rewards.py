@@ -38,6 +38,6 @@ def broken(completion: str, answer: str) -> Any:
         return math.nan
     if "?" in completion:
         return None
-    if "/" in completion:
+    if "(" in completion:
         return "1.0"
     return exact(completion, answer)

@@ -39,7 +39,8 @@ INVISIBLE = {
     "combining_acute": "\u0301",
     "invisible_times": "\u2062",
 }
-_LETTER = re.compile(r"(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])")
+# single-letter symbols, but not i and e: I and E are common notations for the same constants
+_LETTER = re.compile(r"(?<![\\A-Za-z])[A-DF-HJ-Za-df-hj-z](?![A-Za-z])")
 _GREEK = ("pi", "theta", "alpha", "beta", "gamma", "delta", "phi", "omega", "lambda", "sigma")
 
 
@@ -63,7 +64,6 @@ def hedge(row: ProbeRow) -> Iterator[Item]:
         ("a (or w)", f"{a} (or {w})"),
         ("latex or", f"{a} \\text{{ or }} {w}"),
         ("a?", f"{a}?"),
-        ("a / w", f"{a} / {w}"),
     ):
         yield row.with_answer(text), 0, "hedge", variant
     for variant, tail in (
