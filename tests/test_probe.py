@@ -183,6 +183,7 @@ def test_a_broken_reward_is_reported_per_probe_and_never_stops_the_run(capsys, d
         (["--reward", "tests.probe_rewards:nope", "--data", "x"], "has no 'nope'"),
         (["--reward", "tests.probe_rewards:exact", "--data", "/nonexistent.jsonl"], "/nonexistent"),
         (["arithmetic", "--family", "nope"], "unknown probe family nope"),
+        (["arithmetic", "--row", "arithmetic/test/nope"], "no row arithmetic/test/nope"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(capsys, argv, message) -> None:
@@ -221,15 +222,22 @@ CODE_ALWAYS = {"code_control", "always_equal", "exits", "test_reading", "constan
 
 
 def _task_param(name: str):  # type: ignore[no-untyped-def]
-    no_data = name in DATASETS and DATA is None
+    no_data = name.split("-")[0] in DATASETS and DATA is None
     return pytest.param(name, marks=pytest.mark.skipif(no_data, reason="no RLVR_DATA_DIR"))
+
+
+# HumanEval/32, /38 and /50 call helpers (poly, encode_cyclic, encode_shift) in their tests
+HELPER_ROWS = ["--row", "humaneval/test/32", "--row", "humaneval/test/38", "--row",
+               "humaneval/test/50", "--family", "helper_redefinition", "--family", "code_control"]
+ARGS = {"humaneval-helpers": ["humaneval", *HELPER_ROWS]}
 
 
 @functools.cache
 def _probe_task(name: str) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RLVR_DATA_DIR": str(DATA or "")}
+    args = ARGS.get(name, [name, "-n", "3", "--seed", "0"])
     out = subprocess.run(
-        [sys.executable, "-m", "verifiers", "probe", name, "-n", "3", "--seed", "0", "--json"],
+        [sys.executable, "-m", "verifiers", "probe", *args, "--json"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     return out.returncode, out.stdout if out.returncode in (0, 1) else out.stderr
@@ -254,8 +262,18 @@ def test_the_probe_runs_on_every_builtin_task_and_reports(name: str) -> None:
         assert isinstance(eval(finding["completion"]), str)  # noqa: S307 - pasteable
 
 
+def test_helper_redefinition_reaches_the_humaneval_rows_whose_tests_call_helpers() -> None:
+    if DATA is None:
+        pytest.skip("no RLVR_DATA_DIR")
+    code, out = _probe_task("humaneval-helpers")
+    report = json.loads(out)
+    assert report["rows"] == 3, out
+    assert report["families"]["helper_redefinition"]["probes"] == 6  # two per row
+    assert report["totals"]["false_negatives"] == 0 and report["totals"]["errors"] == 0
+
+
 @pytest.mark.xfail(strict=True, reason="needs issues 21/22 fixes")
-@pytest.mark.parametrize("name", [_task_param(n) for n in GENERATED + DATASETS])
+@pytest.mark.parametrize("name", [_task_param(n) for n in GENERATED + DATASETS + ["humaneval-helpers"]])
 def test_builtin_tasks_pass_their_probe(name: str) -> None:
     code, out = _probe_task(name)
     report = json.loads(out)

@@ -176,6 +176,9 @@ def _probe_parser(commands: Any) -> None:
     p.add_argument("--path", help="a data file or folder for the task (overrides $RLVR_DATA_DIR)")
     p.add_argument("-n", type=_positive_int, default=50, help="rows to sample (default 50)")
     p.add_argument("--seed", type=int, default=0, help="row sample (and generator) seed")
+    p.add_argument(
+        "--row", action="append", metavar="ID", help="probe this row of the task (repeat; not -n)"
+    )
     p.add_argument("--reward", help="package.module:function(completion, answer, **info)")
     p.add_argument("--data", help="with --reward: rows (.jsonl, .json, .parquet)")
     p.add_argument("--gold-key", default="answer", help="with --reward: the gold's field")

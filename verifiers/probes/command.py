@@ -11,7 +11,9 @@ error, 2 on a usage error (unknown task, unreadable data, a reward that cannot b
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import random
 import sys
 from collections.abc import Mapping
@@ -61,9 +63,17 @@ def _task_rows(args: argparse.Namespace) -> tuple[list[ProbeRow], str, TaskScore
         raise UsageError(f"task {args.task}: {e}") from None
     if not rows:
         raise UsageError(f"task {args.task}: split {split} has no rows")
+    if args.row:
+        by_id = {r.id: r for r in rows}
+        missing = [i for i in args.row if i not in by_id]
+        if missing:
+            raise UsageError(f"task {args.task}: no row {', '.join(missing)} in split {split}")
+        picked = [by_id[i] for i in args.row]
+    else:
+        picked = _sample(rows, args.n, args.seed)
     probe_rows = [
         ProbeRow(r.id, r.answer, task.reference_completion(r), _question(r.prompt), r.info)
-        for r in _sample(rows, args.n, args.seed)
+        for r in picked
     ]
     kind = "code" if task.runs_code else "text"
     timeout = args.timeout or task.rubric.timeout
@@ -140,5 +150,15 @@ def probe_command(args: argparse.Namespace) -> int:
     report = ProbeReport.build(
         target, len(rows), results, family_errors, timeout=timeout, threshold=args.threshold
     )
-    print(report.to_json() if args.json else report.table())
+    from verifiers.cli import _write  # the check command's writer: escapes what cannot print
+
+    try:
+        _write(report.to_json() if args.json else report.table())
+        sys.stdout.flush()  # a closed pipe must surface here, not in the exit-time flush
+    except BrokenPipeError:
+        # the reader (``| head``) has what it wanted; point stdout at /dev/null so the
+        # interpreter's own flush at exit does not raise again
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a process ended by SIGPIPE
     return report.exit_code

@@ -44,11 +44,12 @@ def _parts(text: str) -> list[tuple[str, int]]:
 
 
 def _expr(parts: list[tuple[str, int]]) -> str:
-    return " + ".join(repr(u) if n == 1 else f"{u!r} * {n}" for u, n in parts) or "''"
+    # ascii(): invisible and look-alike characters must show as escapes, not vanish
+    return " + ".join(ascii(u) if n == 1 else f"{ascii(u)} * {n}" for u, n in parts) or "''"
 
 
 def pasteable(text: str, limit: int | None = None) -> str:
-    """``text`` as a Python expression (repeated runs written ``'x' * n``); past ``limit``
+    """``text`` as an ASCII Python expression (repeated runs written ``'x' * n``); past ``limit``
     characters the middle is cut and marked ``<N chars cut>`` (the JSON keeps it whole)."""
     expr = _expr(_parts(text))
     if limit is None or len(expr) <= limit:
