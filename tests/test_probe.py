@@ -172,6 +172,17 @@ def test_a_broken_reward_is_reported_per_probe_and_never_stops_the_run(capsys, d
     assert took < 60  # two hangs cost their deadline (and a worker restart) each, not an hour
 
 
+def test_a_reward_that_always_hangs_costs_one_deadline_per_probe(capsys, data) -> None:
+    start = time.monotonic()
+    code, report = probe_json(capsys, "--reward", "tests.probe_rewards:hangs", "--data", data,
+                              "--timeout", "0.5", "--family", "control", "--family", "units_sign")  # fmt: skip
+    took = time.monotonic() - start
+    assert code == 1
+    assert report["totals"]["overruns"] == report["totals"]["probes"] == 8
+    # 8 deadlines, one warm-up (10 s) and the killed workers' restarts; not a warm-up each
+    assert took < 40, took
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

@@ -163,10 +163,10 @@ def call(
     return Outcome(reward, reason, error, took)
 
 
-def warm_up(scorer: TaskScorer | FunctionScorer, row: ProbeRow) -> Outcome:
+def warm_up(scorer: TaskScorer | FunctionScorer, row: ProbeRow, timeout: float) -> Outcome:
     """One call with a generous deadline, so the next ones find the worker's own workers
     (a math verifier's sympy process) started."""
-    return call(scorer, row, row.reference, timeout=STARTUP_TIMEOUT)
+    return call(scorer, row, row.reference, timeout=min(max(3 * timeout, 10.0), STARTUP_TIMEOUT))
 
 
 def run(
@@ -185,16 +185,20 @@ def run(
         probes, errors = generate(row, kind, only=only, first=i == 0)
         jobs += [(row, p) for p in probes]
         family_errors += errors
-    if rows and jobs:
+    # A reward that fails on the reference itself would only make each warm-up cost a deadline.
+    warming = [bool(rows and jobs)]
+    if warming[0]:
         # concurrently, so that each of the pool's workers is the one warmed
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(lambda _: warm_up(scorer, rows[0]), range(workers)))
+            warm = list(pool.map(lambda _: warm_up(scorer, rows[0], timeout), range(workers)))
+        warming[0] = not any(w.overrun or w.error for w in warm)
 
     def one(job: tuple[ProbeRow, Probe]) -> ProbeResult:
         row, probe = job
         outcome = call(scorer, row, probe.completion, timeout=timeout)
-        if outcome.overrun:
-            warm_up(scorer, row)  # the killed worker's replacement starts cold
+        if outcome.overrun and warming[0]:
+            # the killed worker's replacement starts cold
+            warming[0] = not warm_up(scorer, row, timeout).overrun
         return ProbeResult(row.id, probe, outcome)
 
     if workers <= 1:
