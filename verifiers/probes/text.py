@@ -48,7 +48,8 @@ _GREEK = ("pi", "theta", "alpha", "beta", "gamma", "delta", "phi", "omega", "lam
 def control(row: ProbeRow) -> Iterator[Item]:
     """The right answer, restated the way the reference does it (must get 1)."""
     yield row.reference, 1, "control", "reference"
-    if row.slot.open:  # a marked answer: text around it is the model's own business
+    # where free text around the answer is the norm; a tag format may forbid text outside it
+    if row.slot.open in ("#### ", "\\boxed{", "The answer is "):
         yield row.reference + "\n", 1, "control", "trailing newline"
         yield "Let me solve this step by step.\n\n" + row.reference, 1, "control", "preamble"
 
