@@ -151,6 +151,17 @@ def test_a_correct_reward_passes_with_exit_0(capsys, data, reward, extra) -> Non
     assert code == 0 and report["passed"]
 
 
+def test_parallel_calls_give_the_same_report(capsys, data) -> None:
+    argv = ["--reward", "tests.probe_rewards:substring", "--data", data, "--reference-key",
+            "reference", "--family", "hedge", "--family", "control"]  # fmt: skip
+    _, one = probe_json(capsys, *argv)
+    _, two = probe_json(capsys, *argv, "--workers", "2")
+    for report in (one, two):
+        for f in report["families"].values():
+            f.pop("slowest_s"), f.pop("slowest_variant")
+    assert one == two and one["totals"]["false_positives"] > 0
+
+
 def test_a_broken_reward_is_reported_per_probe_and_never_stops_the_run(capsys, data) -> None:
     start = time.monotonic()
     code = main(["probe", "--reward", "tests.probe_rewards:broken", "--data", data, "--timeout",
