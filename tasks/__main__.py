@@ -201,6 +201,40 @@ def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
     return 1 if report.failures else 0
 
 
+class LoadError(Exception):
+    """A task that cannot be built: its message is the one line the CLI prints."""
+
+
+def load_task(
+    name: str, *, modules: Sequence[str] = (), options: dict[str, Any] | None = None
+) -> Task:
+    """Import ``modules`` (they register tasks), then build task ``name`` with the factory
+    ``options`` checked against its signature; ``LoadError`` names what is wrong (shared
+    with ``python -m verifiers probe``)."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # the user's module: any failure while importing it is theirs
+            hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
+            raise LoadError(
+                f"--module {module}: cannot import it: {type(e).__name__}: {e}{hint}"
+            ) from None
+    options = dict(options or {})
+    try:
+        make = factory(name)
+    except ImportError as e:
+        raise LoadError(f"task {name}: cannot import it: {type(e).__name__}: {e}") from None
+    except KeyError as e:
+        raise LoadError(e.args[0]) from None  # str(KeyError) would wrap it in quotes
+    try:
+        _check_options(make, options)
+        return get(name, **options)
+    except KeyError as e:
+        raise LoadError(e.args[0] if e.args else e) from None
+    except (DataNotFound, DataError, ValueError, TypeError) as e:
+        raise LoadError(e) from None
+
+
 def _error(message: object) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
@@ -230,22 +264,11 @@ def _main(argv: Sequence[str] | None) -> int:
             except Exception as e:  # one broken task must not hide the others from the list
                 print(f"{name:12s} (cannot load: {type(e).__name__}: {e})")
         return 0
-    for module in args.module:
-        try:
-            importlib.import_module(module)
-        except Exception as e:  # the user's module: any failure while importing it is theirs
-            hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
-            return _error(f"--module {module}: cannot import it: {type(e).__name__}: {e}{hint}")
-    options = dict(args.option)
     try:
-        make = factory(args.task)
-    except ImportError as e:
-        return _error(f"task {args.task}: cannot import it: {type(e).__name__}: {e}")
-    except KeyError as e:
-        return _error(e.args[0])  # str(KeyError) would wrap the message in quotes
+        task = load_task(args.task, modules=args.module, options=dict(args.option))
+    except LoadError as e:
+        return _error(e)
     try:
-        _check_options(make, options)
-        task = get(args.task, **options)
         if args.command == "show":
             return _show(task, args)
         return _audit(task, args.task, args)

@@ -17,6 +17,10 @@ the terminal's encoding is written as a backslash escape. ``--json`` prints one 
 ``reward``, ``correct``, ``reason``, ``pred``, ``gold``, ``details``). Exit status: 0 when the
 verdict is correct (reward 1), 1 when it is not (including no signal), 2 on a usage error
 (bad arguments, or a gold the verifier cannot read).
+
+``python -m verifiers probe TASK`` (or ``--reward module:fn --data FILE``) throws the
+completions a cheating policy would write at a reward and reports what it paid for; see
+``verifiers.probes`` and docs/probe.md.
 """
 
 from __future__ import annotations
@@ -51,6 +55,20 @@ def _non_negative_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
+    return value
+
+
+def _unit_float(text: str) -> float:
+    value = _positive_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1]: {text!r}")
     return value
 
 
@@ -103,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m verifiers",
         description="Check one completion with a verifier and print the verdict.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="check")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,probe}")
     check = commands.add_parser("check", help="verify one completion")
     families = check.add_subparsers(dest="family", required=True, metavar="{math,gsm8k,format}")
 
@@ -138,7 +156,53 @@ def build_parser() -> argparse.ArgumentParser:
     format_p.add_argument("--max-chars", type=_non_negative_int, default=None)
     format_p.add_argument("--min-chars", type=_non_negative_int, default=0)
     format_p.add_argument("--allow-text-outside", action="store_true")
+    _probe_parser(commands)
     return parser
+
+
+def _probe_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "probe",
+        help="throw adversarial completions at a reward (see docs/probe.md)",
+        description="Probe a task's rubric, or a reward function, with the completions a "
+        "cheating policy would write; exit 1 if it pays for any (or refuses a control, "
+        "overruns its deadline, or errs).",
+    )
+    p.add_argument("task", nargs="?", help="a registered task name, or package.module:factory")
+    p.add_argument(
+        "--module", action="append", default=[], help="import first (registers tasks, families)"
+    )
+    p.add_argument("--split", help="default: test, else the task's first split")
+    p.add_argument("--path", help="a data file or folder for the task (overrides $RLVR_DATA_DIR)")
+    p.add_argument("-n", type=_positive_int, default=50, help="rows to sample (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="row sample (and generator) seed")
+    p.add_argument(
+        "--row", action="append", metavar="ID", help="probe this row of the task (repeat; not -n)"
+    )
+    p.add_argument("--reward", help="package.module:function(completion, answer, **info)")
+    p.add_argument("--data", help="with --reward: rows (.jsonl, .json, .parquet)")
+    p.add_argument("--gold-key", default="answer", help="with --reward: the gold's field")
+    p.add_argument(
+        "--reference-key", help="with --reward: a field holding a full reference completion"
+    )
+    p.add_argument("--kind", choices=("text", "code"), default="text", help="with --reward")
+    p.add_argument(
+        "--family", action="append", help="run only this family (repeat; see --list-families)"
+    )
+    p.add_argument("--list-families", action="store_true", help="list the families and exit")
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        help="deadline per call in seconds (default: the task rubric's, 10 for --reward)",
+    )
+    p.add_argument(
+        "--threshold",
+        type=_unit_float,
+        default=0.5,
+        help="an attack is paid for at this reward or more (default 0.5)",
+    )
+    p.add_argument("--workers", type=_positive_int, default=1, help="calls in flight at once")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _verify(args: argparse.Namespace, completion: str) -> Verdict:
@@ -206,6 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "probe":
+        from verifiers.probes.command import probe_command
+
+        return probe_command(args)
     completion = _read_stdin() if args.pred == "-" else args.pred
     try:
         verdict = _verify(args, completion)

@@ -1,0 +1,49 @@
+"""Toy reward functions for tests/test_probe.py (importable, so the probe can run them in its
+deadline workers as ``tests.probe_rewards:NAME``)."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+_LINE = re.compile(r"#### (\d+)")
+
+
+def substring(completion: str, answer: str, **info: Any) -> float:
+    """Gameable: pays whenever the gold appears anywhere (a common first reward)."""
+    return float(answer in completion)
+
+
+def answer_line(completion: str, answer: str, **info: Any) -> float:
+    """Correct for '#### N' answers: the last non-empty line is exactly '#### <gold>'."""
+    lines = [line.strip() for line in completion.splitlines() if line.strip()]
+    found = _LINE.fullmatch(lines[-1]) if lines else None
+    return 1.0 if found is not None and found.group(1) == answer else 0.0
+
+
+def exact(completion: str, answer: str) -> float:
+    """Correct for bare answers: the completion is the gold and nothing else."""
+    return float(completion.strip() == answer)
+
+
+def broken(completion: str, answer: str) -> Any:
+    """Fails in every way a reward can, chosen by what the completion holds."""
+    if " or " in completion:
+        raise ValueError("cannot read alternatives")
+    if "thousand" in completion:
+        time.sleep(3600)  # hangs
+    if "and" in completion:
+        return math.nan
+    if "?" in completion:
+        return None
+    if "(" in completion:
+        return "1.0"
+    return exact(completion, answer)
+
+
+def hangs(completion: str, answer: str) -> float:
+    """Never returns."""
+    time.sleep(3600)
+    return 0.0
