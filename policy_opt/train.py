@@ -395,7 +395,9 @@ class Trainer:
                      "env with random replies gives a learning signal")
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
-        self.dtype = resolve_dtype(cfg.dtype, self.device)
+        # Mixed precision computes in bfloat16 over float32 master weights.
+        self.dtype = (torch.float32 if cfg.mixed_precision != "none"
+                      else resolve_dtype(cfg.dtype, self.device))
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
@@ -437,7 +439,7 @@ class Trainer:
 
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
-        self.policy = wrap_model(self.model, self.dist, cfg.strategy)
+        self.policy = wrap_model(self.model, self.dist, cfg.strategy, cfg.mixed_precision)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step

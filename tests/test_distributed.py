@@ -1,7 +1,9 @@
-"""torchrun data parallelism: 2 CPU ranks (gloo) equal a single process on the same batch."""
+"""torchrun data parallelism: 2 CPU ranks (gloo), DDP and FSDP2, equal a single process on
+the same batch; an FSDP2 run resumed from a checkpoint repeats the uninterrupted run."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -16,11 +18,11 @@ WORKER = Path(__file__).with_name("distributed_worker.py")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _flags(model: Path, out: Path) -> list[str]:
+def _flags(model: Path, out: Path, algo: str = "grpo") -> list[str]:
     return ["--model", str(model), "--env", "arithmetic", "--out", str(out), "--max-steps", "2",
             "--prompts-per-step", "4", "--group-size", "4", "--max-new-tokens", "8",
             "--mu", "2", "--eval-every", "0", "--eval-prompts", "2", "--eval-k", "2",
-            "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", "grpo",
+            "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", algo,
             # exercises the clock broadcast; 10 minutes never runs out in 2 steps
             "--max-minutes", "10", "--lr-schedule", "cosine"]
 
@@ -48,32 +50,124 @@ def _run(cmd: list[str], cwd: Path) -> None:
     assert proc.returncode == 0, out[-3000:] + err[-3000:]
 
 
-@pytest.mark.slow
-def test_two_gloo_ranks_equal_one_process(tiny_model, tmp_path):
+def _launch(dump: Path, flags: list[str], ranks: int, worker_args: tuple[str, ...] = ()
+            ) -> None:
+    """Run the worker in one process (ranks=1) or under torchrun with ``ranks`` gloo ranks."""
+    dump.mkdir(parents=True, exist_ok=True)
+    if ranks == 1:
+        _run([sys.executable, str(WORKER), str(dump), *worker_args, "--", *flags], dump)
+        return
     torchrun = shutil.which("torchrun")
     launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
-    single, multi = tmp_path / "single", tmp_path / "multi"
-    single.mkdir()
-    multi.mkdir()
-    _run([sys.executable, str(WORKER), str(single), "--", *_flags(tiny_model, single / "run")],
-         tmp_path)
-    _run([*launcher, "--nproc_per_node", "2", "--master_addr", "127.0.0.1",
-          "--master_port", str(_free_port()), str(WORKER), str(multi),
-          "--", *_flags(tiny_model, multi / "run")], tmp_path)
+    _run([*launcher, "--nproc_per_node", str(ranks), "--master_addr", "127.0.0.1",
+          "--master_port", str(_free_port()), str(WORKER), str(dump), *worker_args,
+          "--", *flags], dump)
 
+
+def _records(run: Path, kind: str) -> list[dict]:
+    lines = (run / "metrics.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r["kind"] == kind]
+
+
+@pytest.fixture(scope="module")
+def single_runs(tiny_model, tmp_path_factory):
+    """One single-process run per algorithm, shared by the DDP and FSDP2 comparisons."""
+    runs: dict[str, Path] = {}
+
+    def get(algo: str) -> Path:
+        if algo not in runs:
+            dump = tmp_path_factory.mktemp(f"single-{algo}")
+            _launch(dump, _flags(tiny_model, dump / "run", algo), ranks=1)
+            runs[algo] = dump
+        return runs[algo]
+
+    return get
+
+
+def _assert_equals_single(single: Path, multi: Path, start_model: Path) -> None:
     one = torch.load(single / "params-rank0.pt")
     r0 = torch.load(multi / "params-rank0.pt")
     r1 = torch.load(multi / "params-rank1.pt")
     from safetensors.torch import load_file
 
-    start = load_file(str(tiny_model / "model.safetensors"))
+    start = load_file(str(start_model / "model.safetensors"))
     moved = max((one[k] - start[k]).abs().max().item() for k in start)
-    # Adam turns float-rounding differences of the all-reduced gradient into parameter
+    # Adam turns float-rounding differences of the reduced gradient into parameter
     # differences of ~1e-5 here, against a movement of ~1e-2: compare at that scale.
     assert moved > 1e-3, "the update did nothing: the comparison would be vacuous"
+    assert set(r0) == set(one)
     for k in one:
         assert torch.equal(r0[k], r1[k]), f"ranks disagree on {k}"
         torch.testing.assert_close(r0[k], one[k], rtol=1e-4, atol=1e-4, msg=k)
+    # The logged losses (rank means) are the single process's, step by step.
+    losses = [r["loss"] for r in _records(single / "run", "train")]
+    assert len(losses) == 2 and any(abs(x) > 1e-6 for x in losses), losses
+    torch.testing.assert_close([r["loss"] for r in _records(multi / "run", "train")], losses,
+                               rtol=1e-4, atol=1e-6)
     # Only rank 0 wrote the run's outputs.
     assert (multi / "run" / "metrics.jsonl").is_file()
     assert (multi / "run" / "checkpoints" / "latest").read_text().strip() == "step-000002"
+
+
+@pytest.mark.slow
+def test_two_gloo_ranks_equal_one_process(tiny_model, single_runs, tmp_path):
+    multi = tmp_path / "ddp"
+    _launch(multi, _flags(tiny_model, multi / "run"), ranks=2)
+    _assert_equals_single(single_runs("grpo"), multi, tiny_model)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algo", ["gspo", "grpo"])
+def test_fsdp_two_gloo_ranks_equal_one_process(tiny_model, single_runs, tmp_path, algo):
+    multi = tmp_path / "fsdp"
+    _launch(multi, [*_flags(tiny_model, multi / "run", algo), "--strategy", "fsdp"], ranks=2)
+    _assert_equals_single(single_runs(algo), multi, tiny_model)
+    # The checkpoint holds full (unsharded) tensors under the model's own names.
+    from safetensors.torch import load_file
+
+    saved = load_file(str(multi / "run" / "checkpoints" / "step-000002" / "model.safetensors"))
+    final = torch.load(multi / "params-rank0.pt")
+    for k, v in saved.items():
+        assert torch.equal(v, final[k]), k
+
+
+def _readme_fsdp_flags(out: Path) -> list[str]:
+    """README 'Scaling', the CPU-scale FSDP2 command: the default model decoding its own
+    rollouts (the unsharded path) on arithmetic, where it answers some prompts right."""
+    return ["--env", "arithmetic", "--algo", "gspo", "--max-steps", "2", "--strategy", "fsdp",
+            "--prompts-per-step", "4", "--group-size", "8", "--eval-prompts", "2",
+            "--eval-k", "2", "--threads", "1", "--save-every", "1", "--lr", "1e-3",
+            "--out", str(out)]
+
+
+@pytest.mark.slow
+def test_fsdp_resume_repeats_the_uninterrupted_run(tmp_path):
+    """Two FSDP2 ranks decoding with the policy itself: the run resumed from its step-1
+    checkpoint ends where the uninterrupted run ended, bit for bit."""
+    from policy_opt.model import default_model_path
+
+    whole, resumed = tmp_path / "whole", tmp_path / "resumed"
+    _launch(whole, _readme_fsdp_flags(whole / "run"), ranks=2, worker_args=("--model-engine",))
+    # The resumed run starts from a copy of the run folder as it was after step 1.
+    shutil.copytree(whole / "run", resumed / "run")
+    ckpts = resumed / "run" / "checkpoints"
+    shutil.rmtree(ckpts / "step-000002")
+    (ckpts / "latest").write_text("step-000001\n")
+    _launch(resumed, [*_readme_fsdp_flags(resumed / "run"), "--resume"], ranks=2,
+            worker_args=("--model-engine",))
+
+    a = torch.load(whole / "params-rank0.pt")
+    b = torch.load(resumed / "params-rank0.pt")
+    from safetensors.torch import load_file
+
+    start = load_file(str(default_model_path(build=False) / "model.safetensors"))
+    assert max((a[k] - start[k]).abs().max().item() for k in start) > 1e-3
+    for k in a:
+        assert torch.equal(a[k], b[k]), f"the resumed run ends elsewhere on {k}"
+    for kind in ("train", "eval"):
+        assert _untimed(_records(resumed / "run", kind)) == _untimed(_records(whole / "run", kind))
+
+
+def _untimed(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if not (k.startswith("time") or k == "tokens_per_s")}
+            for r in records]
