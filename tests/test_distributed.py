@@ -171,3 +171,87 @@ def test_fsdp_resume_repeats_the_uninterrupted_run(tmp_path):
 def _untimed(records: list[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if not (k.startswith("time") or k == "tokens_per_s")}
             for r in records]
+
+
+# ------------------------------------------------- in one process: a one-rank process group
+
+
+@pytest.fixture
+def one_rank_group():
+    """A one-rank gloo process group, so FSDP2 shards (trivially) inside the test process."""
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{_free_port()}", rank=0,
+                            world_size=1)
+    try:
+        yield
+    finally:
+        dist.destroy_process_group()
+
+
+def _tiny_pair(tiny_model: Path):
+    from policy_opt.model import load_policy
+
+    plain, tok = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
+    sharded, _ = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
+    return plain, sharded, tok
+
+
+def test_rollouts_decode_sharded_model_with_full_parameters(tiny_model, one_rank_group):
+    """The rollout engine (prefill through the FSDP2 root, then the KV decoder reading the
+    layers' parameters directly) samples what the unsharded model samples, and the
+    parameters are sharded again afterwards."""
+    from torch.distributed.tensor import DTensor
+
+    from policy_opt.distributed import DistInfo, shard_model, unsharded
+    from policy_opt.engine import TransformersEngine
+
+    plain, sharded, tok = _tiny_pair(tiny_model)
+    shard_model(sharded)
+    prompts = [[5, 6, 7, 8], [5, 6, 7, 8], [9, 10]]
+    want = TransformersEngine(plain, tok).generate(prompts, max_new_tokens=6, seed=3)
+    engine = TransformersEngine(sharded, tok)
+    for _ in range(2):  # the second rollout starts from parameters resharded by the first
+        with unsharded(sharded, DistInfo()):
+            assert not any(isinstance(p, DTensor) for p in sharded.parameters())
+            got = engine.generate(prompts, max_new_tokens=6, seed=3)
+        assert [g.token_ids for g in got] == [g.token_ids for g in want]
+        assert all(isinstance(p, DTensor) for p in sharded.parameters())
+    # Training forwards reshard the layers again (memory), as before the rollout.
+    sharded(input_ids=torch.tensor([[5, 6, 7]])).logits.sum().backward()
+    layer = sharded.model.layers[0]
+    assert isinstance(layer.input_layernorm.weight, DTensor)
+
+
+def test_unshard_that_cannot_fit_is_a_one_line_error(tiny_model, one_rank_group):
+    from policy_opt.config import ConfigError
+    from policy_opt.distributed import (
+        DistInfo,
+        check_unshard_fits,
+        full_parameter_bytes,
+        shard_model,
+    )
+
+    plain, sharded, _ = _tiny_pair(tiny_model)
+    shard_model(sharded)
+    need = sum(p.numel() * 4 for p in plain.parameters())
+    assert full_parameter_bytes(sharded) == need
+    check_unshard_fits(sharded, DistInfo(), free=need)  # exactly enough: no error
+    with pytest.raises(ConfigError) as err:
+        check_unshard_fits(sharded, DistInfo(), free=need - 1)
+    assert "\n" not in str(err.value) and "rank 0" in str(err.value)
+    # bfloat16 mixed precision gathers half the bytes.
+    _, halved, _ = _tiny_pair(tiny_model)
+    shard_model(halved, mixed_precision="bf16")
+    assert full_parameter_bytes(halved) == need // 2
+
+
+@pytest.mark.parametrize("flags, field", [
+    (["--mixed-precision", "bf16"], "--strategy fsdp"),
+    (["--mixed-precision", "bf16", "--strategy", "fsdp", "--dtype", "bfloat16"], "--dtype"),
+])
+def test_mixed_precision_flag_errors(flags, field):
+    from policy_opt.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError, match=field):
+        parse_config(flags)
