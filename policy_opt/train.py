@@ -395,9 +395,12 @@ class Trainer:
                      "env with random replies gives a learning signal")
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
-        # Mixed precision computes in bfloat16 over float32 master weights.
-        self.dtype = (torch.float32 if cfg.mixed_precision != "none"
-                      else resolve_dtype(cfg.dtype, self.device))
+        # FSDP2 mixed precision computes in bfloat16 over float32 master weights.
+        mixed = cfg.mixed_precision != "none" and self.dist.enabled
+        if cfg.mixed_precision != "none" and not mixed:
+            self.log("note: --mixed-precision applies to FSDP2 under torchrun; this "
+                     "single process runs in --dtype")
+        self.dtype = torch.float32 if mixed else resolve_dtype(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
