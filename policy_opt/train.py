@@ -39,6 +39,7 @@ from policy_opt.checkpoint import (
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
+    optimizer_state_for,
     save_checkpoint,
 )
 from policy_opt.config import ConfigError, TrainConfig, parse_config
@@ -781,10 +782,12 @@ class Trainer:
                 raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
                                   f"checkpoint to resume ({state['step']}, {folder})")
             if self.cfg.strategy == "fsdp" and self.dist.enabled:
-                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
+                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
+                                      self.dist)
             else:
                 load_model_weights(self.model, folder)
-                self.optimizer.load_state_dict(state["optimizer"])
+                self.optimizer.load_state_dict(
+                    optimizer_state_for(self.model, state["optimizer"], by_name=False))
         except ConfigError:
             raise
         except Exception as err:  # a truncated or foreign file: say which, not a torch traceback

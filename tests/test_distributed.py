@@ -127,6 +127,8 @@ def test_fsdp_two_gloo_ranks_equal_one_process(tiny_model, single_runs, tmp_path
 
     saved = load_file(str(multi / "run" / "checkpoints" / "step-000002" / "model.safetensors"))
     final = torch.load(multi / "params-rank0.pt")
+    # ... and the LM head tied to the embedding once, as save_pretrained writes it.
+    assert set(saved) == set(final) - {"lm_head.weight"}
     for k, v in saved.items():
         assert torch.equal(v, final[k]), k
 
@@ -311,3 +313,27 @@ def test_fsdp_bf16_mixed_precision(tiny_model, device):
                    for p in model.parameters())
     finally:
         dist.destroy_process_group()
+
+
+def test_optimizer_state_converts_between_index_and_name_keys(tiny_model):
+    """A checkpoint's optimiser state resumes under either strategy: FSDP2 keys it by
+    parameter name, a single process or DDP by index."""
+    from policy_opt.checkpoint import _tied_aliases, optimizer_state_for
+    from policy_opt.model import load_policy
+
+    model, _ = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
+    assert _tied_aliases(model) == {"lm_head.weight"}  # the tiny model ties its LM head
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    model(input_ids=torch.tensor([[5, 6, 7]])).logits.sum().backward()
+    opt.step()
+    by_index = opt.state_dict()
+    by_name = optimizer_state_for(model, by_index, by_name=True)
+    names = [n for n, _ in model.named_parameters()]
+    assert list(by_name["state"]) == names and by_name["param_groups"][0]["params"] == names
+    fresh = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    fresh.load_state_dict(optimizer_state_for(model, by_name, by_name=False))
+    again = fresh.state_dict()
+    assert again["param_groups"] == by_index["param_groups"]
+    for i, s in by_index["state"].items():
+        assert all(torch.equal(torch.as_tensor(s[k]), torch.as_tensor(again["state"][i][k]))
+                   for k in s)
