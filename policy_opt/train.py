@@ -444,6 +444,9 @@ class Trainer:
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
         self.policy = wrap_model(self.model, self.dist, cfg.strategy, cfg.mixed_precision)
+        if self.ref_model is not None and cfg.strategy == "fsdp":
+            # Sharded as the policy is: a full frozen copy on every rank is what FSDP2 avoids.
+            wrap_model(self.ref_model, self.dist, cfg.strategy, cfg.mixed_precision)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step

@@ -24,7 +24,9 @@ def _flags(model: Path, out: Path, algo: str = "grpo") -> list[str]:
             "--mu", "2", "--eval-every", "0", "--eval-prompts", "2", "--eval-k", "2",
             "--threads", "1", "--env-workers", "1", "--lr", "1e-2", "--algo", algo,
             # exercises the clock broadcast; 10 minutes never runs out in 2 steps
-            "--max-minutes", "10", "--lr-schedule", "cosine"]
+            "--max-minutes", "10", "--lr-schedule", "cosine",
+            # grpo with a KL term: the reference model (sharded too under FSDP2) takes part
+            *(["--beta", "0.04"] if algo == "grpo" else [])]
 
 
 def _free_port() -> int:
@@ -140,6 +142,27 @@ def _readme_fsdp_flags(out: Path) -> list[str]:
             "--prompts-per-step", "4", "--group-size", "8", "--eval-prompts", "2",
             "--eval-k", "2", "--threads", "1", "--save-every", "1", "--lr", "1e-3",
             "--out", str(out)]
+
+
+@pytest.mark.slow
+def test_prompts_not_divisible_by_ranks_is_a_one_line_error(tmp_path):
+    torchrun = shutil.which("torchrun")
+    launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
+    cmd = [*launcher, "--nproc_per_node", "2", "--master_addr", "127.0.0.1", "--master_port",
+           str(_free_port()), "-m", "policy_opt.train", "--strategy", "fsdp",
+           "--prompts-per-step", "3", "--out", str(tmp_path / "run")]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"a bad layout hung instead of failing:\n{proc.communicate()[0][-3000:]}")
+    assert proc.returncode != 0
+    assert ("error: --prompts-per-step (3) must be divisible by the number of ranks (2)"
+            in out), out[-3000:]
+    assert "[rank0]: Traceback" not in out and "[rank1]: Traceback" not in out
 
 
 @pytest.mark.slow
