@@ -165,6 +165,13 @@ def test_prompts_not_divisible_by_ranks_is_a_one_line_error(tmp_path):
     assert "[rank0]: Traceback" not in out and "[rank1]: Traceback" not in out
 
 
+def test_readme_shows_the_fsdp_command_the_tests_run():
+    readme = (ROOT / "README.md").read_text()
+    command = ("torchrun --nproc_per_node 2 -m policy_opt.train "
+               + " ".join(_readme_fsdp_flags(Path("runs/fsdp-cpu"))))
+    assert command in readme.splitlines()
+
+
 @pytest.mark.slow
 def test_fsdp_resume_repeats_the_uninterrupted_run(tmp_path):
     """Two FSDP2 ranks decoding with the policy itself: the run resumed from its step-1
