@@ -6,8 +6,11 @@ Under ``torchrun --nproc_per_node N -m policy_opt.train ...`` every rank
   completions are rolled out, scored and normalised on one rank, so group advantages never
   need a collective),
 - computes its loss on its own rows, normalised by its own row count; DDP averages the
-  gradients over ranks, which equals the single-process gradient of the global batch
-  because every rank holds the same number of rows,
+  gradients over ranks (FSDP2's reduce-scatter averages them too, each rank keeping its
+  shard), which equals the single-process gradient of the global batch because every rank
+  holds the same number of rows,
+- under FSDP2 decodes its rollouts with the full parameters gathered (:func:`unsharded`)
+  and trains with them sharded,
 - and only rank 0 logs, plots and writes checkpoints.
 
 Without torchrun (no ``WORLD_SIZE`` in the environment) everything here is a no-op.
