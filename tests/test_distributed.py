@@ -37,33 +37,38 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _run(cmd: list[str], cwd: Path) -> None:
+def _run(cmd: list[str], cwd: Path, timeout: float) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     # Own process group, killed whole on timeout: killing torchrun alone once left a rank
-    # waiting forever on its peer. 240 s stays inside pytest-timeout's 300 s.
+    # waiting forever on its peer. The launches of one test share pytest-timeout's 300 s;
+    # should that fire first, the `finally` still kills the group.
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        out, err = proc.communicate(timeout=240)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-        pytest.fail(f"{cmd[0]} did not finish in 240 s:\n{out[-3000:]}{err[-3000:]}")
+        pytest.fail(f"{cmd[0]} did not finish in {timeout} s:\n{out[-3000:]}{err[-3000:]}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 0, out[-3000:] + err[-3000:]
 
 
-def _launch(dump: Path, flags: list[str], ranks: int, worker_args: tuple[str, ...] = ()
-            ) -> None:
+def _launch(dump: Path, flags: list[str], ranks: int, worker_args: tuple[str, ...] = (),
+            timeout: float = 170) -> None:
     """Run the worker in one process (ranks=1) or under torchrun with ``ranks`` gloo ranks."""
     dump.mkdir(parents=True, exist_ok=True)
     if ranks == 1:
-        _run([sys.executable, str(WORKER), str(dump), *worker_args, "--", *flags], dump)
+        _run([sys.executable, str(WORKER), str(dump), *worker_args, "--", *flags], dump,
+             timeout)
         return
     torchrun = shutil.which("torchrun")
     launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
     _run([*launcher, "--nproc_per_node", str(ranks), "--master_addr", "127.0.0.1",
           "--master_port", str(_free_port()), str(WORKER), str(dump), *worker_args,
-          "--", *flags], dump)
+          "--", *flags], dump, timeout)
 
 
 def _records(run: Path, kind: str) -> list[dict]:
@@ -79,7 +84,8 @@ def single_runs(tiny_model, tmp_path_factory):
     def get(algo: str) -> Path:
         if algo not in runs:
             dump = tmp_path_factory.mktemp(f"single-{algo}")
-            _launch(dump, _flags(tiny_model, dump / "run", algo), ranks=1)
+            # setup and test share 300 s: 110 here, 170 for the two-rank launch
+            _launch(dump, _flags(tiny_model, dump / "run", algo), ranks=1, timeout=110)
             runs[algo] = dump
         return runs[algo]
 
@@ -155,10 +161,13 @@ def test_prompts_not_divisible_by_ranks_is_a_one_line_error(tmp_path):
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        out, _ = proc.communicate(timeout=120)
+        out, _ = proc.communicate(timeout=240)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail(f"a bad layout hung instead of failing:\n{proc.communicate()[0][-3000:]}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode != 0
     assert ("error: --prompts-per-step (3) must be divisible by the number of ranks (2)"
             in out), out[-3000:]
@@ -179,14 +188,15 @@ def test_fsdp_resume_repeats_the_uninterrupted_run(tmp_path):
     from policy_opt.model import default_model_path
 
     whole, resumed = tmp_path / "whole", tmp_path / "resumed"
-    _launch(whole, _readme_fsdp_flags(whole / "run"), ranks=2, worker_args=("--model-engine",))
+    _launch(whole, _readme_fsdp_flags(whole / "run"), ranks=2, worker_args=("--model-engine",),
+            timeout=140)
     # The resumed run starts from a copy of the run folder as it was after step 1.
     shutil.copytree(whole / "run", resumed / "run")
     ckpts = resumed / "run" / "checkpoints"
     shutil.rmtree(ckpts / "step-000002")
     (ckpts / "latest").write_text("step-000001\n")
     _launch(resumed, [*_readme_fsdp_flags(resumed / "run"), "--resume"], ranks=2,
-            worker_args=("--model-engine",))
+            worker_args=("--model-engine",), timeout=140)
 
     a = torch.load(whole / "params-rank0.pt")
     b = torch.load(resumed / "params-rank0.pt")
