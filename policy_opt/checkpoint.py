@@ -66,8 +66,12 @@ def latest_checkpoint(out: str | Path) -> Path | None:
 
 
 def load_trainer_state(folder: Path) -> dict[str, Any]:
-    """Read trainer_state.pt and restore the global RNGs it saved."""
-    state = torch.load(folder / "trainer_state.pt", weights_only=False)
+    """Read trainer_state.pt and restore the global RNGs it saved.
+
+    Memory-mapped: every rank reads the file, but under FSDP2 only rank 0 uses the
+    optimiser state in it (the others receive their shards), so theirs is never paged in.
+    """
+    state = torch.load(folder / "trainer_state.pt", weights_only=False, mmap=True)
     rng = state.get("rng") or {}
     if rng.get("python") is not None:
         random.setstate(rng["python"])
@@ -100,8 +104,13 @@ def full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, info: Any, st
                      ) -> tuple[dict[str, torch.Tensor] | None, dict[str, Any]]:
     """(model state or None, optimiser state) as full, unsharded dicts.
 
-    Under FSDP2 every rank must call this (it gathers shards); otherwise it is the optimiser's
-    own state dict and None for the model (``save_pretrained`` reads the model itself).
+    Under FSDP2 every rank must call this (it gathers shards, one parameter at a time, into
+    rank 0's CPU memory; the other ranks get empty dicts and write nothing). The optimiser
+    state is then keyed by parameter name, not by index as ``optimizer.state_dict()`` keys
+    it; :func:`optimizer_state_for` converts either way, so a checkpoint resumes under
+    either strategy. A tied parameter (the LM head sharing the embedding) is saved once, as
+    ``save_pretrained`` does. Otherwise it is the optimiser's own state dict and None for
+    the model (``save_pretrained`` reads the model itself).
     """
     if not (info.enabled and strategy == "fsdp"):
         return None, optimizer.state_dict()
@@ -112,13 +121,53 @@ def full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, info: Any, st
     )
 
     opts = StateDictOptions(full_state_dict=True, cpu_offload=True)
-    return (get_model_state_dict(model, options=opts),
-            get_optimizer_state_dict(model, optimizer, options=opts))
+    state = get_model_state_dict(model, options=opts)
+    for alias in _tied_aliases(model):
+        state.pop(alias, None)
+    return state, get_optimizer_state_dict(model, optimizer, options=opts)
+
+
+def _tied_aliases(model: Any) -> set[str]:
+    """Names under which a parameter is registered a second time (tied weights)."""
+    first = {n for n, _ in model.named_parameters()}
+    return {n for n, _ in model.named_parameters(remove_duplicate=False)} - first
+
+
+def optimizer_state_for(model: Any, state: dict[str, Any], by_name: bool) -> dict[str, Any]:
+    """``state`` (a checkpoint's optimiser state) keyed by parameter name (``by_name``, as
+    FSDP2's full state dict) or by index (as ``optimizer.state_dict()``), whichever it was.
+
+    Indices count the parameters in ``model.parameters()`` order, which is the order the
+    trainer's optimiser was built with and which ``fully_shard`` keeps.
+    """
+    names = [n for n, _ in model.named_parameters()]
+    index = {n: i for i, n in enumerate(names)}
+
+    def convert(key: Any) -> Any:
+        if by_name and isinstance(key, int):
+            return names[key]
+        if not by_name and isinstance(key, str):
+            return index[key]
+        return key
+
+    return {
+        "state": {convert(k): v for k, v in state["state"].items()},
+        "param_groups": [{**g, "params": [convert(k) for k in g["params"]]}
+                         for g in state["param_groups"]],
+    }
 
 
 def load_full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, folder: Path,
-                          optim_state: dict[str, Any]) -> None:
-    """Load a checkpoint written by ``full_state_dicts`` into FSDP2-sharded model and optimiser."""
+                          optim_state: dict[str, Any], info: Any) -> None:
+    """Load a checkpoint's full state into an FSDP2-sharded model and its optimiser.
+
+    Every rank calls this; only rank 0 reads the weights and holds the full optimiser
+    state, and FSDP2 scatters each rank its shard (``broadcast_from_rank0``), so no rank
+    but the first needs memory for a full copy. The weights must match the model's
+    parameters by name (tied aliases may be absent), as in :func:`load_model_weights`.
+    When rank 0 cannot read them, every rank raises its error (a rank stopping alone would
+    leave the others waiting in the broadcast).
+    """
     from safetensors.torch import load_file
     from torch.distributed.checkpoint.state_dict import (
         StateDictOptions,
@@ -126,9 +175,30 @@ def load_full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, folder: 
         set_optimizer_state_dict,
     )
 
+    from policy_opt.distributed import gather_objects
+
     state: dict[str, torch.Tensor] = {}
-    for f in sorted(folder.glob("*.safetensors")):
-        state.update(load_file(str(f)))
-    opts = StateDictOptions(full_state_dict=True, strict=False)
+    problem = None
+    if info.is_main:
+        try:
+            files = sorted(folder.glob("*.safetensors"))
+            if not files:
+                raise FileNotFoundError(f"no .safetensors file in checkpoint {folder}")
+            for f in files:
+                state.update(load_file(str(f)))
+            expected = set(model.state_dict()) - _tied_aliases(model)
+            missing, unexpected = expected - set(state), set(state) - set(model.state_dict())
+            if missing or unexpected:
+                raise RuntimeError(f"checkpoint {folder} does not match the model: missing "
+                                   f"{sorted(missing)[:5]}, unexpected {sorted(unexpected)[:5]}")
+            optim_state = optimizer_state_for(model, optim_state, by_name=True)
+        except Exception as err:  # any reason rank 0 cannot go on, told to every rank
+            problem = f"{type(err).__name__}: {err}"
+    if not info.is_main:
+        optim_state = {}
+    problem = gather_objects(problem, info)[0]
+    if problem is not None:
+        raise RuntimeError(problem)
+    opts = StateDictOptions(full_state_dict=True, broadcast_from_rank0=True, strict=False)
     set_model_state_dict(model, state, options=opts)
     set_optimizer_state_dict(model, optimizer, optim_state, options=opts)

@@ -94,6 +94,10 @@ class TrainConfig:
     strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
                        "(FSDP2 fully_shard, for models that do not fit one device)",
                        choices=("ddp", "fsdp"))
+    mixed_precision: str = _f("none", "--strategy fsdp on GPUs: bf16 computes forward and backward "
+                              "in bfloat16 over float32 master weights and reduces gradients in "
+                              "float32 (FSDP2 MixedPrecisionPolicy); --dtype auto then loads "
+                              "float32", choices=("none", "bf16"))
     env_workers: int = _f(0, "threads that run env steps (verifiers) concurrently; 0 = auto: "
                           "4 for tasks that run code in a sandbox, else 1 (inline: pure-Python "
                           "verifiers only lose time to thread hand-offs)")
@@ -153,6 +157,12 @@ class TrainConfig:
             if choices and getattr(self, f.name) not in choices:
                 raise ConfigError(f"{_flag(f.name)} must be one of {', '.join(choices)}; "
                                   f"got {getattr(self, f.name)!r}")
+        if self.mixed_precision != "none" and self.strategy != "fsdp":
+            raise ConfigError(f"--mixed-precision {self.mixed_precision} needs --strategy fsdp "
+                              f"(got --strategy {self.strategy})")
+        if self.mixed_precision != "none" and self.dtype == "bfloat16":
+            raise ConfigError("--mixed-precision bf16 keeps float32 master weights; use --dtype "
+                              "float32 or auto, not bfloat16")
         if not (self.device in ("auto", "cpu") or self.device.startswith("cuda")):
             raise ConfigError(f"--device must be auto, cpu or cuda[:N]; got {self.device!r}")
         return self

@@ -492,7 +492,10 @@ class VLLMEngine:
     def sync_weights(self, model: Any) -> None:
         """Load ``model``'s current parameters into the engine, in memory (no disk)."""
         self.wake_up()
-        state = [(name, p.detach()) for name, p in model.state_dict().items()]
+        # FSDP2 shards are gathered whole, a collective every rank joins in the same order
+        # (each rank syncs its own colocated engine).
+        state = [(name, (p.full_tensor() if hasattr(p, "full_tensor") else p).detach())
+                 for name, p in model.state_dict().items()]
 
         def load(vllm_model: Any) -> None:
             vllm_model.load_weights(iter(state))

@@ -48,6 +48,7 @@ from policy_opt.checkpoint import (
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
+    optimizer_state_for,
     save_checkpoint,
 )
 from policy_opt.config import ConfigError, TrainConfig, parse_config
@@ -298,7 +299,12 @@ class Trainer:
                      "env with random replies gives a learning signal")
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
-        self.dtype = resolve_dtype(cfg.dtype, self.device)
+        # FSDP2 mixed precision computes in bfloat16 over float32 master weights.
+        mixed = cfg.mixed_precision != "none" and self.dist.enabled
+        if cfg.mixed_precision != "none" and not mixed:
+            self.log("note: --mixed-precision applies to FSDP2 under torchrun; this "
+                     "single process runs in --dtype")
+        self.dtype = torch.float32 if mixed else resolve_dtype(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
@@ -340,7 +346,10 @@ class Trainer:
 
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
-        self.policy = wrap_model(self.model, self.dist, cfg.strategy)
+        self.policy = wrap_model(self.model, self.dist, cfg.strategy, cfg.mixed_precision)
+        if self.ref_model is not None and cfg.strategy == "fsdp":
+            # Sharded as the policy is: a full frozen copy on every rank is what FSDP2 avoids.
+            wrap_model(self.ref_model, self.dist, cfg.strategy, cfg.mixed_precision)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step
@@ -663,10 +672,12 @@ class Trainer:
                 raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
                                   f"checkpoint to resume ({state['step']}, {folder})")
             if self.cfg.strategy == "fsdp" and self.dist.enabled:
-                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
+                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
+                                      self.dist)
             else:
                 load_model_weights(self.model, folder)
-                self.optimizer.load_state_dict(state["optimizer"])
+                self.optimizer.load_state_dict(
+                    optimizer_state_for(self.model, state["optimizer"], by_name=False))
         except ConfigError:
             raise
         except Exception as err:  # a truncated or foreign file: say which, not a torch traceback

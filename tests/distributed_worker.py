@@ -1,11 +1,12 @@
 """Run policy_opt.train with a deterministic rollout engine and dump the final parameters.
 
-Used by tests/test_distributed.py, once plainly and once under
-``torchrun --nproc_per_node 2``. The engine's completions depend only on the prompt and the
-copy's index in its group, so the episodes are the same however the prompts are sharded,
-and any difference in the final parameters comes from the data-parallel update itself.
+Used by tests/test_distributed.py, plainly and under ``torchrun --nproc_per_node 2`` (DDP
+or FSDP2; sharded parameters are gathered for the dump). The scripted engine's completions
+depend only on the prompt and the copy's index in its group, so the episodes are the same
+however the prompts are sharded, and any difference in the final parameters comes from the
+data-parallel update itself.
 
-    python tests/distributed_worker.py DUMP_DIR -- <policy_opt.train flags>
+    python tests/distributed_worker.py DUMP_DIR [--model-engine] -- <policy_opt.train flags>
 """
 
 from __future__ import annotations
@@ -44,17 +45,26 @@ class ScriptedEngine:
         return out
 
 
-def run(dump_dir: str, argv: list[str]) -> int:
+def full_parameters(model) -> dict[str, torch.Tensor]:
+    """The model's state dict with FSDP2 shards gathered (a collective: every rank calls it)."""
+    from torch.distributed.tensor import DTensor
+
+    return {k: (v.full_tensor() if isinstance(v, DTensor) else v).detach().clone()
+            for k, v in model.state_dict().items()}
+
+
+def run(dump_dir: str, argv: list[str], scripted: bool = True) -> int:
     def make_engine(self):
         return ScriptedEngine(self.tokenizer, self.cfg.group_size)
 
-    Trainer.make_engine = make_engine
+    if scripted:
+        Trainer.make_engine = make_engine
     captured = {}
     original_train = Trainer.train
 
     def train(self):
         result = original_train(self)
-        captured["state"] = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
+        captured["state"] = full_parameters(self.model)
         return result
 
     Trainer.train = train
@@ -66,4 +76,6 @@ def run(dump_dir: str, argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sep = sys.argv.index("--")
-    sys.exit(run(sys.argv[1], sys.argv[sep + 1:]))
+    # --model-engine: roll out with the trainer's own engine (the policy decodes), not the
+    # scripted one; still deterministic, since every sampling seed derives from the step.
+    sys.exit(run(sys.argv[1], sys.argv[sep + 1:], scripted="--model-engine" not in sys.argv[:sep]))
