@@ -374,6 +374,7 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, log=print):
         from envs import make as make_env
         from policy_opt.model import load_policy
+        from tasks.registry import import_user_module
 
         self.cfg = cfg
         self.dist = init_distributed(cfg.device)
@@ -400,6 +401,12 @@ class Trainer:
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
+        # The user's modules register their tasks; import them before --env is looked up.
+        for module in filter(None, (m.strip() for m in cfg.module.split(","))):
+            try:
+                import_user_module(module)
+            except ImportError as err:
+                raise ConfigError(f"--module {err}") from None
         # Fail on a bad --env or unreadable data (both splits) before loading the model.
         probe_prompts = []
         for split in ("train", "test"):

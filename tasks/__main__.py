@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
-import importlib
 import inspect
 import os
 import sys
@@ -28,7 +27,7 @@ from typing import Any
 from tasks.audit import audit, explain
 from tasks.base import Task
 from tasks.prompts import render_plain
-from tasks.registry import factory, get, names
+from tasks.registry import factory, get, import_user_module, names
 from tasks.sources import DataError, DataNotFound, _short
 
 
@@ -232,10 +231,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     for module in args.module:
         try:
-            importlib.import_module(module)
-        except Exception as e:  # the user's module: any failure while importing it is theirs
+            import_user_module(module)
+        except ImportError as e:
             hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
-            return _error(f"--module {module}: cannot import it: {type(e).__name__}: {e}{hint}")
+            return _error(f"--module {e}{hint}")
     options = dict(args.option)
     try:
         make = factory(args.task)

@@ -598,7 +598,7 @@ def test_code_feedback_constructor_rejects_bad_arguments_by_name(kwargs, error, 
 
 def test_make_reports_malformed_entry_points_and_long_names_in_one_line():
     for name in (":", "envs:", ":GuessNumberEnv"):  # ":" raised ValueError("Empty module name")
-        with pytest.raises(ValueError, match="expected 'package.module:EnvClass' with both parts"):
+        with pytest.raises(ValueError, match="expected 'package.module:EnvClass' or 'module:task' with both parts"):
             envs.make(name)
     with pytest.raises(ValueError) as err:
         envs.make("x" * 10_000)
