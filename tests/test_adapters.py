@@ -204,7 +204,7 @@ def test_verl_naive_reward_manager_convention():
             "extra_info": {"split": "train", "index": 2},
         },
     ]
-    rewards, extra = verl_naive_manager(compute_score, samples, reward_kwargs={"mode": "x"})
+    rewards, extra = verl_naive_manager(compute_score, samples, reward_kwargs={"policy": "flexible"})
     assert rewards == pytest.approx([1.0, 2 / 3, 1 / 3])
     assert set(extra) == {"score", "format", "gsm8k_check", "no_signal", "errors"}
     assert all(len(v) == 3 for v in extra.values())
