@@ -65,6 +65,10 @@ def _object_key(task: Any) -> tuple | None:
 def load_rows(task: Any, split: str, *, seed: int, limit: int | None, path: str | None,
               cache_key: tuple | None) -> list:
     """The task's rows, cached under ``cache_key`` (``None``: not cached)."""
+    # A datasets object as path is not cached: it may not hash, and a key by id() could
+    # outlive it and serve its rows to a new object at the same address.
+    if path is not None and not isinstance(path, str | os.PathLike):
+        cache_key = None
     key = None if cache_key is None else (*cache_key, split, seed, limit, path)
     with _cache_lock:
         if key is not None and key in _rows_cache:
@@ -123,8 +127,11 @@ class TaskEnvMixin:
         task_seed = check_int("task_seed", task_seed)
         if limit is not None:
             limit = check_int("limit", limit, minimum=1)
-        if path is not None and not isinstance(path, str | os.PathLike):
-            raise TypeError(f"path must be a str or os.PathLike or None, got {show(path)}")
+        if path is not None and (isinstance(path, bytes)
+                                 or not isinstance(path, str | os.PathLike | Mapping)
+                                 and not hasattr(path, "__iter__")):
+            raise TypeError(f"path must be a file or folder (str or os.PathLike), a datasets "
+                            f"object, or None, got {show(path)}")
         if isinstance(task, str):
             self.task = load_task(task, task_kwargs)
             cache_key: tuple | None = ("name", task, repr(sorted((task_kwargs or {}).items())))

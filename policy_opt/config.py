@@ -35,6 +35,8 @@ class TrainConfig:
                   "your own module (my_tasks:double)")
     module: str = _f("", "modules to import before making --env, comma-separated: the file "
                      "that registers your task (--module my_tasks --env double)")
+    path: str = _f("", "data for --env's task: a file, a folder of split files, or a "
+                   "save_to_disk folder (default: $RLVR_DATA_DIR, then the hub)")
     algo: str = _f("gspo", "algorithm preset: " + ", ".join(ALGOS), choices=ALGOS)
     model: str = _f("default", "hub id or local path of a transformers causal LM; 'default' is the "
                     "project's own small model, built and cached on first use")

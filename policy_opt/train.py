@@ -407,11 +407,12 @@ class Trainer:
                 import_user_module(module)
             except ImportError as err:
                 raise ConfigError(f"--module {err}") from None
+        env_kwargs = {"path": cfg.path} if cfg.path else {}
         # Fail on a bad --env or unreadable data (both splits) before loading the model.
         probe_prompts = []
         for split in ("train", "test"):
             try:
-                probe = make_env(cfg.env, split=split)
+                probe = make_env(cfg.env, split=split, **env_kwargs)
                 probe_prompts.append(probe.reset(seed=0)[0])
             except (KeyError, ValueError, ImportError, OSError) as err:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
@@ -428,8 +429,8 @@ class Trainer:
                          "repeat in every evaluation")
             probe.close()
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
-        self.make_train_env = lambda: make_env(cfg.env, split="train")
-        self.make_eval_env = lambda: make_env(cfg.env, split="test")
+        self.make_train_env = lambda: make_env(cfg.env, split="train", **env_kwargs)
+        self.make_eval_env = lambda: make_env(cfg.env, split="test", **env_kwargs)
 
         try:
             self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,

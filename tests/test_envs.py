@@ -632,7 +632,8 @@ def test_observations_with_lone_surrogates_are_made_encodable():
     ({"limit": "x"}, TypeError, "limit must be an int, got 'x'"),
     ({"limit": 0}, ValueError, "limit must be >= 1, got 0"),
     ({"task_seed": 2.5}, TypeError, "task_seed must be an int, got 2.5"),
-    ({"path": 123}, TypeError, "path must be a str or os.PathLike or None, got 123"),
+    ({"path": 123}, TypeError,
+     "path must be a file or folder (str or os.PathLike), a datasets object, or None, got 123"),
     ({"task_kwargs": "x"}, TypeError, "task_kwargs must be a mapping or None, got 'x'"),
 ])
 def test_task_env_arguments_are_checked_before_the_rows_load(kwargs, error, match):
