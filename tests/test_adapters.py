@@ -2,8 +2,9 @@
 
 TRL is driven through its real ``GRPOTrainer._calculate_rewards`` on a minimal stand-in trainer
 (the attributes that method reads), so the test breaks if TRL changes how it calls reward
-functions. verl is not a dependency (and not installable here): its convention is reproduced
-from ``verl/workers/reward_manager/naive.py`` (keyword call, ``extra_info`` with
+functions (tests/test_adapters_trainers.py drives a real GRPOTrainer). verl is not a
+dependency (it imports ray): its convention is reproduced from
+``verl/workers/reward_manager/naive.py`` (keyword call, ``extra_info`` with
 ``num_turns``, ``reward_kwargs`` merged in by ``custom_reward_function``, every dict key
 collected into per-sample lists).
 """

@@ -97,6 +97,10 @@ def test_a_required_parameter_nothing_fills_fails_on_the_first_call():
     with pytest.raises(TypeError, match=r"'needs_tests' requires \['tests'\]"):
         to_trl(needs_tests)(prompts=["p"], completions=["x"], answer=["y"], test_list=[[1]])
     assert to_verl(needs_tests, result="float")("s", "x", "y", None, tests=[1]) == 1.0
+    # a column or extra_info key fills the parameter too, as TRL passes columns
+    assert to_trl(needs_tests)(prompts=["p"], completions=["x"], answer=["y"],
+                               tests=[[1]]) == [1.0]
+    assert to_verl(needs_tests, result="float")("s", "x", "y", {"tests": [1]}) == 1.0
 
 
 @pytest.mark.parametrize("gold", [np.int64(7), np.int32(7), np.float64(7.0), np.str_("7"),

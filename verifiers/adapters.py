@@ -17,16 +17,17 @@ counters come along; ``.rubric`` on the adapter is that rubric, for logging its 
 
 **Which argument gets what** (both adapters, the rule of ``_Routed``): a reward function is
 called ``fn(completion, answer, **kwargs)``. The answer is the gold: TRL's ``answer_key``
-column, verl's ``ground_truth``. A row field (a dataset column, an ``extra_info`` key) reaches
-a function only through its ``**kwargs``, and never under the name of the function's own
-completion or answer parameter: a column ``answer`` next to ``answer_key="solution"``, or
-the ``answer`` verl's GSM8K preprocessing puts in ``extra_info``, is not passed to
-``fn(completion, answer, **info)`` (a ``RuntimeWarning`` says so once) instead of making
-every call fail with "got multiple values for argument 'answer'". Options (verl's
-``reward_kwargs``) also fill named parameters (``policy="strict"`` reaches
-``gsm8k_check(..., *, policy=...)``). Mistakes that would make every sample carry no
-signal raise a ``TypeError`` on the first call instead: an option no function takes, an
-option named like a completion/answer parameter, a required parameter nothing fills.
+column, verl's ``ground_truth``. The other row fields (dataset columns, ``extra_info`` keys)
+and options (verl's ``reward_kwargs``, winning over a field of the same name) fill the
+function's named parameters and its ``**kwargs``, as TRL passes columns: ``policy="strict"``
+reaches ``gsm8k_check(..., *, policy=...)``. A field is never passed under the name of the
+function's own completion or answer parameter: a column ``answer`` next to
+``answer_key="solution"``, or the ``answer`` verl's GSM8K preprocessing puts in
+``extra_info``, is not passed to ``fn(completion, answer, **info)`` (a ``RuntimeWarning``
+says so once) instead of making every call fail with "got multiple values for argument
+'answer'". Mistakes that would make every sample carry no signal raise a ``TypeError`` on
+the first call instead: an option no function takes, an option named like a
+completion/answer parameter, a required parameter nothing fills.
 
 **TRL** (checked against TRL 1.16's ``GRPOTrainer._calculate_rewards``): TRL calls
 ``reward(prompts=..., completions=..., completion_ids=..., **columns, trainer_state=...,
@@ -133,10 +134,11 @@ class _Routed:
 
     The rule: the function's completion and answer come from the adapter (the answer from
     ``answer_key`` / ``ground_truth``) and are never overwritten by a column or ``extra_info``
-    key of the same name, which is left out for this function. Row fields (dataset columns,
-    ``extra_info``) reach a function only through its ``**kwargs``, as in ``Rubric``; options
-    (verl's ``reward_kwargs``) also fill its named parameters (``policy="strict"`` reaches
-    ``gsm8k_check(completion, answer, *, policy=...)``).
+    key of the same name, which is left out for this function. Other row fields (dataset
+    columns, ``extra_info`` keys) and options (verl's ``reward_kwargs``, which win over a
+    field of the same name) fill the function's named parameters and its ``**kwargs``, as TRL
+    passes columns (``policy="strict"`` reaches ``gsm8k_check(completion, answer, *,
+    policy=...)``, a ``tests`` column reaches ``fn(completion, answer, *, tests)``).
     """
 
     def __init__(self, fn: Callable[..., Any]) -> None:
@@ -146,9 +148,9 @@ class _Routed:
     def __call__(self, completion: Any, answer: Any, /, **info: Any) -> Any:
         options = info.pop(_OPTIONS, None) or {}
         p = self.params
-        kwargs = {k: v for k, v in info.items() if p.any_kw and k not in p.own}
-        kwargs.update({k: v for k, v in options.items()
-                       if k not in p.own and (p.any_kw or k in p.named)})
+        # options win over row fields of the same name, as verl's reward_kwargs do
+        kwargs = {k: v for k, v in {**info, **options}.items()
+                  if k not in p.own and (p.any_kw or k in p.named)}
         return self.fn(completion, answer, **kwargs)
 
 
@@ -340,8 +342,7 @@ def _check_required(rubric: Rubric, adapter: str, what: str, row_keys: Mapping[s
     """Raise ``TypeError`` when a function has a required parameter nothing fills (every
     call would raise and every sample would silently carry no signal)."""
     for name, p in _params_of(rubric).items():
-        given = set(options) | (set(row_keys) if p.any_kw else set())
-        missing = sorted(p.required - given)
+        missing = sorted(p.required - set(options) - set(row_keys))
         if missing:
             raise TypeError(
                 f"{adapter}: reward function {name!r} requires {missing}, which none of the "
