@@ -67,6 +67,7 @@ def test_module_colon_registered_task(user_module: str):
 def test_module_colon_factory_registered_under_another_name(user_module: str):
     assert envs.make(f"{user_module}:quadruple").spec.id == "rlvr/quad-v0"
     assert envs.make(f"{user_module}:quad").spec.id == "rlvr/quad-v0"
+    assert envs.make(f"{user_module}:rlvr/quad-v0").spec.id == "rlvr/quad-v0"
 
 
 def test_module_colon_unregistered_factory(user_module: str):
