@@ -82,9 +82,12 @@ def env_id(name: str) -> str:
         return name
     if _id(name) in gymnasium.registry:
         return _id(name)
-    raise ValueError(f"unknown env {show(name)}; known: {', '.join(names())} (or a Gymnasium "
-                     "id, 'package.module:EnvClass', or 'module:task' for a task registered in "
-                     "your own module, e.g. --env my_tasks:double or --module my_tasks)")
+    known = names()
+    # the list grows with every task a session registers; the error must stay one short line
+    shown = ", ".join(known[:12]) + (f", ... ({len(known) - 12} more)" if len(known) > 12 else "")
+    raise ValueError(f"unknown env {show(name)}; known: {shown} (or a Gymnasium id, "
+                     "'package.module:EnvClass', or a task of your own module: "
+                     "--env my_tasks:double or --module my_tasks)")
 
 
 def make(name: str, **kwargs: Any) -> gymnasium.Env:

@@ -4,6 +4,7 @@ registers, ``module:factory`` for a factory registered under another name or not
 
 from __future__ import annotations
 
+import itertools
 import sys
 import textwrap
 from pathlib import Path
@@ -44,9 +45,12 @@ MODULE = textwrap.dedent('''
 ''')
 
 
+_COUNTER = itertools.count()
+
+
 @pytest.fixture
-def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request) -> str:
-    name = f"user_tasks_{request.node.name.replace('[', '_').replace(']', '').replace('-', '_')}"
+def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    name = f"ut_{next(_COUNTER)}"  # short: the names appear in "known envs" lists
     (tmp_path / f"{name}.py").write_text(MODULE.replace("{name}", name))
     monkeypatch.syspath_prepend(str(tmp_path))
     yield name
