@@ -18,11 +18,13 @@ from envs.guess_number import GuessNumberEnv
 from envs.registry import env_id, make, names, register_all
 from envs.single_turn import SingleTurnEnv
 from envs.tool_use import ToolUseEnv
+from envs.vector_memory import ChatMessagesBatch  # registers AsyncVectorEnv's shared memory
 
 register_all()
 
 __all__ = [
     "ChatMessages",
+    "ChatMessagesBatch",
     "CodeFeedbackEnv",
     "EpisodeOver",
     "GuessNumberEnv",

@@ -128,7 +128,12 @@ class ChatMessages(spaces.Space[list]):
 
     def __init__(self, *, max_messages: int = 64, min_messages: int = 0,
                  max_chars: int = 100_000, roles: Sequence[str] = ROLES,
+                 max_total_chars: int | None = None,
                  seed: int | np.random.Generator | None = None):
+        if max_total_chars is not None and max_total_chars < 0:
+            raise ValueError(f"ChatMessages needs max_total_chars >= 0 or None, got "
+                             f"{max_total_chars}")
+        self.max_total_chars = max_total_chars
         if not 0 <= min_messages <= max_messages:
             raise ValueError(
                 f"ChatMessages needs 0 <= min_messages <= max_messages, got "
@@ -144,6 +149,16 @@ class ChatMessages(spaces.Space[list]):
     @property
     def is_np_flattenable(self) -> bool:
         return False
+
+    @property
+    def shared_memory_bytes(self) -> int:
+        """Bytes of one sub-env's slot in ``AsyncVectorEnv``'s shared memory
+        (``envs.vector_memory``): every character as 4 UTF-8 bytes, plus room for the
+        pickle framing, roles and short extra keys of each message."""
+        chars = self.max_total_chars
+        if chars is None:
+            chars = self.max_messages * self.content.max_length
+        return 64 + 4 * chars + 256 * self.max_messages
 
     def seed(self, seed: int | None = None) -> int:
         used = super().seed(seed)
@@ -173,6 +188,8 @@ class ChatMessages(spaces.Space[list]):
                 return False
             if not all(isinstance(k, str) and isinstance(v, str) for k, v in message.items()):
                 return False
+        if self.max_total_chars is not None:
+            return sum(len(m["content"]) for m in x) <= self.max_total_chars
         return True
 
     def __repr__(self) -> str:
@@ -181,6 +198,7 @@ class ChatMessages(spaces.Space[list]):
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, ChatMessages) and self.roles == other.roles
+                and self.max_total_chars == other.max_total_chars
                 and self.min_messages == other.min_messages
                 and self.max_messages == other.max_messages and self.content == other.content)
 
@@ -299,7 +317,9 @@ class TextEnv(gymnasium.Env[list, str]):
         self.max_turns = max_turns
         self.max_chars = max_chars
         self.render_mode = render_mode
-        self.observation_space = ChatMessages(max_chars=max_chars)
+        # A conversation is cut at max_chars characters in all, so no observation holds more
+        # (which bounds its slot in AsyncVectorEnv's shared memory).
+        self.observation_space = ChatMessages(max_chars=max_chars, max_total_chars=max_chars)
         self.action_space = UnicodeText(max_chars)
         self.messages: list[dict[str, str]] = []
         self.turn = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+import types
 from typing import Any
 
 import gymnasium
@@ -81,34 +82,61 @@ def env_id(name: str) -> str:
         return name
     if _id(name) in gymnasium.registry:
         return _id(name)
-    raise ValueError(f"unknown env {show(name)}; known: {', '.join(names())} (or a Gymnasium "
-                     "id, or 'package.module:EnvClass')")
+    known = names()
+    # the list grows with every task a session registers; the error must stay one short line
+    shown = ", ".join(known[:12]) + (f", ... ({len(known) - 12} more)" if len(known) > 12 else "")
+    raise ValueError(f"unknown env {show(name)}; known: {shown} (or a Gymnasium id, "
+                     "'package.module:EnvClass', or a task of your own module: "
+                     "--env my_tasks:double or --module my_tasks)")
 
 
 def make(name: str, **kwargs: Any) -> gymnasium.Env:
-    """Make an env from an alias (``gsm8k``), a Gymnasium id (``rlvr/gsm8k-v0``) or
-    ``"package.module:EnvClass"``; ``kwargs`` go to the env's constructor.
+    """Make an env from an alias (``gsm8k``), a Gymnasium id (``rlvr/gsm8k-v0``),
+    ``"package.module:EnvClass"``, or ``"module:task"`` for a task registered in the user's
+    module (``my_tasks:double``: the module is imported, which registers ``double``);
+    ``kwargs`` go to the env's constructor.
 
     Example:
         >>> make("rlvr/guess-number-v0").spec.id
         'rlvr/guess-number-v0'
+        >>> make("tasks.arithmetic:arithmetic").spec.id
+        'rlvr/arithmetic-v0'
     """
     if isinstance(name, str) and ":" in name:
-        module_name, _, attr = name.partition(":")
-        if not module_name or not attr:
-            raise ValueError(f"env {show(name)}: expected 'package.module:EnvClass' with both "
-                             "parts non-empty")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as err:
-            raise ImportError(f"env {show(name)}: cannot import module {show(module_name)}: "
-                              f"{err}") from err
-        target = getattr(module, attr, None)
-        if isinstance(target, type) and issubclass(target, gymnasium.Env):
-            return target(**kwargs)
-        # Otherwise Gymnasium's own "module:EnvId" form: importing registered the id.
-        if attr in gymnasium.registry:
-            return gymnasium.make(attr, **kwargs)
-        raise ValueError(f"env {show(name)}: {module_name} has no gymnasium.Env class and "
-                         f"registered no env id {show(attr)}")
+        return _make_from_module(name, kwargs)
     return gymnasium.make(env_id(name), **kwargs)
+
+
+def _make_from_module(name: str, kwargs: dict[str, Any]) -> gymnasium.Env:
+    from tasks.registry import import_user_module, name_of
+
+    module_name, _, attr = name.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"env {show(name)}: expected 'package.module:EnvClass' or "
+                         "'module:task' with both parts non-empty")
+    try:
+        import_user_module(module_name)
+    except ImportError as err:
+        raise ImportError(f"env {show(name)}: module {err}") from None
+    module = importlib.import_module(module_name)
+    target = getattr(module, attr, None)
+    if isinstance(target, type) and issubclass(target, gymnasium.Env):
+        return target(**kwargs)
+    register_all()  # the import may have registered tasks: give them their ids
+    # Gymnasium's own "module:EnvId" form, or a task name / id the import registered.
+    for candidate in (attr, _id(attr)):
+        if candidate in gymnasium.registry:
+            return gymnasium.make(candidate, **kwargs)
+    task_name = name_of(target) if callable(target) else None
+    if task_name is not None:  # a factory registered under another name
+        return gymnasium.make(_id(task_name), **kwargs)
+    import tasks
+
+    if callable(target) and isinstance(target, types.FunctionType):
+        # An unregistered task factory: tasks.get takes "module:factory" itself.
+        from envs.single_turn import SingleTurnEnv
+
+        return SingleTurnEnv(name, **kwargs)
+    raise ValueError(f"env {show(name)}: {module_name} has no gymnasium.Env class, task or "
+                     f"task factory {show(attr)} and registered no env id {show(attr)} (tasks "
+                     f"registered: {', '.join(tasks.names())})")

@@ -65,6 +65,10 @@ def _object_key(task: Any) -> tuple | None:
 def load_rows(task: Any, split: str, *, seed: int, limit: int | None, path: str | None,
               cache_key: tuple | None) -> list:
     """The task's rows, cached under ``cache_key`` (``None``: not cached)."""
+    # A datasets object as path is not cached: it may not hash, and a key by id() could
+    # outlive it and serve its rows to a new object at the same address.
+    if path is not None and not isinstance(path, str | os.PathLike):
+        cache_key = None
     key = None if cache_key is None else (*cache_key, split, seed, limit, path)
     with _cache_lock:
         if key is not None and key in _rows_cache:
@@ -79,6 +83,17 @@ def load_rows(task: Any, split: str, *, seed: int, limit: int | None, path: str 
         with _cache_lock:
             _rows_cache.setdefault(key, rows)
     return rows
+
+
+def _factory_module(name: str) -> str | None:
+    """The module whose import registers task ``name``, when it is not a built-in (a copy of
+    the env in a new process has to import it again); ``None`` for built-ins."""
+    from tasks import registry
+
+    if name in registry._BUILTIN or ":" in name:
+        return None  # built-ins import themselves; "module:factory" names carry the module
+    module = getattr(registry.factory(name), "__module__", None)
+    return module if module and module != "__main__" else None
 
 
 def score_info(score: Any) -> tuple[float, dict[str, Any]]:
@@ -123,11 +138,16 @@ class TaskEnvMixin:
         task_seed = check_int("task_seed", task_seed)
         if limit is not None:
             limit = check_int("limit", limit, minimum=1)
-        if path is not None and not isinstance(path, str | os.PathLike):
-            raise TypeError(f"path must be a str or os.PathLike or None, got {show(path)}")
+        if path is not None and (isinstance(path, bytes)
+                                 or not isinstance(path, str | os.PathLike | Mapping)
+                                 and not hasattr(path, "__iter__")):
+            raise TypeError(f"path must be a file or folder (str or os.PathLike), a datasets "
+                            f"object, or None, got {show(path)}")
+        self._task_spec: tuple[str, dict, str | None] | None = None
         if isinstance(task, str):
             self.task = load_task(task, task_kwargs)
             cache_key: tuple | None = ("name", task, repr(sorted((task_kwargs or {}).items())))
+            self._task_spec = (task, dict(task_kwargs or {}), _factory_module(task))
         else:
             if task_kwargs:
                 raise ValueError("task_kwargs only applies when task is given by name")
@@ -148,6 +168,28 @@ class TaskEnvMixin:
                           "cache_key": cache_key}
         self._rows: list | None = None
         self.row = None
+
+    # A task built by name pickles as its name (its factory's closures would not pickle), so
+    # the env crosses process boundaries (AsyncVectorEnv with "spawn", Ray, multiprocessing).
+    # The copy rebuilds the task, first importing the module that registered it when that
+    # is the user's own, and reloads its rows on first use.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        if state.get("_task_spec") is not None:
+            state["task"] = None
+            state["_rows"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        spec = state.get("_task_spec")
+        if spec is not None:
+            name, kwargs, module = spec
+            if module is not None:
+                from tasks.registry import import_user_module
+
+                import_user_module(module)
+            self.task = load_task(name, kwargs)
 
     @property
     def rows(self) -> list:  # loaded on first reset: making an env must stay cheap

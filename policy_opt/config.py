@@ -31,7 +31,12 @@ def _f(default: Any, help: str, **kw: Any) -> Any:
 class TrainConfig:
     # what to train
     env: str = _f("arithmetic", "environment: a short alias (gsm8k, arithmetic, ...), a gymnasium id "
-                  "(rlvr/gsm8k-v0) or module:EnvClass")
+                  "(rlvr/gsm8k-v0), module:EnvClass, or module:task for a task registered in "
+                  "your own module (my_tasks:double)")
+    module: str = _f("", "modules to import before making --env, comma-separated: the file "
+                     "that registers your task (--module my_tasks --env double)")
+    path: str = _f("", "data for --env's task: a file, a folder of split files, or a "
+                   "save_to_disk folder (default: $RLVR_DATA_DIR, then the hub)")
     algo: str = _f("gspo", "algorithm preset: " + ", ".join(ALGOS), choices=ALGOS)
     model: str = _f("default", "hub id or local path of a transformers causal LM; 'default' is the "
                     "project's own small model, built and cached on first use")

@@ -278,6 +278,7 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, log=print):
         from envs import make as make_env
         from policy_opt.model import load_policy
+        from tasks.registry import import_user_module
 
         self.cfg = cfg
         self.dist = init_distributed(cfg.device)
@@ -309,11 +310,18 @@ class Trainer:
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
+        # The user's modules register their tasks; import them before --env is looked up.
+        for module in filter(None, (m.strip() for m in cfg.module.split(","))):
+            try:
+                import_user_module(module)
+            except ImportError as err:
+                raise ConfigError(f"--module {err}") from None
+        env_kwargs = {"path": cfg.path} if cfg.path else {}
         # Fail on a bad --env or unreadable data (both splits) before loading the model.
         probe_prompts = []
         for split in ("train", "test"):
             try:
-                probe = make_env(cfg.env, split=split)
+                probe = make_env(cfg.env, split=split, **env_kwargs)
                 probe_prompts.append(probe.reset(seed=0)[0])
             except (KeyError, ValueError, ImportError, OSError) as err:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
@@ -330,8 +338,8 @@ class Trainer:
                          "repeat in every evaluation")
             probe.close()
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
-        self.make_train_env = lambda: make_env(cfg.env, split="train")
-        self.make_eval_env = lambda: make_env(cfg.env, split="test")
+        self.make_train_env = lambda: make_env(cfg.env, split="train", **env_kwargs)
+        self.make_eval_env = lambda: make_env(cfg.env, split="test", **env_kwargs)
 
         try:
             self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
-import importlib
 import inspect
 import os
 import sys
@@ -28,7 +27,7 @@ from typing import Any
 from tasks.audit import audit, explain
 from tasks.base import Task
 from tasks.prompts import render_plain
-from tasks.registry import factory, get, names
+from tasks.registry import factory, get, import_user_module, names
 from tasks.sources import DataError, DataNotFound, _short
 
 
@@ -213,12 +212,10 @@ def load_task(
     with ``python -m verifiers probe``)."""
     for module in modules:
         try:
-            importlib.import_module(module)
-        except Exception as e:  # the user's module: any failure while importing it is theirs
+            import_user_module(module)
+        except ImportError as e:
             hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
-            raise LoadError(
-                f"--module {module}: cannot import it: {type(e).__name__}: {e}{hint}"
-            ) from None
+            raise LoadError(f"--module {e}{hint}") from None
     options = dict(options or {})
     try:
         make = factory(name)

@@ -91,6 +91,37 @@ def get(name: str, **kwargs: Any) -> Task:
     return task
 
 
+def import_user_module(name: str) -> None:
+    """Import the user's module ``name`` (which registers their tasks with ``@register``).
+
+    Raises ``ImportError`` with a one-line message that starts with ``name`` and says how to
+    fix it; any exception the module itself raises on import is reported the same way (it is
+    the user's code, so the message carries its type and text).
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ImportError(f"{name!r}: expected a module name such as my_tasks")
+    name = name.strip()
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (e.name == name or name.startswith(e.name + ".")):
+            raise ImportError(
+                f"{name}: cannot import it: ModuleNotFoundError: {e}; run from the folder "
+                f"that holds {name.split('.')[0]}.py (or add that folder to PYTHONPATH)"
+            ) from None
+        raise ImportError(f"{name}: cannot import it: ModuleNotFoundError: {e}") from None
+    except Exception as e:  # the user's module: any failure while importing it is theirs
+        raise ImportError(f"{name}: cannot import it: {type(e).__name__}: {e}") from None
+
+
+def name_of(factory: Factory) -> str | None:
+    """The name ``factory`` is registered under (``None`` when it is not registered)."""
+    for name, known in _REGISTRY.items():
+        if known is factory:
+            return name
+    return None
+
+
 def _import(target: str) -> Factory:
     module_name, _, attr = target.partition(":")
     module = importlib.import_module(module_name)

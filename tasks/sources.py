@@ -1,17 +1,22 @@
 """Where a dataset task's records come from: an explicit path, the ``RLVR_DATA_DIR`` folder, or
 the Hugging Face hub, in that order, and never anything else.
 
-1. ``path=`` (a file, or a folder laid out like ``RLVR_DATA_DIR/<task>/``): used if given; a
-   path that does not exist is an error, not a reason to look elsewhere.
+1. ``path=``: a file, a folder laid out like ``RLVR_DATA_DIR/<task>/``, a folder written by
+   ``datasets``' ``save_to_disk``, or a ``datasets`` object (``Dataset``, ``DatasetDict``,
+   ``IterableDataset``; a dict-like of split -> rows picks the split, a single dataset or
+   file is used for every split, which a ``UserWarning`` says once). Used if given; a path
+   that does not exist is an error, not a reason to look elsewhere.
 2. ``$RLVR_DATA_DIR/<task>/``: a folder with one subfolder per task, e.g. ``gsm8k/train.jsonl``,
-   ``gsm8k/main/train-00000-of-00001.parquet``, ``math500/test.jsonl``.
+   ``math500/test.jsonl``, or a hub download's layout: ``gsm8k/main/train-00000-of-00001.parquet``,
+   ``data/train-00000-of-00001.parquet``, ``main/train/0000.parquet`` (the hub's parquet
+   export).
 3. the hub, through ``datasets.load_dataset(hub_id, config, split=split)`` (needs network).
 
 When none of them gives data, :class:`DataNotFound` names all three and why each failed. Bad
 data raises :class:`DataError` naming the file, the line (or row index) and the field.
 
 Files: ``.jsonl`` / ``.jsonl.gz`` (one object a line), ``.json`` (a list of objects),
-``.parquet``.
+``.parquet``, ``.csv`` (a header line; every value is a string).
 
 >>> import json, tempfile, os
 >>> folder = tempfile.mkdtemp()
@@ -23,10 +28,13 @@ Files: ``.jsonl`` / ``.jsonl.gz`` (one object a line), ``.json`` (a list of obje
 
 from __future__ import annotations
 
+import csv
 import glob
 import gzip
 import json
 import os
+import threading
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -95,8 +103,12 @@ def read_records(path: str) -> list[Record]:
         records = _read_json(path)
     elif name.endswith(".parquet"):
         records = _read_parquet(path)
+    elif name.endswith(".csv"):
+        records = _read_csv(path)
     else:
-        raise DataError(f"{path}: unsupported file type (use .jsonl, .jsonl.gz, .json or .parquet)")
+        raise DataError(
+            f"{path}: unsupported file type (use .jsonl, .jsonl.gz, .json, .parquet or .csv)"
+        )
     if not records:
         raise DataError(f"{path}: file is empty (no rows)")
     return records
@@ -164,6 +176,79 @@ def _read_parquet(path: str) -> list[Record]:
     return [Record(row, f"{path} row {i}") for i, row in enumerate(rows)]
 
 
+def _read_csv(path: str) -> list[Record]:
+    records = []
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            for row in reader:
+                where = f"{path} line {reader.line_num}"
+                if None in row:  # more values than header columns
+                    raise DataError(f"{where}: more values than the header has columns")
+                if any(v is None for v in row.values()):
+                    raise DataError(f"{where}: fewer values than the header has columns")
+                records.append(Record(row, where))
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text ({e})") from None
+    except csv.Error as e:
+        raise DataError(f"{path}: malformed CSV ({e})") from None
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
+    return records
+
+
+def _is_saved_dataset(folder: str) -> bool:
+    """Whether ``folder`` was written by ``datasets``' ``save_to_disk``."""
+    return any(os.path.isfile(os.path.join(folder, marker))
+               for marker in ("dataset_dict.json", "state.json"))
+
+
+def _load_from_disk(folder: str) -> Any:
+    import datasets  # lazy: only users of saved datasets pay for it
+
+    try:
+        return datasets.load_from_disk(folder)
+    except Exception as e:  # a damaged folder: datasets raises many kinds
+        raise DataError(f"{folder}: cannot be read as a saved dataset "
+                        f"({type(e).__name__}: {_short(str(e), 200)})") from None
+
+
+def _is_dataset_object(obj: Any) -> bool:
+    return not isinstance(obj, str | bytes | os.PathLike) and (
+        isinstance(obj, Mapping) or hasattr(obj, "__iter__"))
+
+
+_splits_read: dict[str, set[str]] = {}
+_splits_lock = threading.Lock()
+
+
+def _note_split(what: str, task: str, split: str) -> None:
+    """Warn, once per source, when one file or dataset is read for a second split (an audit
+    of a 5-row file otherwise reports 10/10 with no hint that train and test are the same
+    rows). A single-split task reading its one file stays quiet."""
+    with _splits_lock:
+        seen = _splits_read.setdefault(what, set())
+        first_repeat = len(seen) == 1 and split not in seen
+        seen.add(split)
+    if first_repeat:
+        warnings.warn(
+            f"task {task!r}: path={what} is one file/dataset, so splits {sorted(seen)} get the "
+            "same rows; give a folder with one file per split, or a DatasetDict, to keep them "
+            "apart",
+            UserWarning,
+            stacklevel=5,
+        )
+
+
+def _describe(data: Any) -> str:
+    """A one-line name for a dataset object (its repr spans lines)."""
+    try:
+        size = f" of {len(data)} rows"
+    except TypeError:  # an IterableDataset has no length
+        size = ""
+    return f"<{type(data).__name__}{size} at {id(data):#x}>"
+
+
 def _object(data: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(data, dict):
         raise DataError(
@@ -187,8 +272,11 @@ def default_patterns(split: str) -> tuple[str, ...]:
         f"{split}.json",
         f"{split}.parquet",
         f"{split}-*.parquet",
+        f"{split}.csv",
         f"*/{split}.jsonl",
         f"*/{split}-*.parquet",
+        f"*/{split}/*.parquet",
+        f"{split}/*.parquet",
     )
 
 
@@ -208,9 +296,11 @@ class DataSource:
     hub_config: str | None = None
     patterns: Callable[[str], Sequence[str]] = field(default=lambda split: ())
 
-    def records(self, split: str, path: str | None = None) -> list[Record]:
+    def records(self, split: str, path: Any = None) -> list[Record]:
         """The records of ``split`` from the first source that has them (see module doc)."""
         if path is not None:
+            if _is_dataset_object(path):
+                return self._from_dataset(path, split, what=_describe(path))
             return self._from_path(os.fspath(path), split)
         tried = ["1. path= argument: not given"]
         env = os.environ.get(ENV_VAR)
@@ -252,11 +342,33 @@ class DataSource:
             "(offline, HF_HUB_OFFLINE=1 makes the hub fail at once instead of retrying)."
         )
 
+    def _from_dataset(self, data: Any, split: str, what: str) -> list[Record]:
+        """Records of a ``datasets`` object: a dict-like of splits gives ``split``; a single
+        dataset (or any iterable of dicts) is every split."""
+        if isinstance(data, Mapping) or callable(getattr(data, "keys", None)):
+            splits = list(data.keys())
+            if split not in splits:
+                raise DataNotFound(f"path={what} has no split {split!r} for task "
+                                   f"{self.task!r} (splits: {splits})")
+            data, what = data[split], f"{what}[{split!r}]"
+        else:
+            _note_split(what, self.task, split)
+        records = []
+        for i, row in enumerate(data):
+            where = f"{what} row {i}"
+            records.append(Record(_object(row, where), where))
+        if not records:
+            raise DataError(f"path={what}: no rows for split {split!r}")
+        return records
+
     def _from_path(self, path: str, split: str) -> list[Record]:
         if os.path.isfile(path):
+            _note_split(repr(path), self.task, split)
             return read_records(path)
         if not os.path.isdir(path):
             raise DataNotFound(f"path {path!r} (task {self.task!r}) does not exist")
+        if _is_saved_dataset(path):
+            return self._from_dataset(_load_from_disk(path), split, what=repr(path))
         # a folder laid out like RLVR_DATA_DIR/<task>/, or RLVR_DATA_DIR itself
         for folder in (path, os.path.join(path, self.task)):
             files = self._files(folder, split) if os.path.isdir(folder) else []

@@ -2,8 +2,9 @@
 
 TRL is driven through its real ``GRPOTrainer._calculate_rewards`` on a minimal stand-in trainer
 (the attributes that method reads), so the test breaks if TRL changes how it calls reward
-functions. verl is not a dependency (and not installable here): its convention is reproduced
-from ``verl/workers/reward_manager/naive.py`` (keyword call, ``extra_info`` with
+functions (tests/test_adapters_trainers.py drives a real GRPOTrainer). verl is not a
+dependency (it imports ray): its convention is reproduced from
+``verl/workers/reward_manager/naive.py`` (keyword call, ``extra_info`` with
 ``num_turns``, ``reward_kwargs`` merged in by ``custom_reward_function``, every dict key
 collected into per-sample lists).
 """
@@ -204,7 +205,7 @@ def test_verl_naive_reward_manager_convention():
             "extra_info": {"split": "train", "index": 2},
         },
     ]
-    rewards, extra = verl_naive_manager(compute_score, samples, reward_kwargs={"mode": "x"})
+    rewards, extra = verl_naive_manager(compute_score, samples, reward_kwargs={"policy": "flexible"})
     assert rewards == pytest.approx([1.0, 2 / 3, 1 / 3])
     assert set(extra) == {"score", "format", "gsm8k_check", "no_signal", "errors"}
     assert all(len(v) == 3 for v in extra.values())

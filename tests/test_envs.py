@@ -598,7 +598,7 @@ def test_code_feedback_constructor_rejects_bad_arguments_by_name(kwargs, error, 
 
 def test_make_reports_malformed_entry_points_and_long_names_in_one_line():
     for name in (":", "envs:", ":GuessNumberEnv"):  # ":" raised ValueError("Empty module name")
-        with pytest.raises(ValueError, match="expected 'package.module:EnvClass' with both parts"):
+        with pytest.raises(ValueError, match="expected 'package.module:EnvClass' or 'module:task' with both parts"):
             envs.make(name)
     with pytest.raises(ValueError) as err:
         envs.make("x" * 10_000)
@@ -632,7 +632,8 @@ def test_observations_with_lone_surrogates_are_made_encodable():
     ({"limit": "x"}, TypeError, "limit must be an int, got 'x'"),
     ({"limit": 0}, ValueError, "limit must be >= 1, got 0"),
     ({"task_seed": 2.5}, TypeError, "task_seed must be an int, got 2.5"),
-    ({"path": 123}, TypeError, "path must be a str or os.PathLike or None, got 123"),
+    ({"path": 123}, TypeError,
+     "path must be a file or folder (str or os.PathLike), a datasets object, or None, got 123"),
     ({"task_kwargs": "x"}, TypeError, "task_kwargs must be a mapping or None, got 'x'"),
 ])
 def test_task_env_arguments_are_checked_before_the_rows_load(kwargs, error, match):

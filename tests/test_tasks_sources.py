@@ -211,7 +211,7 @@ def test_non_object_lines_lists_and_types(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="expected a JSON list"):
         read_records(str(not_list))
     with pytest.raises(DataError, match="unsupported file type"):
-        read_records(str(tmp_path / "d.csv"))
+        read_records(str(tmp_path / "d.xlsx"))
     binary = tmp_path / "e.jsonl"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(DataError, match="UTF-8"):

@@ -15,37 +15,64 @@ r"""Adapters: any reward function or rubric as a TRL ``GRPOTrainer`` reward or a
 Both wrap a plain function in a one-function ``Rubric`` (its hard deadline, typed errors and
 counters come along; ``.rubric`` on the adapter is that rubric, for logging its counters).
 
+**Which argument gets what** (both adapters, the rule of ``_Routed``): a reward function is
+called ``fn(completion, answer, **kwargs)``. The answer is the gold: TRL's ``answer_key``
+column, verl's ``ground_truth``. The other row fields (dataset columns, ``extra_info`` keys)
+and options (verl's ``reward_kwargs``, winning over a field of the same name) fill the
+function's named parameters and its ``**kwargs``, as TRL passes columns: ``policy="strict"``
+reaches ``gsm8k_check(..., *, policy=...)``. A field is never passed under the name of the
+function's own completion or answer parameter: a column ``answer`` next to
+``answer_key="solution"``, or the ``answer`` verl's GSM8K preprocessing puts in
+``extra_info``, is not passed to ``fn(completion, answer, **info)`` (a ``RuntimeWarning``
+says so once) instead of making every call fail with "got multiple values for argument
+'answer'". Mistakes that would make every sample carry no signal raise a ``TypeError`` on
+the first call instead: an option no function takes, an option named like a
+completion/answer parameter, a required parameter nothing fills.
+
 **TRL** (checked against TRL 1.16's ``GRPOTrainer._calculate_rewards``): TRL calls
 ``reward(prompts=..., completions=..., completion_ids=..., **columns, trainer_state=...,
 log_extra=..., log_metric=...[, environments=...])`` where ``columns`` are the dataset's other
 columns, one value per completion; it wants one ``float | None`` per completion (``None``
 becomes NaN, which TRL excludes: no signal). The adapter takes the reference from
-``columns[answer_key]`` and gives the remaining columns to the rubric as ``info``. A
-conversational completion (a list of messages) is scored on the text of its last assistant
-message. When TRL passes ``log_metric``, the adapter logs, per batch, the mean of each
-function's reward (``<name>/<function>``), the fraction of samples without signal
-(``<name>/no_signal``) and the number of reward errors (``<name>/errors``).
+``columns[answer_key]`` and gives the remaining columns to the rubric as ``info``; a reward
+that needs no gold (every function's answer parameter has a default, as ``format_reward``)
+works without that column. A conversational completion (a list of messages) is scored on the
+text of its last assistant message. When TRL passes ``log_metric``, the adapter logs, per
+batch, the mean of each function's reward (``<name>/<function>``), the fraction of samples
+without signal (``<name>/no_signal``) and the number of reward errors (``<name>/errors``).
 
-**verl** (checked against ``verl.workers.reward_manager.naive.NaiveRewardManager`` and
-``custom_reward_function``): verl calls ``compute_score(data_source=..., solution_str=...,
-ground_truth=..., extra_info=..., **reward_kwargs)`` and accepts a float or a dict with
-``"score"``, whose other keys it collects per sample (so every dict has the same keys, all
-numbers). ``extra_info`` and ``reward_kwargs`` become the rubric's ``info`` (the
-reward-model plumbing verl's reward loop may add, ``reward_router_address`` and
-``reward_model_tokenizer``, is left out). verl cannot drop a
-sample, so a sample without signal scores 0.0 **and** is flagged ``no_signal=1.0`` with its
-error count in ``errors``: visible in verl's reward metrics, and counted in
-``.rubric.counters``. Per-function rewards are included under their names (0.0 where the
-function gave none; ``no_signal`` says when that happened).
+**verl** (checked against the reward managers of verl 0.9.1: ``naive``, ``dapo``, ``prime``,
+``batch`` and the reward-loop ones, and ``custom_reward_function``): verl calls
+``compute_score(data_source=..., solution_str=..., ground_truth=..., extra_info=...,
+**reward_kwargs)`` (``prime``: the same four positionally, in a process pool, and it takes
+only a number: use ``to_verl(..., result="float")``); ``batch`` calls
+``compute_score(data_sources=..., solution_strs=..., ground_truths=..., extra_infos=...,
+**reward_kwargs)`` and wants a list. verl accepts a float or a dict with ``"score"``, whose
+other keys it collects per sample (so every dict has the same keys, all numbers).
+``extra_info`` becomes the rubric's ``info`` (less ``rollout_reward_scores``, verl's own); the
+reward-model plumbing verl's reward loop may add (``reward_router_address``,
+``reward_model_tokenizer``) is left out. Numpy ground truths (``np.int64(7)``) are compared as
+text, like Python numbers. verl cannot drop a sample, so a sample without signal scores 0.0
+**and** (dict mode) is flagged ``no_signal=1.0`` with its error count in ``errors``: visible
+in verl's reward metrics, and counted in ``.rubric.counters``. Per-function rewards are
+included under their names (0.0 where the function gave none; ``no_signal`` says when that
+happened).
+
+``.rubric`` on an adapter is the rubric it scores with: the given one's functions, weights,
+gate and deadline, each behind the rule above, with its own counters.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
+import numbers
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from verifiers.rubric import Rubric, RubricScore
+from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
 __all__ = ["TRLReward", "VerlComputeScore", "completion_text", "to_trl", "to_verl"]
 
@@ -56,16 +83,110 @@ _VERL_KEYS = ("score", "no_signal", "errors")
 # among them): not options of our functions, and costly to pickle into a worker.
 _VERL_MACHINERY = ("reward_router_address", "reward_model_tokenizer")
 
+# Keys verl's managers add to every ``extra_info`` that only its own machinery reads.
+_VERL_EXTRA_INFO_MACHINERY = ("rollout_reward_scores",)
+
 # Keyword arguments TRL adds to every reward call that are not dataset columns.
 _TRL_MACHINERY = ("completion_ids", "trainer_state", "log_extra", "log_metric", "environments")
 
 
+# The info key under which an adapter hands its options (verl's ``reward_kwargs``) to
+# ``_Routed``, kept apart from the row's own fields.
+_OPTIONS = "__adapter_options__"
+
+
+@dataclass(frozen=True)
+class _Params:
+    """What a reward function's signature accepts: ``own`` (the names its completion and
+    answer arrive under, positionally), ``named`` (its other parameters a keyword can fill),
+    ``any_kw`` (it takes ``**kwargs``), ``needs_gold`` (its answer parameter has no default),
+    ``required`` (named parameters without a default)."""
+
+    own: tuple[str, ...]
+    named: frozenset[str]
+    any_kw: bool
+    needs_gold: bool
+    required: frozenset[str]
+
+
+def _params(fn: Callable[..., Any]) -> _Params:
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: assume (completion, answer)
+        return _Params(("completion", "answer"), frozenset(), False, True, frozenset())
+    P = inspect.Parameter
+    positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    own = positional[:2]
+    named = [p for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)
+             and p not in own]
+    return _Params(
+        own=tuple(p.name for p in own if p.kind is not P.POSITIONAL_ONLY),
+        named=frozenset(p.name for p in named),
+        any_kw=any(p.kind is P.VAR_KEYWORD for p in params),
+        needs_gold=len(own) < 2 or own[1].default is P.empty,
+        required=frozenset(p.name for p in named if p.default is P.empty),
+    )
+
+
+class _Routed:
+    """A reward function behind the adapters' argument rule (module-level, so it pickles into
+    a deadline worker whenever the function does).
+
+    The rule: the function's completion and answer come from the adapter (the answer from
+    ``answer_key`` / ``ground_truth``) and are never overwritten by a column or ``extra_info``
+    key of the same name, which is left out for this function. Other row fields (dataset
+    columns, ``extra_info`` keys) and options (verl's ``reward_kwargs``, which win over a
+    field of the same name) fill the function's named parameters and its ``**kwargs``, as TRL
+    passes columns (``policy="strict"`` reaches ``gsm8k_check(completion, answer, *,
+    policy=...)``, a ``tests`` column reaches ``fn(completion, answer, *, tests)``).
+    """
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.params = _params(fn)
+
+    def __call__(self, completion: Any, answer: Any, /, **info: Any) -> Any:
+        options = info.pop(_OPTIONS, None) or {}
+        p = self.params
+        # options win over row fields of the same name, as verl's reward_kwargs do
+        kwargs = {k: v for k, v in {**info, **options}.items()
+                  if k not in p.own and (p.any_kw or k in p.named)}
+        return self.fn(completion, answer, **kwargs)
+
+
 def _as_rubric(fn_or_rubric: Any) -> Rubric:
+    """The rubric an adapter scores with: ``fn_or_rubric``'s functions, names, weights, gate
+    and deadline, each function behind ``_Routed``."""
     if isinstance(fn_or_rubric, Rubric):
-        return fn_or_rubric
+        given = fn_or_rubric
+        with warnings.catch_warnings():  # the rubric warned about unpicklable functions once
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return Rubric([_routed(rf) for rf in given.funcs], gate=given.gate,
+                          timeout=given.timeout)
     if callable(fn_or_rubric):
-        return Rubric([fn_or_rubric])
+        rf = RewardFunc(_default_name(fn_or_rubric), fn_or_rubric)
+        return Rubric([_routed(rf)])
     raise TypeError(f"expected a reward function or a Rubric, got {type(fn_or_rubric).__name__}")
+
+
+def _routed(rf: RewardFunc) -> RewardFunc:
+    fn = rf.fn if isinstance(rf.fn, _Routed) else _Routed(rf.fn)
+    return RewardFunc(rf.name, fn, weight=rf.weight, in_process=rf.in_process)
+
+
+def _params_of(rubric: Rubric) -> dict[str, _Params]:
+    return {rf.name: rf.fn.params for rf in rubric.funcs}
+
+
+def _shadowed(rubric: Rubric, keys: Sequence[str]) -> dict[str, list[str]]:
+    """Per function, the ``keys`` it would have received that are its own completion/answer
+    parameters (left out by the rule of ``_Routed``)."""
+    out = {}
+    for name, p in _params_of(rubric).items():
+        hit = [k for k in keys if k in p.own and p.any_kw]
+        if hit:
+            out[name] = hit
+    return out
 
 
 def _default_name(fn_or_rubric: Any) -> str:
@@ -77,8 +198,11 @@ def _default_name(fn_or_rubric: Any) -> str:
 
 
 def _as_reference(value: Any) -> Any:
-    # Datasets often store numeric answers as numbers; the verifiers compare strings.
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    # Datasets often store numeric answers as numbers (numpy ones in verl's parquet rows);
+    # the verifiers compare strings.
+    if hasattr(value, "item") and getattr(value, "shape", None) == ():  # a numpy scalar
+        value = value.item()
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return str(value)
     return value
 
@@ -124,6 +248,9 @@ class TRLReward:
         self.answer_key = answer_key
         self.__name__ = name
         self.workers = workers
+        params = _params_of(rubric).values()
+        self.needs_gold = any(p.needs_gold for p in params)
+        self._warned = False
 
     def __repr__(self) -> str:
         return f"<TRLReward {self.__name__} answer_key={self.answer_key!r}>"
@@ -132,20 +259,25 @@ class TRLReward:
         self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
     ) -> list[float | None]:
         n = len(completions)
-        if self.answer_key not in kwargs:
-            columns = sorted(k for k in kwargs if k not in _TRL_MACHINERY)
+        columns = {k: v for k, v in kwargs.items() if k not in _TRL_MACHINERY}
+        if self.answer_key not in columns and self.needs_gold:
             raise KeyError(
                 f"reward {self.__name__!r} needs the dataset column {self.answer_key!r} (the "
-                f"reference answer); the batch has columns {columns}. Pass "
+                f"reference answer); the batch has columns {sorted(columns)}. Pass "
                 "to_trl(..., answer_key=<your column>)."
             )
-        columns = {k: v for k, v in kwargs.items() if k not in _TRL_MACHINERY}
         for key, values in columns.items():
             if not isinstance(values, Sequence) or isinstance(values, str) or len(values) != n:
                 raise ValueError(
                     f"column {key!r} must hold one value per completion ({n}), got {values!r:.80}"
                 )
-        answers = [_as_reference(a) for a in columns.pop(self.answer_key)]
+        gold = columns.pop(self.answer_key, None)
+        answers = [None] * n if gold is None else [_as_reference(a) for a in gold]
+        _check_required(self.rubric, self.__name__, "dataset columns", columns, {})
+        if not self._warned:
+            self._warned = True
+            _warn_shadowed(self.rubric, self.__name__, list(columns),
+                           f"the reference comes from answer_key={self.answer_key!r}")
         infos = [{k: v[i] for k, v in columns.items()} for i in range(n)]
         texts = [completion_text(c) for c in completions]
         scores = self.rubric.score_batch(texts, answers, infos, workers=self.workers)
@@ -193,30 +325,138 @@ def to_trl(
     )
 
 
-class VerlComputeScore:
-    """A verl ``compute_score``; built by ``to_verl``."""
+def _warn_shadowed(rubric: Rubric, adapter: str, keys: Sequence[str], source: str) -> None:
+    shadowed = _shadowed(rubric, keys)
+    if shadowed:
+        detail = "; ".join(f"{k} to {name}" for name, ks in shadowed.items() for k in ks)
+        warnings.warn(
+            f"{adapter}: not passing {detail}: each is the function's own completion/answer "
+            f"parameter ({source}); rename the column to pass it",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
-    def __init__(self, rubric: Rubric, name: str) -> None:
+
+def _check_required(rubric: Rubric, adapter: str, what: str, row_keys: Mapping[str, Any],
+                    options: Mapping[str, Any]) -> None:
+    """Raise ``TypeError`` when a function has a required parameter nothing fills (every
+    call would raise and every sample would silently carry no signal)."""
+    for name, p in _params_of(rubric).items():
+        missing = sorted(p.required - set(options) - set(row_keys))
+        if missing:
+            raise TypeError(
+                f"{adapter}: reward function {name!r} requires {missing}, which none of the "
+                f"{what} {sorted(row_keys)} or options {sorted(options)} provide"
+            )
+
+
+def _check_options(rubric: Rubric, adapter: str, options: Mapping[str, Any]) -> None:
+    """Raise ``TypeError`` for an option no function takes (a typo such as ``polcy`` would
+    otherwise be dropped and the run would use the default without a word)."""
+    params = _params_of(rubric)
+    if any(p.any_kw for p in params.values()):
+        unused = []
+    else:
+        unused = sorted(k for k in options if not any(k in p.named for p in params.values()))
+    own = sorted(k for k in options if any(k in p.own for p in params.values()))
+    if unused or own:
+        takes = {name: sorted(p.named) for name, p in params.items()}
+        why = (f"{own} would overwrite a function's completion/answer argument" if own else
+               f"{unused} are parameters of no reward function")
+        raise TypeError(f"{adapter}: reward_kwargs {why} (the functions take: {takes})")
+
+
+class VerlComputeScore:
+    """A verl ``compute_score``; built by ``to_verl``. Called one sample at a time (naive,
+    dapo, prime and the reward-loop managers) or, with ``data_sources=``, ``solution_strs=``,
+    ``ground_truths=``, ``extra_infos=``, a batch at a time (``reward_manager=batch``)."""
+
+    def __init__(self, rubric: Rubric, name: str, result: str, workers: int | None) -> None:
         self.rubric = rubric
         self.__name__ = name
+        self.result = result
+        self.workers = workers
+        self._checked: set[tuple[str, ...]] = set()
+        self._warned = False
 
     def __repr__(self) -> str:
-        return f"<VerlComputeScore {self.__name__}>"
+        return f"<VerlComputeScore {self.__name__} result={self.result!r}>"
 
     def __call__(
         self,
-        data_source: Any,
-        solution_str: str,
-        ground_truth: Any,
+        data_source: Any = None,
+        solution_str: Any = None,
+        ground_truth: Any = None,
         extra_info: Mapping[str, Any] | None = None,
         **kwargs: Any,
-    ) -> dict[str, float]:
-        if extra_info is not None and not isinstance(extra_info, Mapping):
+    ) -> dict[str, float] | float | list[dict[str, float]] | list[float]:
+        if "solution_strs" in kwargs:
+            return self.batch(**kwargs)
+        if solution_str is None and "solution_str" not in kwargs:
+            raise TypeError(f"{self.__name__}: verl passes solution_str= (one sample) or "
+                            "solution_strs= (reward_manager=batch); got neither")
+        options = self._options(kwargs)
+        info = self._info(extra_info)
+        self._first_call_checks(info, options)
+        score = self.rubric.score(solution_str, _as_reference(ground_truth),
+                                  **info, **{_OPTIONS: options})
+        return self._result(score)
+
+    def batch(
+        self,
+        *,
+        data_sources: Sequence[Any] | None = None,
+        solution_strs: Sequence[Any],
+        ground_truths: Sequence[Any],
+        extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
+        **kwargs: Any,
+    ) -> list[dict[str, float]] | list[float]:
+        """verl's ``BatchRewardManager`` call: one result per sample, scored in parallel
+        (``Rubric.score_batch`` with ``workers``)."""
+        n = len(solution_strs)
+        extra_infos = [None] * n if extra_infos is None else list(extra_infos)
+        if len(ground_truths) != n or len(extra_infos) != n:
+            raise ValueError(f"{self.__name__}: {n} solution_strs but {len(ground_truths)} "
+                             f"ground_truths and {len(extra_infos)} extra_infos")
+        options = self._options(kwargs)
+        infos = [{**self._info(e), _OPTIONS: options} for e in extra_infos]
+        if infos:
+            self._first_call_checks({k: v for k, v in infos[0].items() if k != _OPTIONS},
+                                    options)
+        scores = self.rubric.score_batch(list(solution_strs),
+                                         [_as_reference(g) for g in ground_truths], infos,
+                                         workers=self.workers)
+        return [self._result(s) for s in scores]
+
+    @staticmethod
+    def _options(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in kwargs.items() if k not in _VERL_MACHINERY}
+
+    def _info(self, extra_info: Any) -> dict[str, Any]:
+        if extra_info is None:
+            return {}
+        if not isinstance(extra_info, Mapping):
             raise TypeError(f"extra_info must be a dict or None, got {type(extra_info).__name__}")
-        options = {k: v for k, v in kwargs.items() if k not in _VERL_MACHINERY}
-        info = {**(extra_info or {}), **options}
-        score = self.rubric.score(solution_str, _as_reference(ground_truth), **info)
-        result = {"score": 0.0 if score.total is None else float(score.total)}
+        return {k: v for k, v in extra_info.items() if k not in _VERL_EXTRA_INFO_MACHINERY}
+
+    def _first_call_checks(self, info: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+        # Once per set of keys: the keys are the same for every sample of a run.
+        key = (*sorted(info), "|", *sorted(options))
+        if key in self._checked:
+            return
+        _check_options(self.rubric, self.__name__, options)
+        _check_required(self.rubric, self.__name__, "extra_info keys", info, options)
+        if not self._warned:
+            self._warned = True
+            _warn_shadowed(self.rubric, self.__name__, list(info),
+                           "the reference comes from ground_truth")
+        self._checked.add(key)
+
+    def _result(self, score: RubricScore) -> dict[str, float] | float:
+        total = 0.0 if score.total is None else float(score.total)
+        if self.result == "float":
+            return total
+        result = {"score": total}
         for fn_name, value in score.breakdown.items():
             result[fn_name] = 0.0 if value is None else float(value)
         result["no_signal"] = float(score.total is None)
@@ -224,9 +464,21 @@ class VerlComputeScore:
         return result
 
 
-def to_verl(fn_or_rubric: Callable[..., Any] | Rubric) -> VerlComputeScore:
+def to_verl(
+    fn_or_rubric: Callable[..., Any] | Rubric,
+    *,
+    result: Literal["dict", "float"] = "dict",
+    workers: int | None = None,
+) -> VerlComputeScore:
     """A verl ``compute_score(data_source, solution_str, ground_truth, extra_info=None,
-    **kwargs) -> dict`` from a reward function or a ``Rubric``.
+    **reward_kwargs)`` from a reward function or a ``Rubric``; the same object takes the
+    batch manager's ``compute_score(data_sources=, solution_strs=, ground_truths=,
+    extra_infos=, **reward_kwargs)``.
+
+    ``result="dict"`` (default) returns ``{"score", <function>..., "no_signal", "errors"}``;
+    ``result="float"`` returns the score alone, for managers that take only a number
+    (``prime``; a sample without signal is then 0.0, counted in ``.rubric.counters``).
+    ``workers``: samples scored at once in a batch call.
 
     Point verl's ``custom_reward_function.path`` at a file that defines
     ``compute_score = to_verl(my_rubric)`` and set ``custom_reward_function.name=compute_score``.
@@ -234,9 +486,13 @@ def to_verl(fn_or_rubric: Callable[..., Any] | Rubric) -> VerlComputeScore:
     >>> from verifiers.gsm8k import gsm8k_check
     >>> to_verl(gsm8k_check)("openai/gsm8k", "so #### 3", "#### 3", {"index": 0})
     {'score': 1.0, 'gsm8k_check': 1.0, 'no_signal': 0.0, 'errors': 0.0}
+    >>> to_verl(gsm8k_check, result="float")("openai/gsm8k", "3", "3", None, policy="strict")
+    0.0
     """
+    if result not in ("dict", "float"):
+        raise ValueError(f"result must be 'dict' or 'float', got {result!r}")
     rubric = _as_rubric(fn_or_rubric)
     clash = sorted(set(rubric.names) & set(_VERL_KEYS))
     if clash:
         raise ValueError(f"reward function names {clash} clash with verl result keys {_VERL_KEYS}")
-    return VerlComputeScore(rubric, _default_name(fn_or_rubric))
+    return VerlComputeScore(rubric, _default_name(fn_or_rubric), result, workers)
