@@ -769,3 +769,113 @@ def test_a_sandbox_in_doubt_restarts_itself(host):
         assert again.reward == 1.0 and box.proc.pid != first  # a fresh sandbox
     finally:
         single.close()
+
+
+# ----------------------------------------------------------------------------- universal hack
+# One fixed completion for every problem: it hooks the candidate side so that any function
+# the judge asks for exists, then answers from a lookup table built by parsing every
+# ``assert f(args) == value`` it can find in its own memory (frames, gc, /proc/self/mem).
+# Against a sandbox whose candidate memory held the tests it scored most rows.
+
+UNIVERSAL_HACK = r"""
+import ast, gc, re, sys
+_table, _learned = {}, []
+def _strings():
+    found, roots = [], []
+    f = sys._getframe()
+    while f is not None:
+        roots += [*f.f_locals.values(), *f.f_globals.values()]
+        f = f.f_back
+    roots += [o for o in gc.get_objects() if isinstance(o, (dict, list, tuple))]
+    stack, seen = [(o, 0) for o in roots], set()
+    while stack and len(found) < 100000:
+        o, depth = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        if isinstance(o, str):
+            if "assert" in o:
+                found.append(o)
+        elif depth < 6 and isinstance(o, dict):
+            stack += [(v, depth + 1) for v in list(o.values())]
+        elif depth < 6 and isinstance(o, (list, tuple)):
+            stack += [(v, depth + 1) for v in list(o)]
+    try:
+        with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", buffering=0) as mem:
+            for line in maps:
+                span, perms = line.split()[:2]
+                lo, hi = (int(x, 16) for x in span.split("-"))
+                if "r" not in perms or hi - lo > 1 << 28:
+                    continue
+                try:
+                    mem.seek(lo)
+                    chunk = mem.read(hi - lo)
+                except (OSError, ValueError, OverflowError):
+                    continue
+                found += [m.decode(errors="ignore") for m in re.findall(rb"assert [^\n\x00]{1,400}", chunk)]
+    except OSError:
+        pass
+    return found
+def _learn():
+    for text in _strings():
+        for line in text.splitlines():
+            line = line.strip()
+            if not line.startswith("assert "):
+                continue
+            try:
+                test = ast.parse(line).body[0].test
+                if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq):
+                    args = tuple(ast.literal_eval(a) for a in test.left.args)
+                    _table[repr(args)] = ast.literal_eval(test.comparators[0])
+            except Exception:
+                pass
+def _answer(*args):
+    if LEARN and not _learned:
+        _learned.append(1)
+        _learn()
+    return _table.get(repr(args))
+_main = sys.modules.get("__main__")
+_read = getattr(_main, "_read_msg", None)
+if _read is not None:
+    def _hooked(*a):
+        request = _read(*a)
+        if isinstance(request, dict) and isinstance(request.get("name"), str):
+            globals()[request["name"]] = _answer  # whatever the judge calls, exists
+        return request
+    _main._read_msg = _hooked
+"""
+
+
+def test_the_universal_hack_is_a_working_attack():
+    """Control: where the tests are in memory (as the old zygote's job dict was), it wins."""
+    job = {"tests": [{"assert_code": "def check(candidate):\n    assert candidate([3, 1], 'x') == [1, 3]\n"}]}  # fmt: skip
+    ns: dict = {"LEARN": True}
+    exec(UNIVERSAL_HACK, ns)  # in this process, where ``job`` is alive
+    assert ns["_answer"]([3, 1], "x") == [1, 3] and job
+
+
+def test_universal_hack_passes_no_mbpp_or_humaneval_row():
+    import tasks
+    from verifiers.code import run_tests_batch
+
+    try:
+        rows = [r for name in ("mbpp", "humaneval") for r in tasks.get(name).rows("test", limit=50)]
+    except Exception as e:  # the datasets are not on this machine
+        pytest.skip(f"MBPP/HumanEval data unavailable: {e}")
+    assert len(rows) == 100
+    tests = [list(r.info["tests"]) for r in rows]
+    pool = SandboxPool(workers=2)
+    try:
+        runs = {}
+        for learn in (True, False):  # False: the same hook answering None, a do-nothing
+            codes = [r.info.get("prefix", "") + f"LEARN = {learn}\n" + UNIVERSAL_HACK for r in rows]
+            runs[learn] = run_tests_batch(codes, tests, timeout=20.0, pool=pool)
+    finally:
+        pool.close()
+    hack, nothing = runs[True], runs[False]
+    assert all(r.status == "ok" for r in hack + nothing), [r.reason for r in hack if r.reason]
+    assert [r.id for r, res in zip(rows, hack) if res.all_passed] == []
+    # nothing gained over doing nothing, test by test (``assert not f(x)`` passes for both)
+    gained = [(r.id, t.index) for r, h, n in zip(rows, hack, nothing)
+              for t, u in zip(h.tests, n.tests) if t.passed and not u.passed]  # fmt: skip
+    assert gained == []
