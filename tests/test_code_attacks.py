@@ -688,6 +688,32 @@ def add(a, b):
             p.unlink()
 
 
+def test_a_user_namespace_does_not_uncover_anything(pool, host):
+    """Unprivileged user namespaces give a candidate CAP_SYS_ADMIN over a copy of its mount
+    table: the mounts it inherited stay locked together, so nothing covered reappears."""
+    import sys
+
+    site = os.path.join(os.path.realpath(sys.base_prefix), "lib",
+                        "python{}.{}".format(*sys.version_info[:2]), "site-packages")  # fmt: skip
+    code = f"""
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def add(a, b):
+    steps = []
+    if libc.unshare(0x10000000 | 0x00020000) == 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        steps.append("userns")
+        for path in ({site!r}, "/root/.pyenv", "/usr/lib", "/"):
+            if libc.umount2(path.encode(), 2) == 0:
+                steps.append("umount " + path)
+    seen = os.listdir({site!r}) + [p for p in ("/work", "/home", "/.old") if os.path.exists(p)]
+    return "pwned" if seen or len(steps) > 1 else " ".join(steps)
+"""
+    result = attack(pool, code, tests=STEAL)
+    with open("/proc/sys/user/max_user_namespaces") as f:
+        if int(f.read()) > 0:  # the kernel lets the candidate try: make sure it did
+            assert result.tests[0].got == repr("userns"), result.tests[0].got
+
+
 # ----------------------------------------------------------------------------- cleanup
 
 HOSTILE_FILES = {
@@ -793,13 +819,16 @@ def _strings():
         if id(o) in seen:
             continue
         seen.add(id(o))
-        if isinstance(o, str):
-            if "assert" in o:
-                found.append(o)
-        elif depth < 6 and isinstance(o, dict):
-            stack += [(v, depth + 1) for v in list(o.values())]
-        elif depth < 6 and isinstance(o, (list, tuple)):
-            stack += [(v, depth + 1) for v in list(o)]
+        try:
+            if isinstance(o, str):
+                if "assert" in o:
+                    found.append(o)
+            elif depth < 6 and isinstance(o, dict):
+                stack += [(v, depth + 1) for v in list(o.values())]
+            elif depth < 6 and isinstance(o, (list, tuple)):
+                stack += [(v, depth + 1) for v in list(o)]
+        except Exception:  # a lazy mapping that imports on access, in a big process
+            pass
     try:
         with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", buffering=0) as mem:
             for line in maps:

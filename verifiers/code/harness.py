@@ -225,7 +225,9 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
             sock.send(json.dumps({"filesystem": f"allowlist failed: {e}"}).encode())
             return 71
     else:
-        report["filesystem"] = "host (no mount namespace): candidates see the host read-only"
+        report["filesystem"] = (
+            "host (no mount namespace): what the candidate's uid may read or write"
+        )
     sock.send(json.dumps(report).encode())
     uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
     ipc_ns = config.get("ipc_ns", False)
@@ -907,12 +909,15 @@ def main() -> None:
             os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
     else:
         _libc_call("prctl", PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    jailed = isolation["mount_namespace"] == "yes" and isolation["pid_namespace"] == "yes"
+    # the allowlist needs a mount namespace only; without a PID namespace its /proc shows the
+    # host's PID space, where hidepid still hides every process but the candidate's own
+    jailed = isolation["mount_namespace"] == "yes"
     if jailed:
         if err := _lock_supervisor_filesystem():
             isolation["judge_filesystem"] = err
-        jail_proc = jail.MS_NOSUID | jail.MS_NODEV | jail.MS_NOEXEC
-        _libc_call("mount", b"proc", b"/proc", b"proc", jail_proc, None)
+        if isolation["pid_namespace"] == "yes":
+            flags = jail.MS_NOSUID | jail.MS_NODEV | jail.MS_NOEXEC
+            _libc_call("mount", b"proc", b"/proc", b"proc", flags, None)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     for name in WARM_MODULES:
         with contextlib.suppress(ImportError):

@@ -143,8 +143,8 @@ class _Builder:
 def build(scratch: str = "/tmp") -> dict:
     """Enter the allowlisted root; return the report of what a candidate can see.
 
-    Must run as root in a mount namespace that is already private (``MS_PRIVATE``) and
-    inside the sandbox's PID namespace (for ``/proc``). ``scratch`` is any existing folder:
+    Must run as root in a mount namespace that is already private (``MS_PRIVATE``), inside
+    the sandbox's PID namespace where there is one (for ``/proc``). ``scratch`` is any folder:
     the new root is mounted over it before the switch. Raises :class:`JailError`.
     """
     prefix = os.path.realpath(sys.base_prefix)
