@@ -162,13 +162,13 @@ class _Zygote:
     def __init__(self, sock: socket.socket, pid: int) -> None:
         self.sock, self.pid = sock, pid
 
-    def _ask(self, message: bytes, fds: list[int] = ()) -> int | None:
+    def _ask(self, message: bytes, fds: list[int] = (), timeout: float = ZYGOTE_TIMEOUT_S):
         try:
             if fds:
                 socket.send_fds(self.sock, [message], list(fds))
             else:
                 self.sock.send(message)
-            if not select.select([self.sock], [], [], ZYGOTE_TIMEOUT_S)[0]:
+            if not select.select([self.sock], [], [], timeout)[0]:
                 return None
             reply = self.sock.recv(16)
         except OSError:
@@ -180,9 +180,9 @@ class _Zygote:
         pid = self._ask(b"F", fds)
         return pid if pid and pid > 0 else None
 
-    def reap(self, pid: int) -> int | None:
+    def reap(self, pid: int, timeout: float) -> int | None:
         """Wait for a (killed or exited) candidate; its exit code, or None if in doubt."""
-        code = self._ask(b"W" + struct.pack(">i", pid))
+        code = self._ask(b"W" + struct.pack(">i", pid), timeout=timeout)
         return None if code is None or code == -1000 else code
 
 
@@ -638,12 +638,12 @@ def _sweep(uid: int | None, pgids: list[int], zygote: _Zygote, cand: int | None)
             os.kill(-1, signal.SIGKILL)  # as uid: every process we may signal, i.e. the uid's
         return 0
 
+    give_up = time.monotonic() + 10.0  # the whole sweep: sandbox.GRACE_S must stay above this
     for pgid in pgids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
-    code = zygote.reap(cand) if cand is not None else None
+    code = zygote.reap(cand, timeout=5.0) if cand is not None else None
     doubt = "the zygote did not reap the candidate" if cand is not None and code is None else ""
-    give_up = time.monotonic() + 10.0  # sandbox.GRACE_S must stay above this
     waiting = set(pgids[1:])  # the judge: our child, like the orphans the candidate left
     while True:
         found = 0
