@@ -127,7 +127,9 @@ def humaneval(
         for record in HUMANEVAL.records(split, path):
             task_id, prompt = record.field("task_id"), record.field("prompt")
             solution, entry_point = record.field("canonical_solution"), record.field("entry_point")
-            tests = humaneval_tests({"test": record.field("test"), "entry_point": entry_point})
+            tests = humaneval_tests(
+                {"test": record.field("test"), "entry_point": entry_point, "prompt": prompt}
+            )
             info = {"tests": tuple(tests), "prefix": prompt, "task_id": task_id}
             question = f"```python\n{prompt.rstrip()}\n```"
             yield Problem(

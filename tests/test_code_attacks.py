@@ -10,6 +10,7 @@ that, so a successful attack would score 1 and fail the test.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
 import socket
@@ -85,7 +86,7 @@ def _stray(pool: SandboxPool) -> list[str]:
             kids = psutil.Process(box.proc.pid).children(recursive=True)
         except psutil.Error:
             continue
-        if len(kids) > 1:  # the namespace's init (the serving zygote) and nothing else
+        if len(kids) > 2:  # the namespace's init (the supervisor), its zygote, nothing else
             found.append(f"zygote {box.proc.pid} has {len(kids)} descendants")
     return found
 
@@ -524,45 +525,388 @@ def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
         _remove_host_ipc()
 
 
-# A dataset folder holds the reference solutions (HumanEval's canonical_solution): a candidate
-# that can read it can return the answer without computing it. The stdlib's wsgiref stands in
-# for the data folder: unlike the checkout or /tmp it is readable in every sandbox by design.
-DATA_READER = """
-import os
-def add(a, b):
-    return repr(sorted(os.listdir({folder!r})))
+# ----------------------------------------------------------------------------- the invariant
+# A candidate's memory never holds a test, an expected value, another candidate's code or
+# output: a scanner that walks its frames, gc.get_objects() and /proc/self/mem finds only the
+# marker passed to it as an argument (the control that proves the scanner works).
+
+PREFIX = "rlvr-mark-"
+SCANNER = r"""
+import gc, re, sys
+def _scan(prefix):
+    pat = re.compile(re.escape(prefix) + "[0-9a-f]{16}")
+    bpat = re.compile(re.escape(prefix.encode()) + rb"[0-9a-f]{16}")
+    found = {"frames": set(), "gc": set(), "mem": set()}
+    f = sys._getframe()
+    while f is not None:
+        for v in [*f.f_locals.values(), *f.f_globals.values()]:
+            try:
+                found["frames"].update(pat.findall(repr(v)[: 1 << 22]))
+            except Exception:
+                pass
+        f = f.f_back
+    for o in gc.get_objects():
+        try:
+            found["gc"].update(pat.findall(repr(o)[: 1 << 22]))
+        except Exception:
+            pass
+    try:
+        maps, mem = open("/proc/self/maps"), open("/proc/self/mem", "rb", buffering=0)
+    except OSError as e:
+        found["mem"].add(f"unreadable: {e}")  # the control below fails: it must be readable
+        return {k: sorted(v) for k, v in found.items()}
+    with maps, mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            lo, hi = (int(x, 16) for x in span.split("-"))
+            if "r" not in perms or hi - lo > 1 << 28:
+                continue
+            try:
+                mem.seek(lo)
+                chunk = mem.read(hi - lo)
+            except (OSError, ValueError, OverflowError):
+                continue
+            found["mem"].update(m.decode() for m in bpat.findall(chunk))
+    return {k: sorted(v) for k, v in found.items()}
+def probe(arg):
+    return _scan("rlvr-" + "mark-")
 """
 
 
-def test_dataset_folders_are_hidden_from_candidates():
-    import wsgiref
+def _marker() -> str:
+    return PREFIX + os.urandom(8).hex()
 
-    folder = os.path.dirname(wsgiref.__file__)
-    visible, hidden = SandboxPool(workers=1, hide=[]), SandboxPool(workers=1, hide=[folder])
+
+def _control(arg: str) -> dict:
+    """The call test the scanner passes only if its own argument is all it finds."""
+    return {"entry_point": "probe", "args": [arg], "expected": dict.fromkeys(("frames", "gc", "mem"), [arg])}  # fmt: skip
+
+
+@pytest.mark.parametrize("walk", ["frames", "gc", "mem"])
+def test_memory_walk_finds_no_test_text_or_expected_value(pool, host, walk):
+    arg, in_text, in_expected, in_setup = _marker(), _marker(), _marker(), _marker()
+    tests = [
+        {"assert_code": f"# {in_text}\ndef check(candidate):\n    assert '{in_text}' in str(candidate('{arg}'))\n",
+         "entry_point": "probe", "setup": f"HELPER = '{in_setup}'"},
+        {"entry_point": "probe", "args": [arg], "expected": {"frames": [in_expected]}},
+        _control(arg),  # last: every other test has been judged by then
+    ]  # fmt: skip
+    r = run_tests(SCANNER, tests, timeout=30.0, limits=LIMITS, pool=pool)
+    assert r.status == "ok" and not r.tests[0].passed and not r.tests[1].passed
+    found = eval(r.tests[2].got)[walk] if r.tests[2].got else r.tests[2].error  # plain data
+    assert found == [arg], found  # the argument (the walk works), and nothing else
+    assert _stray(pool) == []
+
+
+def test_previous_candidates_code_output_and_tests_do_not_reach_the_next(host):
+    single = SandboxPool(workers=1)  # the same supervisor and zygote serve every candidate
     try:
-        # Control: the attack works where nothing is hidden.
-        code = DATA_READER.format(folder=folder)
-        seen = run_tests(code, STEAL, timeout=TIMEOUT, limits=LIMITS, pool=visible)
-        assert "__init__.py" in seen.tests[0].got
-        got = run_tests(code, STEAL, timeout=TIMEOUT, limits=LIMITS, pool=hidden)
-        assert got.status == "ok" and got.tests[0].got == repr("[]")
-        assert f"hidden: {folder}" in got.isolation["filesystem"]
-        assert "__init__.py" in os.listdir(folder)  # hidden in the sandbox only
+        code, out, expected, arg = _marker(), _marker(), _marker(), _marker()
+        before = f"# {code}\nprint('{out}')\ndef add(a, b):\n    return '{out}'\n"
+        run_tests(before, [{"stdin": "", "expected_stdout": expected},
+                           {"entry_point": "add", "args": [1, 2], "expected": expected}],
+                  timeout=10.0, pool=single)  # fmt: skip
+        r = run_tests(SCANNER, [_control(arg)], timeout=30.0, limits=LIMITS, pool=single)
+        assert r.status == "ok" and r.reward == 1.0, r.tests[0].got
     finally:
-        visible.close()
-        hidden.close()
+        single.close()
 
 
-def test_hidden_paths_cover_the_data_dir_and_the_hf_caches(tmp_path, monkeypatch):
-    from verifiers.code.sandbox import hidden_paths
+# ----------------------------------------------------------------------------- test helpers
+# HumanEval/32, /38 and /50 check the answer with a helper from the prompt. Redefining the
+# helper in the completion must change nothing: the test's own copy is the one called.
 
-    data, hf, extra = tmp_path / "data", tmp_path / "hf", tmp_path / "mine"
-    for d in (data, hf, extra):
-        d.mkdir()
-    monkeypatch.setenv("RLVR_DATA_DIR", str(data / ".." / "data"))
-    monkeypatch.setenv("HF_HOME", str(hf))
-    monkeypatch.setenv("RLVR_SANDBOX_HIDE", os.pathsep.join([str(extra), str(tmp_path / "no")]))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # has no huggingface/
-    monkeypatch.delenv("HF_DATASETS_CACHE", raising=False)
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
-    assert hidden_paths() == sorted(str(d) for d in (data, hf, extra))
+HELPER_ROWS = {
+    "HumanEval/32": {
+        "prompt": "import math\n\n\ndef poly(xs: list, x: float):\n    return sum([coeff * math.pow(x, i) for i, coeff in enumerate(xs)])\n\n\ndef find_zero(xs: list):\n    \"\"\"A zero of poly(xs).\"\"\"\n",
+        "test": "def check(candidate):\n    import math\n    for coeffs in ([1, 2], [-6, 11, -6, 1], [1, 0, 0, 1]):\n        solution = candidate(coeffs)\n        assert math.fabs(poly(coeffs, solution)) < 1e-4\n",
+        "entry_point": "find_zero",
+        "solution": "    lo, hi = -100.0, 100.0\n    while hi - lo > 1e-10:\n        mid = (lo + hi) / 2\n        if poly(xs, mid) * poly(xs, lo) > 0:\n            lo = mid\n        else:\n            hi = mid\n    return lo\n",
+        "hack": "\ndef poly(xs, x):\n    return 0\n\ndef find_zero(xs):\n    return 12345.0\n",
+    },
+    "HumanEval/38": {
+        "prompt": "def encode_cyclic(s: str):\n    groups = [s[(3 * i):min((3 * i + 3), len(s))] for i in range((len(s) + 2) // 3)]\n    groups = [(group[1:] + group[0]) if len(group) == 3 else group for group in groups]\n    return \"\".join(groups)\n\n\ndef decode_cyclic(s: str):\n    \"\"\"Inverse of encode_cyclic.\"\"\"\n",
+        "test": "def check(candidate):\n    for s in ('abcdef', 'hello world', 'xy', 'rlvr sandbox'):\n        assert candidate(encode_cyclic(s)) == s\n",
+        "entry_point": "decode_cyclic",
+        "solution": "    return encode_cyclic(encode_cyclic(s))\n",
+        "hack": "\ndef encode_cyclic(s):\n    return s\n\ndef decode_cyclic(s):\n    return s\n",
+    },
+    "HumanEval/50": {
+        "prompt": "def encode_shift(s: str):\n    return \"\".join([chr(((ord(ch) + 5 - ord(\"a\")) % 26) + ord(\"a\")) for ch in s])\n\n\ndef decode_shift(s: str):\n    \"\"\"Inverse of encode_shift.\"\"\"\n",
+        "test": "def check(candidate):\n    for s in ('abc', 'sandbox', 'zzzz'):\n        assert candidate(encode_shift(s)) == s\n",
+        "entry_point": "decode_shift",
+        "solution": "    return \"\".join([chr(((ord(ch) - 5 - ord(\"a\")) % 26) + ord(\"a\")) for ch in s])\n",
+        "hack": "\ndef encode_shift(s):\n    return s\n\ndef decode_shift(s):\n    return s\n",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("task", sorted(HELPER_ROWS))
+def test_redefining_a_test_helper_changes_nothing(pool, host, task):
+    from verifiers.code import humaneval_program, humaneval_tests
+
+    row = HELPER_ROWS[task]
+    tests = humaneval_tests(row)
+    good = run_tests(humaneval_program(row, row["solution"]), tests, timeout=30.0, pool=pool)
+    assert good.reward == 1.0, [(t.error, t.message) for t in good.tests]  # control
+    attack(pool, humaneval_program(row, row["solution"]) + row["hack"], tests=tests)
+    # the original harness's namespace (prompt + completion + test in one module) is fooled:
+    # the proof that this attack would work without the fix
+    ns: dict = {}
+    exec(humaneval_program(row, row["solution"]) + row["hack"] + "\n" + row["test"], ns)
+    ns["check"](ns[row["entry_point"]])
+
+
+# ----------------------------------------------------------------------------- the filesystem
+
+
+def test_host_files_outside_every_hidden_folder_are_absent(pool, host):
+    """A copy of a dataset (canonical solutions) anywhere on the host: the home folder, the
+    checkout, the system temp dir. Reading it would pass; the files must not even exist."""
+    solution = "def add(a, b):\n    return a + b\n"
+    row = json.dumps({"task_id": "Add/0", "canonical_solution": solution, "marker": SECRET})
+    places = [host / "HumanEval.jsonl", Path(os.getcwd()) / f".rlvr-canary-{os.getpid()}.jsonl"]
+    for p in places:
+        p.write_text(row + "\n")
+        os.chmod(p, 0o644)
+    code = f"""
+import json, os
+def add(a, b):
+    for path in {[str(p) for p in places]!r}:
+        try:
+            with open(path) as f:
+                ns = {{}}
+                exec(json.loads(f.readline())["canonical_solution"], ns)
+                return ns["add"](a, b)
+        except Exception:
+            pass
+    return [p for p in {[str(p) for p in places] + [str(host)]!r} if os.path.lexists(p)]
+"""
+    try:
+        result = attack(pool, code)
+        assert result.tests[0].got == "[]", result.tests[0].got  # absent, not just unreadable
+    finally:
+        for p in places:
+            p.unlink()
+
+
+def test_a_user_namespace_does_not_uncover_anything(pool, host):
+    """Unprivileged user namespaces give a candidate CAP_SYS_ADMIN over a copy of its mount
+    table: the mounts it inherited stay locked together, so nothing covered reappears."""
+    import sys
+
+    site = os.path.join(os.path.realpath(sys.base_prefix), "lib",
+                        "python{}.{}".format(*sys.version_info[:2]), "site-packages")  # fmt: skip
+    code = f"""
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def add(a, b):
+    steps = []
+    if libc.unshare(0x10000000 | 0x00020000) == 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        steps.append("userns")
+        for path in ({site!r}, "/root/.pyenv", "/usr/lib", "/"):
+            if libc.umount2(path.encode(), 2) == 0:
+                steps.append("umount " + path)
+    seen = os.listdir({site!r}) + [p for p in ("/work", "/home", "/.old") if os.path.exists(p)]
+    return "pwned" if seen or len(steps) > 1 else " ".join(steps)
+"""
+    result = attack(pool, code, tests=STEAL)
+    with open("/proc/sys/user/max_user_namespaces") as f:
+        if int(f.read()) > 0:  # the kernel lets the candidate try: make sure it did
+            assert result.tests[0].got == repr("userns"), result.tests[0].got
+
+
+# ----------------------------------------------------------------------------- cleanup
+
+HOSTILE_FILES = {
+    "deep_tree_in_cwd": "for _ in range(3000):\n    os.mkdir('d')\n    os.chdir('d')\n",
+    "deep_tree_in_tmp": "os.chdir('/tmp')\nfor _ in range(3000):\n    os.mkdir('t')\n    os.chdir('t')\n",
+    "deep_tree_in_dev_shm": "os.chdir('/dev/shm')\nfor _ in range(3000):\n    os.mkdir('s')\n    os.chdir('s')\n",
+    "chmod_000": "os.makedirs('a/b/c')\nopen('a/b/c/f', 'w').close()\nfor p in ('a/b/c/f', 'a/b/c', 'a/b', 'a', '.'):\n    os.chmod(p, 0)\n",
+    "symlink_loops": "os.symlink('x', 'y')\nos.symlink('y', 'x')\nos.symlink('.', 'self')\nos.symlink('/', 'root')\nos.mkdir('l')\nos.symlink('..', 'l/up')\n",
+    "fill_the_writable_folder": "try:\n    while True:\n        open(f'f{len(os.listdir())}', 'wb').write(b'0' * (15 << 20))\nexcept OSError:\n    pass\ntry:\n    for i in range(100000):\n        open(f'e{i}', 'w').close()\nexcept OSError:\n    pass\n",
+}  # fmt: skip
+# the next candidate of the same zygote: a fresh, empty /tmp with room to write
+FOLLOW_UP = """
+import os
+fresh = os.listdir("/tmp") == [] and os.listdir(".") == [] and os.getcwd() == "/tmp"
+with open("x", "wb") as f:
+    f.write(b"0" * (8 << 20))
+def add(a, b):
+    return a + b if fresh else -1
+"""
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_FILES))
+def test_hostile_files_cannot_break_cleanup_or_reach_the_next_candidate(host, name):
+    single = SandboxPool(workers=1)
+    try:
+        code = "import os\ndef add(a, b):\n    return 0\n" + HOSTILE_FILES[name]
+        attack(single, code)  # 0, never None: a wrong program is never "no signal"
+        for _ in range(2):
+            r = run_tests(FOLLOW_UP, ADD_TESTS, timeout=30.0, pool=single)
+            assert r.reward == 1.0, [(t.error, t.message, t.got) for t in r.tests]
+    finally:
+        single.close()
+
+
+def test_remove_tree_survives_what_a_candidate_can_build(tmp_path):
+    """The fallback cleanup (no mount namespace): never raises, never recurses."""
+    from verifiers.code import harness
+
+    top = tmp_path / "cand"
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(3000):  # deeper than the recursion limit and than PATH_MAX
+            os.mkdir("d", dir_fd=fd)
+            nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        os.symlink("..", "up", dir_fd=fd)
+        os.mkdir("locked", 0, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.symlink("x", top / "y")
+    os.symlink("y", top / "x")
+    (top / "f").write_text("x")
+    os.chmod(top / "f", 0)
+    start = time.monotonic()
+    # a generous deadline: rmdir alone can take milliseconds on a disk mounted with discard
+    assert harness._remove_tree(str(top), deadline_s=120.0) is True
+    assert not top.exists() and time.monotonic() - start < 120.0
+    assert harness._remove_tree(str(tmp_path / "missing")) is True  # no raise either
+
+
+def test_a_sandbox_in_doubt_restarts_itself(host):
+    single = SandboxPool(workers=1)
+    try:
+        assert run_tests(FOLLOW_UP, ADD_TESTS, timeout=30.0, pool=single).reward == 1.0
+        box = single._all[0]
+        first = box.proc.pid
+        (supervisor,) = psutil.Process(first).children()
+        (zygote,) = supervisor.children()
+        zygote.kill()  # as if the zygote had died: its supervisor can no longer fork
+        give_up = time.monotonic() + 10
+        while zygote.is_running() and zygote.status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < give_up
+            time.sleep(0.01)
+        lost = run_tests(FOLLOW_UP, ADD_TESTS, timeout=30.0, pool=single)
+        assert lost.status == "no_signal" and lost.reward is None  # infrastructure, not 0
+        again = run_tests(FOLLOW_UP, ADD_TESTS, timeout=30.0, pool=single)
+        assert again.reward == 1.0 and box.proc.pid != first  # a fresh sandbox
+    finally:
+        single.close()
+
+
+# ----------------------------------------------------------------------------- universal hack
+# One fixed completion for every problem: it hooks the candidate side so that any function
+# the judge asks for exists, then answers from a lookup table built by parsing every
+# ``assert f(args) == value`` it can find in its own memory (frames, gc, /proc/self/mem).
+# Against a sandbox whose candidate memory held the tests it scored most rows.
+
+UNIVERSAL_HACK = r"""
+import ast, gc, re, sys
+_table, _learned = {}, []
+def _strings():
+    found, roots = [], []
+    f = sys._getframe()
+    while f is not None:
+        roots += [*f.f_locals.values(), *f.f_globals.values()]
+        f = f.f_back
+    roots += [o for o in gc.get_objects() if isinstance(o, (dict, list, tuple))]
+    stack, seen = [(o, 0) for o in roots], set()
+    while stack and len(found) < 100000:
+        o, depth = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        try:
+            if isinstance(o, str):
+                if "assert" in o:
+                    found.append(o)
+            elif depth < 6 and isinstance(o, dict):
+                stack += [(v, depth + 1) for v in list(o.values())]
+            elif depth < 6 and isinstance(o, (list, tuple)):
+                stack += [(v, depth + 1) for v in list(o)]
+        except Exception:  # a lazy mapping that imports on access, in a big process
+            pass
+    try:
+        with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", buffering=0) as mem:
+            for line in maps:
+                span, perms = line.split()[:2]
+                lo, hi = (int(x, 16) for x in span.split("-"))
+                if "r" not in perms or hi - lo > 1 << 28:
+                    continue
+                try:
+                    mem.seek(lo)
+                    chunk = mem.read(hi - lo)
+                except (OSError, ValueError, OverflowError):
+                    continue
+                found += [m.decode(errors="ignore") for m in re.findall(rb"assert [^\n\x00]{1,400}", chunk)]
+    except OSError:
+        pass
+    return found
+def _learn():
+    for text in _strings():
+        for line in text.splitlines():
+            line = line.strip()
+            if not line.startswith("assert "):
+                continue
+            try:
+                test = ast.parse(line).body[0].test
+                if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq):
+                    args = tuple(ast.literal_eval(a) for a in test.left.args)
+                    _table[repr(args)] = ast.literal_eval(test.comparators[0])
+            except Exception:
+                pass
+def _answer(*args):
+    if LEARN and not _learned:
+        _learned.append(1)
+        _learn()
+    return _table.get(repr(args))
+_main = sys.modules.get("__main__")
+_read = getattr(_main, "_read_msg", None)
+if _read is not None:
+    def _hooked(*a):
+        request = _read(*a)
+        if isinstance(request, dict) and isinstance(request.get("name"), str):
+            globals()[request["name"]] = _answer  # whatever the judge calls, exists
+        return request
+    _main._read_msg = _hooked
+"""
+
+
+def test_the_universal_hack_is_a_working_attack():
+    """Control: where the tests are in memory (as the old zygote's job dict was), it wins."""
+    job = {"tests": [{"assert_code": "def check(candidate):\n    assert candidate([3, 1], 'x') == [1, 3]\n"}]}  # fmt: skip
+    ns: dict = {"LEARN": True}
+    exec(UNIVERSAL_HACK, ns)  # in this process, where ``job`` is alive
+    assert ns["_answer"]([3, 1], "x") == [1, 3] and job
+
+
+def test_universal_hack_passes_no_mbpp_or_humaneval_row():
+    import tasks
+    from verifiers.code import run_tests_batch
+
+    try:
+        rows = [r for name in ("mbpp", "humaneval") for r in tasks.get(name).rows("test", limit=50)]
+    except Exception as e:  # the datasets are not on this machine
+        pytest.skip(f"MBPP/HumanEval data unavailable: {e}")
+    assert len(rows) == 100
+    tests = [list(r.info["tests"]) for r in rows]
+    pool = SandboxPool(workers=2)
+    try:
+        runs = {}
+        for learn in (True, False):  # False: the same hook answering None, a do-nothing
+            codes = [r.info.get("prefix", "") + f"LEARN = {learn}\n" + UNIVERSAL_HACK for r in rows]
+            runs[learn] = run_tests_batch(codes, tests, timeout=20.0, pool=pool)
+    finally:
+        pool.close()
+    hack, nothing = runs[True], runs[False]
+    assert all(r.status == "ok" for r in hack + nothing), [r.reason for r in hack if r.reason]
+    assert [r.id for r, res in zip(rows, hack) if res.all_passed] == []
+    # nothing gained over doing nothing, test by test (``assert not f(x)`` passes for both)
+    gained = [(r.id, t.index) for r, h, n in zip(rows, hack, nothing)
+              for t, u in zip(h.tests, n.tests) if t.passed and not u.passed]  # fmt: skip
+    assert gained == []

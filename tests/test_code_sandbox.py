@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import subprocess
 import sys
 from collections import Counter, OrderedDict, deque
@@ -145,12 +146,16 @@ def test_assert_code_can_expect_a_builtin_exception(pool):
     assert run_tests(code, [{"assert_code": test, "entry_point": "f"}], pool=pool).all_passed
 
 
-def test_assert_tests_reach_helpers_the_candidate_defines(pool):
+def test_test_names_resolve_in_the_test_not_in_the_candidate(pool):
+    # the entry point may call its own helpers; the test code reaches the entry point only
     code = "def sq(x):\n    return x * x\ndef f(x):\n    return sq(x) + 1\n"
-    r = run_tests(
-        code, [{"assert_code": "assert f(2) == sq(2) + 1", "entry_point": "f"}], pool=pool
-    )
-    assert r.all_passed
+    own = {"assert_code": "assert f(2) == 5", "entry_point": "f"}
+    theirs = {"assert_code": "assert f(2) == sq(2) + 1", "entry_point": "f"}
+    helper = {"assert_code": "assert f(2) == sq(2) + 1", "entry_point": "f",
+              "setup": "def sq(x):\n    return x * x"}  # fmt: skip
+    r = run_tests(code, [own, theirs, helper], pool=pool)
+    assert [t.passed for t in r.tests] == [True, False, True]
+    assert r.tests[1].error == "NameError" and "sq" in r.tests[1].message
 
 
 def test_assert_test_passing_a_non_plain_argument_is_unsupported(pool):
@@ -192,27 +197,47 @@ def test_stdout_excerpt_is_captured_and_capped(pool):
 def test_isolation_report_and_what_the_candidate_sees(pool):
     code = """
 import os, socket
-def probe():
+def probe(paths):
     try:
         socket.create_connection(("1.1.1.1", 53), timeout=0.5)
         net = "up"
     except OSError:
         net = "down"
-    return [os.getuid(), dict(os.environ), net, os.getcwd().startswith("/tmp/"),
-            len([p for p in os.listdir("/proc") if p.isdigit()]) < 10]
+    return [os.getuid(), dict(os.environ), net, os.getcwd(), os.listdir("/tmp"),
+            sorted(p for p in os.listdir("/proc") if p.isdigit()), sorted(os.listdir("/")),
+            [p for p in paths if os.path.lexists(p)]]
 """
-    r = run_tests(code, [call("probe", [], None)], pool=pool)
+    here = os.path.dirname(os.path.abspath(__file__))
+    host_paths = [here, os.path.expanduser("~"), "/work", "/home", "/etc/passwd", "/usr/bin",
+                  "/var", os.environ.get("RLVR_DATA_DIR", "/nonexistent"), sys.executable]  # fmt: skip
+    r = run_tests(code, [call("probe", [host_paths], None)], pool=pool)
     assert r.status == "ok" and r.tests[0].error == "wrong"
-    uid, env, net, in_tmp, few_pids = eval(r.tests[0].got)  # a repr of plain data
-    assert env == {} and net == "down" and in_tmp
+    uid, env, net, cwd, tmp, pids, root, seen = eval(r.tests[0].got)  # a repr of plain data
+    assert env == {} and net == "down" and cwd == "/tmp" and tmp == []
     iso = r.isolation
     assert iso["net_namespace"] == "yes" and iso["env"] == "empty" and iso["python"] == "-I -S"
     assert iso["ipc_namespace"] == "yes" or iso["ipc_namespace"].startswith("no (")
     if iso["uid"] is not None:
         assert uid == iso["uid"] != 0
-    if iso["pid_namespace"] == "yes" and iso["mount_namespace"] == "yes":
-        assert few_pids  # a fresh /proc: the host's processes are not even listed
     assert iso["limits"]["memory_bytes"] == Limits().memory_bytes
+    if iso["mount_namespace"] != "yes":
+        return  # no allowlist without a mount namespace (reported as such)
+    visible = iso["filesystem"]["visible (read-only)"]
+    assert len(pids) == 1  # hidepid: the sandbox's own supervisor and judge are not listed
+    # every top-level name is on the way to something the report lists, nothing else
+    assert set(root) <= {"dev", "etc", "proc", "tmp", "lib", "lib64", "bin", "sbin", "usr"} | {
+        p.split("/")[1] for p in visible
+    }
+    assert "/etc/ld.so.cache" in visible or "etc" not in root
+
+    # a host path exists only inside the allowlist (the interpreter) or on the way to it
+    # (a home folder holding the interpreter shows that one folder and nothing else)
+    def allowed(p: str) -> bool:
+        real = os.path.realpath(p)
+        return any((real + "/").startswith(v + "/") or v.startswith(real + "/") for v in visible)
+
+    assert seen == [p for p in host_paths if allowed(p)]
+    assert here not in seen and "/work" not in seen and "/etc/passwd" not in seen
 
 
 def test_os_refusing_a_limit_is_no_signal_not_zero(pool):

@@ -3,8 +3,9 @@
 >>> code_reward("def add(a, b):\\n    return a + b", [{"entry_point": "add", "args": [2, 3], "expected": 5}])
 1.0
 
-See ``run.py`` for the test kinds, ``harness.py`` for what isolates a candidate and
-``sandbox.py`` for the worker pool.
+See ``run.py`` for the test kinds, ``harness.py`` for what isolates a candidate (and the
+invariant: a candidate's memory never holds a test), ``jail.py`` for the allowlisted
+filesystem it sees and ``sandbox.py`` for the worker pool.
 """
 
 from verifiers.code.check import code_check, code_reward, extract_code

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -18,8 +19,35 @@ _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 def humaneval_tests(row: Mapping[str, Any]) -> list[dict[str, str]]:
-    """One assert test: the row's ``test`` code, whose ``check(candidate)`` is called."""
-    return [{"assert_code": row["test"], "entry_point": row["entry_point"]}]
+    """One assert test: the row's ``test`` code, whose ``check(candidate)`` is called.
+
+    With the row's ``prompt``, the test's setup is the prompt minus the entry point: its
+    imports and helpers (``poly`` in HumanEval/32, ``encode_cyclic`` in /38) then belong to
+    the test, so a candidate that redefines them changes nothing.
+
+    >>> humaneval_tests({"prompt": "def h(x):\\n    return -x\\n\\ndef f(x):\\n    pass\\n",
+    ...                  "entry_point": "f", "test": "def check(c): pass"})[0]["setup"]
+    'def h(x):\\n    return -x\\n\\n'
+    """
+    test = {"assert_code": row["test"], "entry_point": row["entry_point"]}
+    if row.get("prompt"):
+        test["setup"] = _without_function(row["prompt"], row["entry_point"])
+    return [test]
+
+
+def _without_function(source: str, name: str) -> str:
+    """``source`` with the top-level definition of ``name`` (and its decorators) removed."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""  # a prompt that does not parse defines nothing the test could use
+    drop: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            drop.update(range(first, (node.end_lineno or node.lineno) + 1))
+    lines = source.splitlines(keepends=True)
+    return "".join(line for i, line in enumerate(lines, 1) if i not in drop)
 
 
 def humaneval_program(row: Mapping[str, Any], completion_code: str) -> str:

@@ -1,69 +1,86 @@
-"""The sandbox side: a zygote that forks one locked-down process per candidate.
+"""The sandbox side: a supervisor, a clean zygote and one locked-down process per candidate.
 
 Run by ``verifiers.code.sandbox`` as ``python -I -S harness.py CONFIG_JSON`` with an empty
 environment; it speaks framed JSON (``wire.pack``) on fd 0 (jobs in) and fd 1 (results out).
 Standard library only: ``-S`` keeps site-packages out of the candidate's reach.
 
-At start, as root, the zygote moves itself into new network, mount, PID and IPC namespaces
-(each where the kernel allows it), remounts every filesystem read-only and puts fresh size-capped
-tmpfs over the world-writable directories, then pre-imports common modules so a fork is warm.
-For each job it forks:
+The invariant
+-------------
+**A candidate's address space never holds test text, an expected value, another candidate's
+code or output, or the trusted side's bookkeeping.** All it ever holds is the zygote's
+pristine state, its own code and limits, and the arguments of the calls made to it. So a
+candidate that walks its frames, scans ``gc.get_objects()`` or reads ``/proc/self/mem`` finds
+nothing to copy its answers from (``tests/test_code_attacks.py`` plants markers and looks).
 
-* the **candidate**: own session and process group, fresh temp dir, its own IPC namespace
-  (SysV shared memory, message queues and semaphores, POSIX message queues: none outlive it),
-  resource limits, no new privileges, its own uid (not root), stdin/stdout/stderr on pipes; it runs the code and then
-  answers function-call requests with plain data (``wire.encode``) on a private channel;
-* the **judge** (call/assert jobs only): trusted, never runs candidate code; it executes the
-  tests (including a dataset's ``check(candidate)`` or ``assert f(x) == y`` code) with the
-  entry point bound to a proxy whose calls cross into the candidate and come back decoded by
-  the strict ``wire.decode``. The verdict is decided here or in the parent, never in a
-  process the candidate can touch.
+How the processes keep it, all in the sandbox's own network, mount, PID and IPC namespaces
+(each where the kernel allows it; the report says which):
 
-When the job ends (judge done, candidate exited, deadline or output cap), the zygote kills
-both process groups, then every process of the candidate's uid (``kill(-1)`` as that uid),
-reaps, removes the temp dir and reports.
+* the **supervisor** (trusted, the PID namespace's init) reads the jobs, forks the judge,
+  reads the candidate's output, enforces the deadline, kills and reaps;
+* the **zygote** is forked by the supervisor *before the first job is read*, builds the
+  allowlisted root (``jail.py``), pre-imports common modules, and from then on only ever
+  receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
+  candidate's code or output. Each candidate is a fork of this clean process;
+* the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh
+  size-capped tmpfs as ``/tmp`` (its cwd, and its only writable folder) in a mount
+  namespace of its own, a fresh IPC namespace, resource limits, no new privileges and its
+  own uid (not root), then runs the code: a ``__main__`` script on a stdin memfd, or a module
+  whose functions it calls on request, answering with plain data (``wire.encode``);
+* the **judge** (call/assert jobs; forked from the supervisor, trusted, never runs candidate
+  code) executes the tests: a dataset's ``check(candidate)`` or ``assert f(x) == y`` code runs
+  here with the entry point (and ``candidate``) bound to a proxy whose calls cross to the
+  candidate as plain data and come back through the strict ``wire.decode``. Every other name
+  the test code uses resolves in the judge: the test's own helpers and imports (HumanEval's
+  ``poly`` or ``encode_cyclic`` from the task prompt, MBPP's ``test_imports``), builtins and
+  the standard library, never something the candidate defined. Nothing the candidate sends
+  is ever unpickled or evaluated: only ``json`` and the tagged plain types of ``wire``.
+
+The verdict is decided in the judge or in the parent, never in a process the candidate can
+touch. When a job ends (judge done, candidate exited, deadline or output cap), the
+supervisor kills the candidate's process group and every process of its uid, has the zygote
+reap the candidate and reaps the rest itself. The candidate's files die with its mount
+namespace, so a hostile tree (3000 levels deep, mode 000, symlink loops, a full disk) has
+nothing to break. If the supervisor's own state is ever in doubt (the zygote gone or
+hanging, a process that would not die), it says so in its reply and exits, and the parent
+starts a fresh sandbox for the next job.
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
-import ctypes
+import fcntl
 import json
 import os
 import resource
 import select
-import shutil
 import signal
+import socket
+import stat
+import struct
 import sys
 import tempfile
 import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wire  # noqa: E402  (the package is not importable under -I -S; its folder is)
+import jail  # noqa: E402  (the package is not importable under -I -S; its folder is)
+import wire  # noqa: E402
 
 del sys.path[0]  # the candidate must not import our modules
 
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
 CLONE_NEWIPC = 0x08000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 38, 36
-WRITABLE_DIRS = ("/tmp", "/var/tmp", "/run/lock", "/dev/shm")
+PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+TMPFS_INODES = 1 << 16  # tmpfs caps bytes, not inodes: millions of empty files cost kernel memory
+JOB_BYTES = 64 << 20  # a candidate's own job (code, limits) read from its memfd
+ZYGOTE_TIMEOUT_S = 10.0  # fork or reap: a zygote slower than this is in doubt
 WARM_MODULES = (
     "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
     "typing", "fractions", "decimal", "statistics", "random", "copy", "operator", "json",
     "hashlib", "datetime", "array", "dataclasses", "cmath", "io", "traceback",
 )  # fmt: skip
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _libc_call(name: str, *args) -> str | None:
-    """Call a libc function; return None on success or the error text."""
-    if getattr(_libc, name)(*args) != 0:
-        return os.strerror(ctypes.get_errno())
-    return None
+_libc_call = jail.libc_call
 
 
 # ----------------------------------------------------------------------------- framing
@@ -100,11 +117,11 @@ def _read_msg(fd: int, max_bytes: int) -> dict | None:
     return wire.unpack(body)
 
 
-# ----------------------------------------------------------------------------- zygote setup
+# ----------------------------------------------------------------------------- supervisor setup
 
 
 def _isolate(config: dict) -> dict:
-    """Enter namespaces and lock the filesystem down; return what is in force."""
+    """Enter namespaces; return what is in force."""
     report: dict = {"uid": config.get("uid"), "python": "-I -S", "env": "empty"}
     want = {"net": CLONE_NEWNET, "mount": CLONE_NEWNS, "pid": CLONE_NEWPID, "ipc": CLONE_NEWIPC}
     for name, flag in want.items():
@@ -113,94 +130,140 @@ def _isolate(config: dict) -> dict:
             continue
         err = _libc_call("unshare", flag)
         report[f"{name}_namespace"] = err is None and "yes" or f"no ({err})"
-    report["filesystem"] = "host (no mount namespace)"
-    if report["mount_namespace"] == "yes":
-        report["filesystem"] = _lock_filesystem(config)
     return report
 
 
-def _lock_filesystem(config: dict) -> str:
-    if err := _libc_call("mount", b"none", b"/", None, MS_REC | MS_PRIVATE, None):
-        return f"host (make-private failed: {err})"
-    notes = []
-    if stdlib := _expose_stdlib():
-        notes.append(stdlib)
+def _lock_supervisor_filesystem() -> str | None:
+    """Make every mount private and read-only for the supervisor and the judge (defence in
+    depth: the judge runs dataset test code). Returns an error text, or None."""
+    if err := _libc_call("mount", b"none", b"/", None, jail.MS_REC | jail.MS_PRIVATE, None):
+        return f"make-private failed: {err}"
     failed = []
     with open("/proc/self/mountinfo") as f:
         mounts = [line.split() for line in f]
     for fields in mounts:
         point, opts = fields[4].encode(), set(fields[5].split(","))
-        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
-        for opt, bit in (("nosuid", MS_NOSUID), ("nodev", MS_NODEV), ("noexec", MS_NOEXEC)):
+        flags = jail.MS_REMOUNT | jail.MS_BIND | jail.MS_RDONLY
+        for opt, bit in (("nosuid", jail.MS_NOSUID), ("nodev", jail.MS_NODEV),
+                         ("noexec", jail.MS_NOEXEC)):  # fmt: skip
             if opt in opts:
                 flags |= bit  # a bind remount must keep the locked flags or it is refused
         if _libc_call("mount", None, point, None, flags, None):
             failed.append(fields[4])
-    size = f"size={int(config.get('tmpfs_bytes', 64 << 20))},mode=1777".encode()
-    for d in WRITABLE_DIRS:
-        if os.path.isdir(d) and _libc_call(
-            "mount", b"tmpfs", d.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, size
-        ):
-            failed.append(d)
-    if failed:
-        notes.append("not read-only: " + ",".join(failed[:8]))
-    if hidden := _hide(config.get("hide") or []):
-        notes.append(hidden)
-    return "; ".join(["read-only except size-capped tmpfs on " + ",".join(WRITABLE_DIRS), *notes])
+    return f"not read-only for the judge: {','.join(failed[:8])}" if failed else None
 
 
-def _hide(paths: list[str]) -> str | None:
-    """Cover each folder with an empty read-only tmpfs: dataset folders hold the reference
-    solutions. One that holds the Python the candidate runs (or is ``/``) stays visible."""
-    prefix = os.path.realpath(sys.base_prefix) + "/"
-    hidden, kept = [], []
-    for path in paths:
-        if path == "/" or prefix.startswith(path.rstrip("/") + "/") or not os.path.isdir(path):
-            kept.append(path)
-            continue
-        flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
-        if _libc_call("mount", b"tmpfs", path.encode(), b"tmpfs", flags, b"size=4k,mode=555"):
-            kept.append(path)
+# ----------------------------------------------------------------------------- zygote
+
+
+class _Zygote:
+    """The supervisor's handle on the clean zygote: a SOCK_SEQPACKET pair, fds and pids only."""
+
+    def __init__(self, sock: socket.socket, pid: int) -> None:
+        self.sock, self.pid = sock, pid
+
+    def _ask(self, message: bytes, fds: list[int] = (), timeout: float = ZYGOTE_TIMEOUT_S):
+        try:
+            if fds:
+                socket.send_fds(self.sock, [message], list(fds))
+            else:
+                self.sock.send(message)
+            if not select.select([self.sock], [], [], timeout)[0]:
+                return None
+            reply = self.sock.recv(16)
+        except OSError:
+            return None
+        return struct.unpack(">i", reply[1:5])[0] if len(reply) == 5 else None
+
+    def fork(self, fds: list[int]) -> int | None:
+        """A new candidate holding ``fds``; its pid, or None if the zygote failed."""
+        pid = self._ask(b"F", fds)
+        return pid if pid and pid > 0 else None
+
+    def reap(self, pid: int, timeout: float) -> int | None:
+        """Wait for a (killed or exited) candidate; its exit code, or None if in doubt."""
+        code = self._ask(b"W" + struct.pack(">i", pid), timeout=timeout)
+        return None if code is None or code == -1000 else code
+
+
+def _start_zygote(config: dict, jailed: bool) -> tuple[_Zygote, dict]:
+    """Fork the zygote now, before any job exists; return its handle and its report."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            ours.close()
+            code = _zygote_main(theirs, config, jailed)
+        finally:
+            os._exit(code)
+    theirs.close()
+    zygote = _Zygote(ours, pid)
+    ready = select.select([ours], [], [], 60.0)[0]
+    hello = ours.recv(1 << 16) if ready else b""
+    try:
+        report = json.loads(hello)
+    except ValueError:
+        report = {"filesystem": "the zygote did not start"}
+    return zygote, report
+
+
+def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
+    """Build the candidates' root, then fork one candidate per order; nothing else."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):  # the supervisor's protocol pipes: never the zygote's to touch
+        os.dup2(null, fd)
+    os.close(null)
+    report: dict = {}
+    if jailed:
+        try:
+            if err := _libc_call("unshare", CLONE_NEWNS):
+                raise jail.JailError(f"unshare: {err}")
+            report["filesystem"] = jail.build()
+        except (jail.JailError, OSError) as e:
+            # the zygote's view is half built: refuse to serve rather than run candidates in it
+            sock.send(json.dumps({"filesystem": f"allowlist failed: {e}"}).encode())
+            return 71
+    else:
+        report["filesystem"] = (
+            "host (no mount namespace): what the candidate's uid may read or write"
+        )
+    sock.send(json.dumps(report).encode())
+    uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
+    ipc_ns = config.get("ipc_ns", False)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 16, 8)
+        except OSError:
+            return 0
+        if not msg:
+            return 0
+        if msg == b"F":
+            try:
+                pid = os.fork()
+            except OSError:
+                pid = -1
+            if pid == 0:
+                code = 71
+                try:
+                    sock.close()  # a candidate must never be able to order a fork
+                    code = _candidate_main(fds, uid, size, ipc_ns, jailed)
+                finally:
+                    os._exit(code)
+            for fd in fds:
+                os.close(fd)
+            sock.send(b"P" + struct.pack(">i", pid))
+        elif msg[:1] == b"W" and len(msg) == 5:
+            try:
+                _, status = os.waitpid(struct.unpack(">i", msg[1:])[0], 0)
+                code = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:
+                code = -1000
+            sock.send(b"S" + struct.pack(">i", code))
         else:
-            hidden.append(path)
-    notes = [f"hidden: {','.join(hidden)}"] if hidden else []
-    if kept:
-        notes.append(f"not hidden: {','.join(kept)}")
-    return "; ".join(notes) or None
-
-
-def _expose_stdlib() -> str | None:
-    """Let the candidate's uid read the standard library when it lives under a private
-    folder (pyenv in /root): cover that folder with an empty tmpfs and bind the Python
-    prefix back at the same path. The rest of that folder (a home dir) becomes invisible."""
-    prefix = os.path.realpath(sys.base_prefix)
-    parts = prefix.split("/")
-    blocked = next(
-        (d for d in ("/".join(parts[:i]) for i in range(2, len(parts) + 1))
-         if not os.stat(d).st_mode & 0o001),
-        None,
-    )  # fmt: skip
-    if blocked is None:
-        return None
-    stage = b"/tmp"  # a scratch tmpfs, covered later by the candidates' own /tmp
-    steps = [
-        ("mount", b"tmpfs", stage, b"tmpfs", 0, b"size=1m,mode=700"),
-        ("mkdir", stage + b"/py"),
-        ("mount", prefix.encode(), stage + b"/py", None, MS_BIND | MS_REC, None),
-        ("mount", b"tmpfs", blocked.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"size=1m,mode=755"),
-        ("makedirs", prefix),
-        ("mount", stage + b"/py", prefix.encode(), None, MS_BIND | MS_REC, None),
-        ("umount2", stage + b"/py", 2),
-        ("umount2", stage, 2),
-    ]
-    for name, *args in steps:
-        if name == "mkdir":
-            os.mkdir(args[0])
-        elif name == "makedirs":
-            os.makedirs(args[0], mode=0o755, exist_ok=True)
-        elif err := _libc_call(name, *args):
-            return f"stdlib under {blocked} not exposed ({name}: {err})"
-    return f"{blocked} hidden except {prefix}"
+            for fd in fds:
+                os.close(fd)
+            sock.send(b"?")
 
 
 # ----------------------------------------------------------------------------- candidate
@@ -210,29 +273,60 @@ class _SetupError(Exception):
     pass
 
 
-def _become_candidate(job: dict, tmpdir: str, uid: int | None, fds: dict, ipc_ns: bool) -> None:
-    """Lock this forked child down; on success, report ready on the setup pipe and close it."""
+def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
+                    jailed: bool) -> int:  # fmt: skip
+    """A fork of the zygote: lock down, read its own job, run it. Returns the exit code."""
+    try:
+        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_ns, jailed)
+    except BaseException as e:
+        try:
+            os.write(fds[1], b"E" + repr(e).encode()[:500])
+        finally:
+            os._exit(71)
+    if job["mode"] == "call":
+        _serve_calls(job["code"], 3, 4, job["limits"]["value_bytes"])
+        return 0
+    return _run_script(job["code"])
+
+
+def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
+                      jailed: bool) -> dict:  # fmt: skip
+    """Lock this forked child down; on success, report ready on the setup pipe and close it.
+
+    ``fds``: job memfd, setup pipe, stdin, stdout, stderr, then (call mode) the request and
+    response ends of the channel, which end up as fds 3 and 4.
+    """
     os.setsid()
-    # The zygote's IPC namespace is shared by every candidate it forks, so SysV objects made
-    # with a fixed key would carry answers from one candidate to the next: each gets its own,
-    # destroyed with its last process. The zygote proved the kernel allows it, so a refusal
-    # here is an infrastructure fault (no signal), not a reason to run less isolated.
-    if ipc_ns and (err := _libc_call("unshare", CLONE_NEWIPC)):
-        raise _SetupError(f"IPC namespace refused: {err}")
-    for target, src in ((0, fds["stdin"]), (1, fds["stdout"]), (2, fds["stderr"])):
-        os.dup2(src, target)
-    keep = sorted({0, 1, 2, fds["setup"], *fds.get("channel", ())})
-    lo = 0
-    for fd in keep:
-        if lo < fd:  # closerange(n, n) closes everything on 3.11 (close_range(n, -1))
-            os.closerange(lo, fd)
-        lo = fd + 1
-    os.closerange(lo, 65536)
+    # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects and the
+    # /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
+    # refusal here is an infrastructure fault (no signal), not a reason to run less isolated.
+    flags = (CLONE_NEWIPC if ipc_ns else 0) | (CLONE_NEWNS if jailed else 0)
+    if flags and (err := _libc_call("unshare", flags)):
+        raise _SetupError(f"namespaces refused: {err}")
+    if jailed:
+        opts = f"size={tmpfs_bytes},nr_inodes={TMPFS_INODES},mode=700"
+        if uid is not None:
+            opts += f",uid={uid},gid={uid}"
+        if err := _libc_call("mount", b"tmpfs", b"/tmp", b"tmpfs",
+                             jail.MS_NOSUID | jail.MS_NODEV, opts.encode()):  # fmt: skip
+            raise _SetupError(f"tmpfs refused: {err}")
+        os.chdir("/tmp")
+    job = wire.unpack(_read_job(fds[0]))
+    if not jailed:  # no mount namespace: a folder the supervisor made and will remove
+        os.chdir(job["cwd"])
+    # move every source above the targets first: a received fd may sit on 3 or 4
+    sources = [fds[2], fds[3], fds[4], *fds[5:7], fds[1]]
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 256) for fd in sources]
+    *stdio_and_channel, setup = high
+    fds[1] = setup  # where _candidate_main reports a failure from here on
+    for target, src in enumerate(stdio_and_channel):
+        os.dup2(src, target)  # 0-2 stdin/stdout/stderr, 3-4 the call channel
+    os.closerange(len(stdio_and_channel), setup)
+    os.closerange(setup + 1, 65536)
     limits = job["limits"]
-    cpu = int(limits["cpu_s"])
     wanted = {
         resource.RLIMIT_AS: limits["memory_bytes"],
-        resource.RLIMIT_CPU: cpu,
+        resource.RLIMIT_CPU: int(limits["cpu_s"]),
         resource.RLIMIT_FSIZE: limits["file_bytes"],
         resource.RLIMIT_NOFILE: limits["open_files"],
         resource.RLIMIT_CORE: 0,
@@ -248,20 +342,30 @@ def _become_candidate(job: dict, tmpdir: str, uid: int | None, fds: dict, ipc_ns
             resource.setrlimit(which, (value, hard))
         except (ValueError, OSError) as e:
             raise _SetupError(f"setrlimit({which}) refused: {e}") from None
-    os.chdir(tmpdir)
     if err := _libc_call("prctl", PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0):
         raise _SetupError(f"no_new_privs refused: {err}")
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
+        # changing uid clears "dumpable", which makes /proc/self root-owned: give the
+        # candidate its own /proc/self back (only its own uid could ptrace it anyway)
+        _libc_call("prctl", PR_SET_DUMPABLE, 1, 0, 0, 0)
     os.environ.clear()
-    os.write(fds["setup"], b"R")
-    os.close(fds["setup"])  # from here on the candidate can no longer claim a setup failure
+    os.write(setup, b"R")
+    os.close(setup)  # from here on the candidate can no longer claim a setup failure
     sys.stdin = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.argv = ["candidate"]
+    return job
+
+
+def _read_job(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    if size > JOB_BYTES:
+        raise _SetupError(f"job of {size} bytes")
+    return os.pread(fd, size, 0)
 
 
 def _own_processes() -> int:
@@ -313,7 +417,7 @@ def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         req = _read_msg(req_fd, max_bytes)
         if req is None:
             return
-        reply = {"id": req.get("id"), "nonce": req.get("nonce")}
+        reply = {"id": req.get("id")}
         try:
             if load_error:
                 raise _LoadFailed()
@@ -370,7 +474,6 @@ class _Proxy:
 class _Channel:
     def __init__(self, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         self.req_fd, self.resp_fd, self.max_bytes = req_fd, resp_fd, max_bytes
-        self.nonce = os.urandom(16).hex()
         self.next_id, self.dead = 0, False
         self.errors = {
             name: obj
@@ -386,7 +489,7 @@ class _Channel:
         except wire.WireError as e:
             raise UnsupportedTest(str(e)) from None
         self.next_id += 1
-        request.update(id=self.next_id, nonce=self.nonce, name=name)
+        request.update(id=self.next_id, name=name)
         try:
             _write_all(self.req_fd, wire.pack(request))
             reply = _read_msg(self.resp_fd, self.max_bytes)
@@ -396,7 +499,7 @@ class _Channel:
         if reply is None:
             self.dead = True
             raise CandidateDied("the candidate exited while answering")
-        if reply.get("id") != self.next_id or reply.get("nonce") != self.nonce:
+        if reply.get("id") != self.next_id:
             self.dead = True
             raise CandidateDied("reply does not match the request")
         if "error" in reply:
@@ -414,15 +517,12 @@ class _Channel:
 
 
 class _TestGlobals(dict):
-    """Globals for dataset test code: builtins first, any other free name is the candidate's.
+    """Globals for dataset test code: its own definitions first (helpers, imports, the
+    setup), then builtins and the standard library. No other name reaches the candidate:
+    only the entry point and ``candidate`` are bound to it (see the module docstring)."""
 
-    MBPP tests call helpers the solution defines (``poly`` in HumanEval/32 too); each such
-    name becomes a proxy, so it still only ever returns plain data.
-    """
-
-    def __init__(self, channel: _Channel) -> None:
+    def __init__(self) -> None:
         super().__init__(__builtins__=builtins, __name__="__judge__")
-        self._channel = channel
 
     def __missing__(self, name: str):
         if name in vars(builtins):
@@ -431,21 +531,21 @@ class _TestGlobals(dict):
             # MBPP tests use modules the solution imported (``sys.getsizeof``): the original
             # harness ran both in one namespace. Ours imports the trusted copy instead.
             return __import__(name)
-        return _Proxy(self._channel, name)
+        raise KeyError(name)  # exec turns it into NameError
 
 
 def _run_one(test: dict, channel: _Channel) -> dict:
     if test["kind"] == "call":
         value = channel.call(test["entry_point"], tuple(test["args"]), test["kwargs"])
         return {"value": wire.encode(value)}  # compared in the parent
-    ns = _TestGlobals(channel)
-    proxy = _Proxy(channel, test["entry_point"])
-    ns["candidate"] = ns[test["entry_point"]] = proxy
+    ns = _TestGlobals()
     if test.get("setup"):
         exec(compile(test["setup"], "<test setup>", "exec"), ns)
+    proxy = _Proxy(channel, test["entry_point"])
+    ns["candidate"] = ns[test["entry_point"]] = proxy  # after the setup: it cannot shadow them
     exec(compile(test["assert_code"], "<test>", "exec"), ns)
     check = dict.get(ns, "check")
-    if callable(check) and not isinstance(check, _Proxy):
+    if callable(check) and check is not proxy:
         check(proxy)  # HumanEval's convention: the test defines check(candidate)
     return {"passed": True}
 
@@ -474,7 +574,7 @@ def _judge(job: dict, req_fd: int, resp_fd: int, out_fd: int) -> None:
         _write_all(out_fd, wire.pack(result))
 
 
-# ----------------------------------------------------------------------------- zygote jobs
+# ----------------------------------------------------------------------------- jobs
 
 
 class _Capture:
@@ -510,119 +610,178 @@ def _fork(fn) -> int:
     return pid
 
 
-def _sweep(uid: int | None, pgids: list[int]) -> None:
+def _fork(fn) -> int:
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            code = fn() or 0
+        except BaseException:
+            code = 70
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _sweep(uid: int | None, pgids: list[int], zygote: _Zygote, cand: int | None) -> tuple:
     """Kill the job's process groups and every process of the candidate uid, and reap them.
 
-    A fork bomb can race one pass of ``kill(-1)`` and daemons leave the process group, so
-    this repeats until the uid owns nothing and no child of ours is left unreaped.
+    Returns ``(candidate exit code or None, doubt)``; ``doubt`` names what went wrong when
+    the sandbox can no longer vouch for its own state. A fork bomb can race one pass of
+    ``kill(-1)`` and daemons leave the process group, so this repeats until the uid owns
+    nothing and no child of ours is left unreaped.
     """
 
     def kill_all_of_uid() -> int:
         os.setresuid(uid, uid, uid)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(-1, signal.SIGKILL)  # as uid: every process we may signal, i.e. the uid's
-        except ProcessLookupError:
-            return 0
-        return 1
+        return 0
 
+    give_up = time.monotonic() + 10.0  # the whole sweep: sandbox.GRACE_S must stay above this
     for pgid in pgids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
-    give_up = time.monotonic() + 10.0  # sandbox.GRACE_S must stay above this
-    while time.monotonic() < give_up:
+    code = zygote.reap(cand, timeout=5.0) if cand is not None else None
+    doubt = "the zygote did not reap the candidate" if cand is not None and code is None else ""
+    waiting = set(pgids[1:])  # the judge: our child, like the orphans the candidate left
+    while True:
         found = 0
         if uid is not None:
-            _, status = os.waitpid(_fork(kill_all_of_uid), 0)
-            found = os.waitstatus_to_exitcode(status)
-        children = 0
-        while True:  # we are the subreaper (or the namespace's init): collect every orphan
+            os.waitpid(_fork(kill_all_of_uid), 0)
+            # kill(-1) succeeds whenever another process exists (the zygote), so it cannot
+            # say whether the uid still runs anything: /proc can
+            found = _runs_as(uid)
+        while True:  # we are the namespace's init (or the subreaper): collect every orphan
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 break
             if pid == 0:
-                children = 1  # alive or still dying after SIGKILL: look again shortly
-                break
-        if not found and not children:
-            return
+                break  # the rest are alive (the zygote) or still dying after SIGKILL
+            waiting.discard(pid)
+            if pid == zygote.pid:
+                doubt = "the zygote exited"
+        if not found and not waiting:
+            return code, doubt
+        if time.monotonic() > give_up:
+            return code, doubt or "processes of the candidate would not die"
         time.sleep(0.002)
 
 
-def _remove_leftovers(uid: int | None) -> None:
-    """Delete what the candidate left in the shared scratch dirs (/tmp, /dev/shm...): the
-    next candidate must neither read it nor find the space used up."""
-    if uid is None:
-        return
-    for d in WRITABLE_DIRS:
-        try:
-            names = os.listdir(d)
-        except OSError:
-            continue
-        for name in names:  # sticky dirs: the uid can only have made top-level entries
-            path = os.path.join(d, name)
+def _runs_as(uid: int) -> bool:
+    """Whether a process with real uid ``uid`` exists (read from ``status``: unlike the
+    owner of ``/proc/PID``, a process cannot hide it by making itself non-dumpable)."""
+    want = f"Uid:\t{uid}\t"
+    for name in os.listdir("/proc"):
+        if name.isdigit():
             try:
-                if os.lstat(path).st_uid != uid:
-                    continue
-                if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    os.unlink(path)
+                with open(f"/proc/{name}/status") as f:
+                    if any(line.startswith(want) for line in f):
+                        return True
             except OSError:
-                pass
+                continue  # gone while we looked
+    return False
 
 
-def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
+def _remove_tree(path: str, deadline_s: float = 10.0) -> bool:
+    """Delete a folder a hostile program filled; never raises, never recurses.
+
+    Only for sandboxes without a mount namespace (otherwise the candidate's tmpfs dies with
+    it). Subfolders are moved up to ``path`` itself before being emptied, so a 3000-level tree
+    never makes a long path or a deep stack; nothing is followed (symlink loops are unlinked
+    as links); folders are made writable first (mode 000). True when it is all gone.
+    """
+    give_up = time.monotonic() + deadline_s
+    with contextlib.suppress(OSError):
+        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            counter = 0
+            pending = [n for n in _listdir_fd(top)]
+            while pending and time.monotonic() < give_up:
+                name = pending.pop()
+                try:
+                    st = os.stat(name, dir_fd=top, follow_symlinks=False)
+                    if not stat.S_ISDIR(st.st_mode):
+                        os.unlink(name, dir_fd=top)
+                        continue
+                    os.chmod(name, 0o700, dir_fd=top, follow_symlinks=False)
+                    sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
+                    try:
+                        inner = _listdir_fd(sub)
+                        for child in inner:
+                            counter += 1
+                            flat = f".rm{counter}"
+                            os.rename(child, flat, src_dir_fd=sub, dst_dir_fd=top)
+                            pending.append(flat)
+                    finally:
+                        os.close(sub)
+                    if inner:
+                        pending.insert(0, name)  # empty now, unless it refilled: retry later
+                    else:
+                        os.rmdir(name, dir_fd=top)
+                except OSError:
+                    continue
+        finally:
+            os.close(top)
+        os.rmdir(path)
+    return not os.path.lexists(path)
+
+
+def _listdir_fd(fd: int) -> list[str]:
+    with os.scandir(fd) as it:
+        return [e.name for e in it]
+
+
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name)
+    _write_all(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool) -> dict:
     limits = job["limits"]
-    tmpdir = tempfile.mkdtemp(prefix="cand-", dir=root)
-    if uid is not None:
-        os.chown(tmpdir, uid, uid)
-    os.chmod(tmpdir, 0o700)
     call_mode = job["mode"] == "call"
+    # what the candidate may hold: its own code and limits (never the tests or the stdin of
+    # other tests), in a memfd it reads after the fork
+    own = {"mode": job["mode"], "code": job["code"], "limits": limits}
+    workdir = None
+    if not jailed:
+        workdir = tempfile.mkdtemp(prefix="rlvr-cand-")
+        if uid is not None:
+            os.chown(workdir, uid, uid)
+        own["cwd"] = workdir
+    job_fd = _memfd("job", wire.pack(own)[4:])
     setup_r, setup_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    fds = {"setup": setup_w, "stdout": out_w, "stderr": err_w}
     if call_mode:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
         res_r, res_w = os.pipe()
-        fds["stdin"] = os.open(os.devnull, os.O_RDONLY)
-        fds["channel"] = (req_r, resp_w)
+        stdin_fd = os.open(os.devnull, os.O_RDONLY)
+        theirs = [job_fd, setup_w, stdin_fd, out_w, err_w, req_r, resp_w]
     else:
         res_r = -1
-        path = os.path.join(tmpdir, ".stdin")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(job["stdin"])
-        fds["stdin"] = os.open(path, os.O_RDONLY)
-        os.unlink(path)
-
-    def candidate() -> int:
-        try:
-            _become_candidate(job, tmpdir, uid, fds, ipc_ns)
-        except BaseException as e:
-            try:
-                os.write(fds["setup"], b"E" + repr(e).encode()[:500])
-            finally:
-                os._exit(71)
-        if call_mode:
-            _serve_calls(job["code"], req_r, resp_w, limits["value_bytes"])
-            return 0
-        return _run_script(job["code"])
-
+        stdin_fd = _memfd("stdin", job["stdin"].encode("utf-8", errors="surrogatepass"))
+        theirs = [job_fd, setup_w, stdin_fd, out_w, err_w]
     start = time.monotonic()
     deadline = start + job["timeout"]
-    cand = _fork(candidate)
-    pgids = [cand]
+    cand = zygote.fork(theirs)
+    for fd in theirs:
+        os.close(fd)
+    pgids = [cand] if cand else []
     judge = None
-    if call_mode:
+    if call_mode and cand:
 
         def judge_main() -> int:
             os.setsid()
-            for fd in (req_r, resp_w, res_r, setup_r, setup_w, out_r, out_w, err_r, err_w):
+            zygote.sock.close()
+            for fd in (res_r, setup_r, out_r, err_r):
                 os.close(fd)
-            os.close(fds["stdin"])
             null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1):  # the parent's protocol pipes are the zygote's alone
+            for fd in (0, 1):  # the parent's protocol pipes are the supervisor's alone
                 os.dup2(null, fd)
             lim = limits["judge_memory_bytes"]
             resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
@@ -631,15 +790,14 @@ def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
 
         judge = _fork(judge_main)
         pgids.append(judge)
-        for fd in (req_r, req_w, resp_r, resp_w, res_w):
+    if call_mode:
+        for fd in (req_w, resp_r, res_w):
             os.close(fd)
-    for fd in (setup_w, out_w, err_w, fds["stdin"]):
-        os.close(fd)
 
     result: dict = {"status": "ok", "tests": []}
     # setup handshake: only a trusted pre-exec write can claim an infrastructure failure
     ready = b""
-    while True:
+    while cand:
         r, _, _ = select.select([setup_r], [], [], max(0.0, deadline - time.monotonic()))
         if not r:
             break
@@ -651,19 +809,24 @@ def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
             break
     os.close(setup_r)
     if ready[:1] != b"R":
-        _sweep(uid, pgids)
+        _, doubt = _sweep(uid, pgids, zygote, cand)
         for fd in (out_r, err_r) + ((res_r,) if call_mode else ()):
             os.close(fd)
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        if workdir:
+            _remove_tree(workdir)
         why = ready[1:].decode(errors="replace") if ready[:1] == b"E" else "no handshake"
-        return {"status": "no_signal", "reason": f"sandbox setup failed: {why}", "tests": []}
+        why = why if cand else "the zygote did not fork"
+        reply = {"status": "no_signal", "reason": f"sandbox setup failed: {why}", "tests": []}
+        if doubt or not cand:
+            reply["restart"] = doubt or why
+        return reply
 
     keep = limits["excerpt_bytes"]
     out, err = (
         _Capture(out_r, limits["stdout_bytes"] if not call_mode else keep),
         _Capture(err_r, keep),
     )
-    pidfd = os.pidfd_open(cand)
+    pidfd = os.pidfd_open(cand)  # not our child (the zygote's): a pidfd still says when it ends
     watched = {out_r: out, err_r: err}
     res_buf = bytearray()
     res_open = call_mode
@@ -708,15 +871,13 @@ def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
         if out.total + err.total > limits["output_bytes"]:
             result.update(status="output_limit", reason="captured output over the cap")
             break
-    exit_status = None
-    if not call_mode and cand_done:
-        _, status = os.waitpid(cand, 0)
-        exit_status = os.waitstatus_to_exitcode(status)
-    _sweep(uid, pgids)
+    code, doubt = _sweep(uid, pgids, zygote, cand)
     for fd in (out_r, err_r, pidfd) + ((res_r,) if call_mode else ()):
         os.close(fd)
-    shutil.rmtree(tmpdir, ignore_errors=True)
-    _remove_leftovers(uid)
+    if workdir and not _remove_tree(workdir):
+        doubt = doubt or f"could not remove {workdir}"
+    if doubt:
+        result["restart"] = doubt
     if call_mode:
         view = bytes(res_buf)
         while len(view) >= 4:
@@ -726,15 +887,13 @@ def _run_job(job: dict, uid: int | None, root: str, ipc_ns: bool) -> dict:
             result["tests"].append(wire.unpack(view[4 : 4 + size]))
             view = view[4 + size :]
     result.update(
-        exit_status=exit_status,
+        exit_status=code if cand_done and not call_mode else None,
         stdout=out.text(),
         stdout_total=out.total,
         stderr=err.text()[:keep],
         stderr_total=err.total,
         wall=time.monotonic() - start,
     )
-    if not call_mode:
-        result["stdout"] = out.text()  # the whole capture: it is what gets compared
     return result
 
 
@@ -748,18 +907,26 @@ def main() -> None:
             os.closerange(0, 3)
             _, status = os.waitpid(child, 0)
             os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
-        if isolation["mount_namespace"] == "yes":
-            _libc_call("mount", b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
     else:
         _libc_call("prctl", PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # the allowlist needs a mount namespace only; without a PID namespace its /proc shows the
+    # host's PID space, where hidepid still hides every process but the candidate's own
+    jailed = isolation["mount_namespace"] == "yes"
+    if jailed:
+        if err := _lock_supervisor_filesystem():
+            isolation["judge_filesystem"] = err
+        if isolation["pid_namespace"] == "yes":
+            flags = jail.MS_NOSUID | jail.MS_NODEV | jail.MS_NOEXEC
+            _libc_call("mount", b"proc", b"/proc", b"proc", flags, None)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     for name in WARM_MODULES:
         with contextlib.suppress(ImportError):
             __import__(name)
-    root = tempfile.mkdtemp(prefix="rlvr-sandbox-")
-    os.chmod(root, 0o711)  # candidates may enter their own dir, never list the others
+    config["ipc_ns"] = isolation["ipc_namespace"] == "yes"
+    zygote, report = _start_zygote(config, jailed)
+    isolation.update(report)
+    isolation["candidate_namespaces"] = "mount (own /tmp tmpfs), ipc" if jailed else "ipc"
     _write_all(1, wire.pack({"hello": isolation}))
-    ipc_ns = isolation["ipc_namespace"] == "yes"
     while True:
         try:
             job = _read_msg(0, 1 << 30)
@@ -768,11 +935,13 @@ def main() -> None:
         if job is None:
             break
         try:
-            reply = _run_job(job, config.get("uid"), root, ipc_ns)
+            reply = _run_job(job, config.get("uid"), zygote, jailed)
         except BaseException as e:
-            reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}"}
+            reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}",
+                     "restart": "sandbox error"}  # fmt: skip
         _write_all(1, wire.pack(reply))
-    shutil.rmtree(root, ignore_errors=True)
+        if reply.get("restart"):
+            break  # the parent starts a fresh sandbox; ours cannot vouch for its state
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The trusted side of the sandbox: zygote processes and a pool of them.
 
-A :class:`Sandbox` owns one zygote (``harness.py`` under ``python -I -S`` with an empty
-environment, in its own session) and one uid for its candidates; a :class:`SandboxPool`
+A :class:`Sandbox` owns one supervisor and its clean zygote (``harness.py`` under
+``python -I -S`` with an empty environment, in its own session) and one uid for its
+candidates; a :class:`SandboxPool`
 keeps several so the candidates of a GRPO group run in parallel. A sandbox that cannot start
 or stops answering yields ``None`` from :meth:`Sandbox.run` ("no signal") and is restarted.
 
@@ -67,27 +68,6 @@ class Limits:
         return asdict(self)
 
 
-def hidden_paths() -> list[str]:
-    """Folders a candidate must not read: where datasets keep their reference solutions and
-    tests (HumanEval's ``canonical_solution``), which a candidate could otherwise look up.
-
-    ``$RLVR_DATA_DIR``, the Hugging Face caches (``$HF_HOME``, ``$HF_DATASETS_CACHE``,
-    ``$HF_HUB_CACHE``, ``~/.cache/huggingface``) and every folder in ``$RLVR_SANDBOX_HIDE``
-    (``os.pathsep``-separated), resolved, those that exist.
-    """
-    env = os.environ
-    cache = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    names = [
-        env.get(k, "") for k in ("RLVR_DATA_DIR", "HF_HOME", "HF_DATASETS_CACHE", "HF_HUB_CACHE")
-    ]
-    names += [
-        os.path.join(cache, "huggingface"),
-        *env.get("RLVR_SANDBOX_HIDE", "").split(os.pathsep),
-    ]
-    found = (os.path.realpath(os.path.expanduser(n)) for n in names if n.strip())
-    return sorted({p for p in found if os.path.isdir(p)})
-
-
 def _uid_base() -> int:
     # Candidates of different sandboxes must never share a uid: a uid is what RLIMIT_NPROC
     # counts and what the final kill(-1) sweeps. Live pids are unique, so pid * 256 is too.
@@ -97,18 +77,15 @@ def _uid_base() -> int:
 class Sandbox:
     """One zygote and the uid its candidates run as; use from one thread at a time."""
 
-    def __init__(
-        self, uid: int | None, *, tmpfs_bytes: int = 256 << 20, hide: list[str] | None = None
-    ) -> None:
+    def __init__(self, uid: int | None, *, tmpfs_bytes: int = 256 << 20) -> None:
         self.uid = uid
-        self.tmpfs_bytes = tmpfs_bytes
-        self.hide = hidden_paths() if hide is None else list(hide)
+        self.tmpfs_bytes = tmpfs_bytes  # each candidate's /tmp, its only writable folder
         self.proc: subprocess.Popen | None = None
         self.isolation: dict[str, Any] = {}
         self.start_error: str | None = None
 
     def start(self) -> bool:
-        config = {"uid": self.uid, "tmpfs_bytes": self.tmpfs_bytes, "hide": self.hide}
+        config = {"uid": self.uid, "tmpfs_bytes": self.tmpfs_bytes}
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", HARNESS, json.dumps(config)],
@@ -161,6 +138,10 @@ class Sandbox:
         if reply is None:
             self.start_error = "the sandbox stopped answering"
             self.kill()
+        elif reply.get("restart"):
+            # the sandbox could not vouch for its own state (it exits by itself): the verdict
+            # above stands, the next job gets a fresh sandbox
+            self.kill()
         return reply
 
     def kill(self) -> None:
@@ -180,17 +161,15 @@ class SandboxPool:
 
     ``workers`` defaults to the number of CPUs. Uids are given per sandbox when running as
     root, otherwise candidates keep the caller's uid (weaker; reported in ``isolation``).
-    ``hide``: folders covered by an empty read-only filesystem inside the sandbox (default:
-    :func:`hidden_paths`).
+    What a candidate can see of the filesystem is an allowlist (``jail.py``), the same for
+    every sandbox.
     """
 
-    def __init__(self, workers: int | None = None, *, hide: list[str] | None = None) -> None:
+    def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, int(workers or os.cpu_count() or 1))
         base = _uid_base() if os.geteuid() == 0 else None
         self._free: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
-        self._all = [
-            Sandbox(None if base is None else base + i, hide=hide) for i in range(self.workers)
-        ]
+        self._all = [Sandbox(None if base is None else base + i) for i in range(self.workers)]
         for box in self._all:
             self._free.put(box)
         self.closed = False
