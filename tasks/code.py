@@ -17,7 +17,9 @@ column: splits are the paper's ``task_id`` ranges, as on the hub:
 | train      | 601-1000 | 120  |
 
 The prompt is the description plus the first test (it names the function and its call
-shape); all tests score. Accuracy is the fraction of the row's asserts that pass.
+shape); all tests score. Accuracy is 1 when every assert passes and 0 otherwise
+(``partial_credit=True``: the fraction that pass; a constant ``return 0`` earns 2/3 of that on
+many rows, so it is off by default).
 
 **humaneval** (164 problems, ``test`` only; Chen et al. 2021). Rows come from ``path=``,
 ``$RLVR_DATA_DIR/humaneval/HumanEval.jsonl(.gz)`` or the hub (``openai/openai_humaneval``).
@@ -94,7 +96,11 @@ def _mbpp_problem(record: Record, split: str) -> Problem:
 
 @register("mbpp")
 def mbpp(
-    *, instruction: str = MBPP_INSTRUCTION, system: str | None = None, few_shot: int = 0
+    *,
+    instruction: str = MBPP_INSTRUCTION,
+    system: str | None = None,
+    few_shot: int = 0,
+    partial_credit: bool = False,
 ) -> Task:
     """MBPP sanitized, split by ``task_id`` (see the module doc)."""
 
@@ -107,7 +113,7 @@ def mbpp(
     return Task(
         "mbpp",
         problems,
-        code_rubric(),
+        code_rubric(partial_credit=partial_credit),
         prompt=Prompt(instruction, system=system, few_shot=few_shot),
         reference=reference,
         splits=("train", "validation", "test", "prompt"),
@@ -118,7 +124,11 @@ def mbpp(
 
 @register("humaneval")
 def humaneval(
-    *, instruction: str = HUMANEVAL_INSTRUCTION, system: str | None = None, few_shot: int = 0
+    *,
+    instruction: str = HUMANEVAL_INSTRUCTION,
+    system: str | None = None,
+    few_shot: int = 0,
+    partial_credit: bool = False,
 ) -> Task:
     """HumanEval (test only)."""
     from verifiers.code import humaneval_tests
@@ -139,7 +149,7 @@ def humaneval(
     return Task(
         "humaneval",
         problems,
-        code_rubric(),
+        code_rubric(partial_credit=partial_credit),
         prompt=Prompt(instruction, system=system, few_shot=few_shot),
         reference=reference,
         splits=("test",),

@@ -78,14 +78,24 @@ def math_accuracy(completion: str, answer: str, **info: Any) -> Verdict:
     return math_check(completion, answer)
 
 
-def code_accuracy(completion: str, answer: str, **info: Any) -> Verdict:
+def code_accuracy(
+    completion: str, answer: str, *, partial_credit: bool = False, **info: Any
+) -> Verdict:
+    """1.0 when every test passes, else 0.0 (``partial_credit``: the fraction passed).
+
+    All-or-nothing by default because a fraction is a reward a policy can farm: a constant
+    ``return 0`` passes 2 of 3 asserts on many MBPP rows (``python -m verifiers probe mbpp``
+    flagged it at 0.67) without solving anything.
+    """
     from verifiers.code import code_check
 
     # the prefix (HumanEval's prompt: imports, helpers, the signature) runs before the code
     prefix = info.get("prefix", "")
     if prefix and not prefix.endswith("\n"):
         prefix += "\n"
-    verdict = code_check(completion, list(info["tests"]), prefix=prefix)
+    verdict = code_check(
+        completion, list(info["tests"]), prefix=prefix, all_or_nothing=not partial_credit
+    )
     failed = [t for t in verdict.details.get("tests", ()) if not t.passed]
     if not failed:
         return verdict
@@ -117,12 +127,13 @@ def boxed_rubric() -> Rubric:
     )
 
 
-def code_rubric() -> Rubric:
+def code_rubric(*, partial_credit: bool = False) -> Rubric:
     """Python in a fenced block, run against ``info["tests"]`` in the sandbox (mbpp,
-    humaneval). Accuracy is the fraction of tests passed."""
+    humaneval). Accuracy is 1 when every test passes (``partial_credit``: the fraction)."""
+    accuracy = functools.partial(code_accuracy, partial_credit=partial_credit)
     return Rubric(
         [
-            RewardFunc("accuracy", code_accuracy, in_process=True),
+            RewardFunc("accuracy", accuracy, in_process=True),
             RewardFunc("format", code_block_format, weight=FORMAT_WEIGHT, in_process=True),
         ]
     )
