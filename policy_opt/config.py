@@ -179,14 +179,18 @@ def _field_type(f: dataclasses.Field) -> type:
     return type(f.default)
 
 
-def build_parser(prog: str = "python -m policy_opt.train") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Train a policy with GRPO, Dr.GRPO or GSPO on a verifier-backed environment.",
-    )
+def build_parser(prog: str = "python -m policy_opt.train", *,
+                 fields: tuple[str, ...] | None = None,
+                 description: str = "Train a policy with GRPO, Dr.GRPO or GSPO on a "
+                 "verifier-backed environment.") -> argparse.ArgumentParser:
+    """The CLI of TrainConfig's fields (only ``fields`` when given: the evaluation command
+    shares the trainer's flags, help texts and defaults)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--config", type=Path, default=None,
                         help="YAML file of field: value pairs (flags given on the command line win)")
     for f in dataclasses.fields(TrainConfig):
+        if fields is not None and f.name not in fields:
+            continue
         kind = _field_type(f)
         # The default stays SUPPRESS so a YAML value is not overridden by an unset flag; help
         # states the built-in default itself.
@@ -283,11 +287,15 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
     With ``--resume`` the run's saved settings (``<out>/config.json``) fill in every field that
     neither the YAML file nor a flag sets, so a resumed run is the same run.
     """
-    parser = build_parser()
-    ns = vars(parser.parse_args(argv))
-    config_path = ns.pop("config", None)
+    ns = vars(build_parser().parse_args(argv))
+    return parse_values(ns, config_path=ns.pop("config", None))
+
+
+def parse_values(flags: dict[str, Any], *, config_path: Path | None = None) -> TrainConfig:
+    """A validated TrainConfig from parsed ``flags`` over an optional YAML file (and, with
+    ``resume``, the run's saved settings under both)."""
     values: dict[str, Any] = load_yaml(config_path) if config_path else {}
-    values.update(ns)
+    values.update(flags)
     if values.get("resume"):
         out = values.get("out", TrainConfig.out)
         if isinstance(out, str):  # a bad --out is reported by validate()

@@ -54,6 +54,7 @@ from policy_opt.distributed import (
     unsharded,
     wrap_model,
 )
+from policy_opt.evaluate import episode_correct
 from policy_opt.logprobs import token_logprobs
 from policy_opt.losses import policy_loss, resolve_config
 from policy_opt.rollout import Episode, collect_episodes
@@ -230,13 +231,6 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
 
 
 # --------------------------------------------------------------------------- metrics
-
-
-def episode_correct(ep: Episode) -> bool:
-    """Whether the env judged the final answer correct (falls back to reward >= 1)."""
-    if "correct" in ep.info:
-        return bool(ep.info["correct"])
-    return ep.reward is not None and ep.reward >= 1.0
 
 
 def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool]:
@@ -716,38 +710,35 @@ class Trainer:
             "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,
         }
 
-    def evaluate(self, step: int) -> dict[str, Any]:
+    def evaluate(self, step: int, *, keep_rows: bool = False) -> dict[str, Any]:
         """Greedy accuracy, sampled accuracy (mean@k) and pass@k on held-out prompts (fixed
-        seeds, so comparable between evaluations)."""
+        seeds, so comparable between evaluations); see policy_opt.evaluate. ``keep_rows``
+        adds ``rows``: every prompt's completions and verdicts (gathered to every rank)."""
+        from policy_opt.evaluate import (
+            eval_rollouts,
+            held_out_seeds,
+            row_records,
+            summarise,
+            verdicts,
+        )
+
         cfg = self.cfg
-        seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
+        seeds = held_out_seeds(cfg.eval_prompts)[self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
         with unsharded(self.model, self.dist), self.prompts_fit():
-            greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
-                                      max_new_tokens=cfg.max_new_tokens,
-                                      max_turns=cfg.max_turns, temperature=0.0,
-                                      seed=cfg.seed, workers=self.env_workers)
-            sampled = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds,
-                                       cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
-                                       max_turns=cfg.max_turns, temperature=cfg.temperature,
-                                       top_p=cfg.top_p, seed=cfg.seed + 1 + self.dist.rank,
-                                       workers=self.env_workers)
-        check_rewards(greedy + sampled, cfg.env)
-        local = ([episode_correct(e) for e in greedy], [e.reward or 0.0 for e in greedy],
-                 [episode_correct(e) for e in sampled])
-        parts = gather_objects(local, self.dist)
-        right = [c for p in parts for c in p[0]]
-        rewards = [r for p in parts for r in p[1]]
-        hits = [h for p in parts for h in p[2]]
-        pass_k = [any(hits[i:i + cfg.eval_k]) for i in range(0, len(hits), cfg.eval_k)]
-        return {
-            "kind": "eval", "step": step, "k": cfg.eval_k,
-            "accuracy": sum(right) / len(right),
-            "reward_mean": sum(rewards) / len(rewards),
-            "pass_at_k": sum(pass_k) / len(pass_k),
-            # mean@k: accuracy at the rollout temperature, the policy RL actually trains
-            "sampled_accuracy": sum(hits) / len(hits),
-        }
+            ran = eval_rollouts(self.make_eval_env, self.engine, self.tokenizer, seeds,
+                                k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
+                                max_turns=cfg.max_turns, temperature=cfg.temperature,
+                                top_p=cfg.top_p, seed=cfg.seed,
+                                sample_seed=cfg.seed + 1 + self.dist.rank,
+                                workers=self.env_workers)
+        check_rewards(ran.greedy + ran.sampled, cfg.env)
+        result = {"kind": "eval", "step": step, "k": cfg.eval_k,
+                  **summarise(gather_objects(verdicts(ran), self.dist), cfg.eval_k)}
+        if keep_rows:
+            result["rows"] = [r for part in gather_objects(row_records(ran), self.dist)
+                              for r in part]
+        return result
 
     # ---------------------------------------------------------------- bookkeeping
 
