@@ -69,6 +69,11 @@ class TrainConfig:
     eval_k: int = _f(4, "samples per held-out prompt for pass@k")
     save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
     out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
+    overwrite: bool = _f(False, "start a new run in an --out that holds another run, removing that "
+                         "run's files (only those the trainer writes); without it (or --resume) "
+                         "such an --out is refused")
+    keep_checkpoints: int = _f(3, "checkpoints kept on disk: the newest N, plus the one with the "
+                               "best held-out accuracy; 0 = keep all")
     resume: bool = _f(False, "continue from the newest checkpoint in --out: its weights, optimiser, "
                       "RNG state, and the minutes it already spent of --max-minutes; settings "
                       "not given again (flags or --config) are the run's own (--out/config.json)")
@@ -119,7 +124,7 @@ class TrainConfig:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
         non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
-                        "save_every", "threads", "weight_decay", "env_workers")
+                        "save_every", "threads", "weight_decay", "env_workers", "keep_checkpoints")
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
@@ -277,7 +282,7 @@ def load_run_config(out: str) -> dict[str, Any]:
         raise ConfigError(f"--resume: {path} is not a JSON object ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--resume: {path} is not a JSON object")
-    settings = {k: v for k, v in data.items() if k not in ("resume", "out")}
+    settings = {k: v for k, v in data.items() if k not in ("resume", "out", "overwrite")}
     return _typed_fields(settings, where=f"--resume: {path}")
 
 

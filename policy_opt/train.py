@@ -58,6 +58,7 @@ from policy_opt.evaluate import episode_correct
 from policy_opt.logprobs import token_logprobs
 from policy_opt.losses import policy_loss, resolve_config
 from policy_opt.rollout import Episode, collect_episodes
+from policy_opt.run_folder import check_out, clear_run
 
 
 class TrainingError(RuntimeError):
@@ -814,7 +815,7 @@ class Trainer:
         # the experiment part-way and is worth a line in the log. (The model, checked above,
         # may be spelled as another path to the same folder.)
         routine = {"resume", "max_steps", "max_minutes", "eval_every", "save_every", "threads",
-                   "device", "env_workers", "out", "model"}
+                   "device", "env_workers", "out", "model", "overwrite", "keep_checkpoints"}
         changed = [f"{_flag_name(k)} {saved[k]!r} -> {now[k]!r}" for k in now
                    if k in saved and k not in routine and saved[k] != now[k]]
         if changed:
@@ -835,7 +836,10 @@ class Trainer:
         cfg = self.cfg
         main_rank = self.dist.is_main
         metrics_path = self.out / "metrics.jsonl"
+        check_out(self.out, resume=cfg.resume, overwrite=cfg.overwrite)
         if main_rank:
+            if cfg.overwrite and (removed := clear_run(self.out)):
+                self.log(f"--overwrite: removed {', '.join(removed)} of the run in {self.out}")
             self.out.mkdir(parents=True, exist_ok=True)
         barrier(self.dist)
         if cfg.resume:
@@ -923,6 +927,7 @@ def main(argv: list[str] | None = None) -> int:
     trainer = None
     try:
         cfg = parse_config(argv)
+        check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
         trainer = Trainer(cfg)
         trainer.train()
     except ConfigError as err:
