@@ -74,6 +74,10 @@ class TrainConfig:
                          "such an --out is refused")
     keep_checkpoints: int = _f(3, "checkpoints kept on disk: the newest N, plus the one with the "
                                "best held-out accuracy; 0 = keep all")
+    report_to: str = _f("none", "also send the metrics to tensorboard (<out>/tensorboard; pip "
+                        "install tensorboard) or wandb (offline unless WANDB_MODE or "
+                        "WANDB_API_KEY says otherwise; pip install wandb)",
+                        choices=("none", "tensorboard", "wandb"))
     resume: bool = _f(False, "continue from the newest checkpoint in --out: its weights, optimiser, "
                       "RNG state, and the minutes it already spent of --max-minutes; settings "
                       "not given again (flags or --config) are the run's own (--out/config.json)")

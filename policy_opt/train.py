@@ -34,11 +34,14 @@ import torch
 
 from policy_opt.advantages import group_advantages
 from policy_opt.checkpoint import (
+    best_checkpoint,
     full_state_dicts,
     latest_checkpoint,
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
+    mark_best,
+    prune_checkpoints,
     save_checkpoint,
 )
 from policy_opt.config import ConfigError, TrainConfig, parse_config
@@ -55,6 +58,7 @@ from policy_opt.distributed import (
     wrap_model,
 )
 from policy_opt.evaluate import episode_correct
+from policy_opt.interrupt import GracefulStop, StopNow
 from policy_opt.logprobs import token_logprobs
 from policy_opt.losses import policy_loss, resolve_config
 from policy_opt.rollout import Episode, collect_episodes
@@ -234,11 +238,15 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
 # --------------------------------------------------------------------------- metrics
 
 
-def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool]:
-    """(reward, model tokens, correct, truncated, length cut): what the step metrics need of
-    an episode."""
+def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool, float | None]:
+    """(reward, model tokens, correct, truncated, length cut, surprisal): what the step
+    metrics need of an episode. The surprisal is the sum of -log q over the model's sampled
+    tokens (q: the distribution they were drawn from), None when the engine kept no log-probs."""
+    lp = ep.completion_logprobs
+    surprisal = (None if lp is None else
+                 -sum(x for x, m in zip(lp, ep.completion_mask) if m))
     return (ep.reward, sum(ep.completion_mask), episode_correct(ep),
-            bool(ep.info.get("truncated")), bool(ep.info.get("length_cut")))
+            bool(ep.info.get("truncated")), bool(ep.info.get("length_cut")), surprisal)
 
 
 def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
@@ -268,7 +276,19 @@ def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
         "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
         "truncated": mean([float(s[3]) for s in stats]),
         "clipped": mean([float(s[4]) for s in stats]),
+        "entropy": _entropy(stats),
     }
+
+
+def _entropy(stats: Sequence[tuple]) -> float | None:
+    """Per-token entropy of the sampling distribution, estimated as the mean surprisal of the
+    sampled tokens (E_q[-log q] = H(q); TRL computes it exactly from the logits, which our
+    log-prob pass never materialises). None when an engine kept no log-probs."""
+    known = [(s[5], s[1]) for s in stats if len(s) > 5 and s[5] is not None]
+    tokens = sum(n for _, n in known)
+    if not known or len(known) < len(stats) or not tokens:
+        return None
+    return sum(x for x, _ in known) / tokens
 
 
 def check_rewards(episodes: Sequence[Episode], env: str) -> None:
@@ -445,6 +465,9 @@ class Trainer:
         self.out = Path(cfg.out)
         self.start_step = 0
         self.last_checkpoint: Path | None = None
+        self.last_eval: tuple[int, float] | None = None  # (step, held-out greedy accuracy)
+        self.stop = GracefulStop(enabled=False)  # train() installs the signal handlers
+        self.interrupted = 0  # 128 + the signal that stopped the run, else 0
 
     def check_context(self, prompts: Sequence[Sequence[dict]]) -> None:
         """Raise ConfigError when the env's (probe) prompts and --max-new-tokens do not fit
@@ -691,7 +714,8 @@ class Trainer:
 
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
-        episodes = self.rollout(step)
+        with self.stop.abortable():  # a signal here stops the run at the last finished step
+            episodes = self.rollout(step)
         if hasattr(self.engine, "sleep"):
             self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
         t1 = time.perf_counter()
@@ -752,9 +776,19 @@ class Trainer:
                      "config": asdict(self.cfg), "train_seconds": self.train_seconds()}
             self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
                                                    state, model_state=model_state)
+            self.keep_checkpoints(step)
         else:
             self.last_checkpoint = self.out / "checkpoints" / f"step-{step:06d}"
         barrier(self.dist)
+
+    def keep_checkpoints(self, step: int) -> None:
+        """Mark the checkpoint just written best when its step's held-out accuracy beats the
+        marked one's, then delete all but the newest --keep-checkpoints and the best."""
+        if self.last_eval is not None and self.last_eval[0] == step:
+            best = best_checkpoint(self.out)
+            if best is None or self.last_eval[1] > best[1]:
+                mark_best(self.out, self.last_checkpoint, self.last_eval[1])
+        prune_checkpoints(self.out, self.cfg.keep_checkpoints)
 
     def maybe_resume(self, metrics_path: Path) -> None:
         folder = latest_checkpoint(self.out)
@@ -815,7 +849,8 @@ class Trainer:
         # the experiment part-way and is worth a line in the log. (The model, checked above,
         # may be spelled as another path to the same folder.)
         routine = {"resume", "max_steps", "max_minutes", "eval_every", "save_every", "threads",
-                   "device", "env_workers", "out", "model", "overwrite", "keep_checkpoints"}
+                   "device", "env_workers", "out", "model", "overwrite", "keep_checkpoints",
+                   "report_to"}
         changed = [f"{_flag_name(k)} {saved[k]!r} -> {now[k]!r}" for k in now
                    if k in saved and k not in routine and saved[k] != now[k]]
         if changed:
@@ -832,6 +867,7 @@ class Trainer:
         from tqdm.auto import tqdm
 
         from policy_opt.plots import plot_run
+        from policy_opt.reporting import make_reporter
 
         cfg = self.cfg
         main_rank = self.dist.is_main
@@ -848,56 +884,79 @@ class Trainer:
             metrics_path.unlink()
         if main_rank:
             (self.out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+        reporter = make_reporter(cfg.report_to if main_rank else "none", self.out, asdict(cfg))
 
         def record(rec: dict[str, Any]) -> None:
             if main_rank:
                 with metrics_path.open("a") as fh:
                     fh.write(json.dumps(rec) + "\n")
+                reporter.log(rec)
 
-        if self.start_step == 0:
-            ev = self.evaluate(0)
+        def held_out(step: int) -> None:
+            with self.stop.abortable():
+                ev = self.evaluate(step)
             record(ev)
-            self.log(f"step 0 held-out: accuracy {ev['accuracy']:.3f}, "
+            self.last_eval = (step, ev["accuracy"])
+            self.log(f"step {step} held-out: accuracy {ev['accuracy']:.3f}, "
                      f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-        bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
-                   total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
-                   dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
-        self.clock_started = self.clock() - self.seconds_before
-        final = cfg.max_steps
-        for step in bar:
-            if cfg.max_minutes:
-                # The furthest-along clock decides for all ranks, so they share one learning rate and
-                # stop at the same step (a rank stopping alone would block the others).
-                spent = self.train_seconds() / (60 * cfg.max_minutes)
-                self.time_spent = max_over_ranks(spent, self.dist)
-            if self.time_spent >= 1.0:
-                final = step
-                self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
-                break
-            rec = self.train_step(step)
-            record(rec)
-            bar.set_postfix(reward=f"{rec['reward_mean']:.3f}", acc=f"{rec['accuracy']:.2f}",
-                            kl=f"{rec.get('kl', 0.0):.4f}", clip=f"{rec.get('clip_frac') or 0.0:.3f}",
-                            len=f"{rec['len_mean']:.1f}", tok_s=f"{rec['tokens_per_s']:.0f}")
-            done = step + 1
-            if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
-                ev = self.evaluate(done)
-                record(ev)
-                self.log(f"step {done} held-out: accuracy {ev['accuracy']:.3f}, "
-                          f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-            if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
-                self.checkpoint(done)
-        bar.close()
-        if self.start_step < final:
-            ev = self.evaluate(final)
-            record(ev)
-            self.log(f"step {final} held-out: accuracy {ev['accuracy']:.3f}, "
-                     f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-        self.checkpoint(final)
+            if main_rank:  # redrawn at every evaluation, so a killed run still has its plot
+                plot_run(metrics_path, self.out / "curves.png", title=f"{cfg.algo} on {cfg.env}")
+
+        # Signals are handled in a single-process run (see policy_opt.interrupt).
+        self.stop = GracefulStop(enabled=not self.dist.enabled, log=self.log)
+        final = self.start_step  # the last finished step
+        try:
+            with self.stop:
+                if self.start_step == 0:
+                    held_out(0)
+                bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
+                           total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
+                           dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
+                self.clock_started = self.clock() - self.seconds_before
+                for step in bar:
+                    if cfg.max_minutes:
+                        # The furthest-along clock decides for all ranks, so they share one
+                        # learning rate and stop at the same step (a rank stopping alone would
+                        # block the others).
+                        spent = self.train_seconds() / (60 * cfg.max_minutes)
+                        self.time_spent = max_over_ranks(spent, self.dist)
+                    if self.time_spent >= 1.0:
+                        self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
+                        break
+                    rec = self.train_step(step)
+                    record(rec)
+                    final = done = step + 1
+                    bar.set_postfix(reward=f"{rec['reward_mean']:.3f}",
+                                    acc=f"{rec['accuracy']:.2f}",
+                                    kl=f"{rec.get('kl', 0.0):.4f}",
+                                    clip=f"{rec.get('clip_frac') or 0.0:.3f}",
+                                    len=f"{rec['len_mean']:.1f}",
+                                    tok_s=f"{rec['tokens_per_s']:.0f}")
+                    if self.stop.requested:
+                        break
+                    if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
+                        held_out(done)
+                    if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
+                        self.checkpoint(done)
+                bar.close()
+                if self.start_step < final and not self.stop.requested:
+                    held_out(final)
+        except StopNow:
+            pass
+        finally:
+            reporter.close()
+        self.interrupted = self.stop.exit_code
+        if self.interrupted and final == self.start_step and self.last_checkpoint is not None:
+            self.log(f"stopped before a step finished; {self.last_checkpoint} is still the "
+                     "newest checkpoint")
+        else:
+            self.checkpoint(final)
         if main_rank:
             png = plot_run(metrics_path, self.out / "curves.png",
                            title=f"{cfg.algo} on {cfg.env}")
             self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
+            if self.interrupted:
+                self.log(f"continue with: python -m policy_opt.train --out {self.out} --resume")
         return self.out
 
 
@@ -930,6 +989,8 @@ def main(argv: list[str] | None = None) -> int:
         check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
         trainer = Trainer(cfg)
         trainer.train()
+        if trainer.interrupted:
+            return trainer.interrupted
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

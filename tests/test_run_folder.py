@@ -28,7 +28,7 @@ def test_a_second_run_in_the_same_out_is_refused_until_overwrite(tiny_model, tmp
     assert (out / "metrics.jsonl").read_text() == first  # nothing touched
     assert main(_argv(tiny_model, out, "--overwrite", "--seed", "1")) == 0
     assert (out / "metrics.jsonl").read_text() != first
-    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["latest", "step-000001"]
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["best", "latest", "step-000001"]
     # --resume continues it; --resume with --overwrite is contradictory.
     assert main(_argv(tiny_model, out, "--resume", "--max-steps", "2")) == 0
     assert main(_argv(tiny_model, out, "--resume", "--overwrite")) == 2
