@@ -63,6 +63,14 @@ class TrainConfig:
                             "default: the algo preset's")
     eps_low: float | None = _f(None, "lower clip range; default: the algo preset's")
     eps_high: float | None = _f(None, "upper clip range; default: the algo preset's")
+    loss_norm: str = _f("preset", "how token losses are averaged: sequence_mean (each sequence's "
+                        "mean, then over sequences: GRPO, GSPO), token_mean (over every token of "
+                        "the minibatch: TRL's dapo), constant (token sum / max completion "
+                        "length: Dr.GRPO); preset = the algo's",
+                        choices=("preset", "sequence_mean", "token_mean", "constant"))
+    adv_scale: str = _f("preset", "advantage scale: group (divide by the group's reward std), "
+                        "batch (the batch's std), none (Dr.GRPO); preset = the algo's",
+                        choices=("preset", "group", "batch", "none"))
     # evaluation and output
     eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
     eval_prompts: int = _f(32, "held-out prompts per evaluation")
@@ -230,12 +238,18 @@ def load_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"--config {path}: not valid YAML ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--config {path}: expected a mapping of field: value")
+    from policy_opt.trl_config import from_trl_names, trl_field_names
+
+    where = f"--config {path}"
+    data = from_trl_names({str(k).replace("-", "_"): v for k, v in data.items()}, where=where)
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for key in data:
-        if str(key).replace("-", "_") not in known:
-            raise ConfigError(f"--config {path}: unknown field {key!r}")
-    return _typed_fields({str(k).replace("-", "_"): v for k, v in data.items()},
-                         where=f"--config {path}")
+        if key not in known:
+            if key in trl_field_names():
+                raise ConfigError(f"{where}: TRL's {key!r} has no equivalent here (README: "
+                                  "'TRL names in --config')")
+            raise ConfigError(f"{where}: unknown field {key!r}")
+    return _typed_fields(data, where=where)
 
 
 def _typed_fields(data: dict[str, Any], where: str) -> dict[str, Any]:

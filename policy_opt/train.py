@@ -413,6 +413,8 @@ class Trainer:
         self.dtype = resolve_dtype(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
+                                       norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
+                                       adv_scale=None if cfg.adv_scale == "preset" else cfg.adv_scale,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
         # Fail on a bad --env or unreadable data (both splits) before loading the model.
