@@ -38,7 +38,10 @@ def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
     tmp = root / f"step-{step:06d}.tmp"
     if tmp.exists():
         shutil.rmtree(tmp)
-    model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
+    from policy_opt.model import quiet_weight_bars
+
+    with quiet_weight_bars():  # a bar per checkpoint would scroll the step bar away
+        model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
     tokenizer.save_pretrained(tmp)
     state = dict(trainer_state)
     state["rng"] = {

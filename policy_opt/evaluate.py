@@ -192,7 +192,7 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
 def main(argv: list[str] | None = None) -> int:
     from policy_opt.config import ConfigError
     from policy_opt.distributed import shutdown
-    from policy_opt.train import Trainer, TrainingError
+    from policy_opt.train import Trainer, TrainingError, check_model_flag
 
     trainer = None
     try:
@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         if note:
             print(note, file=sys.stderr)
         cfg.model = model
+        check_model_flag(model)
         trainer = Trainer(cfg)
         result = trainer.evaluate(0, keep_rows=True)
         rows = result.pop("rows")

@@ -223,7 +223,8 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
     prompt = model(input_ids=mb.input_ids[lead, :p], attention_mask=mb.attention_mask[lead, :p],
                    position_ids=mb.position_ids[lead, :p], **{cache_kw: DynamicCache()},
                    use_cache=True, logits_to_keep=1)
-    cache = prompt.past_key_values
+    # The output's field is named like the forward's keyword (reading the old name warns).
+    cache = getattr(prompt, cache_kw)
     cache.batch_repeat_interleave(g)
     # The prompt's last position predicts the first completion token.
     first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1])
@@ -962,6 +963,18 @@ class Trainer:
         return self.out
 
 
+def check_model_flag(model: str) -> None:
+    """A --model that cannot load (a typo'd folder, a hub id offline) as a ConfigError at
+    once, before the env and the model are built."""
+    from policy_opt.model import DEFAULT_NAME, check_model_source
+
+    if model != DEFAULT_NAME:
+        try:
+            check_model_source(model)
+        except OSError as err:
+            raise ConfigError(f"--model {model!r}: {err}") from err
+
+
 def _flag_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
@@ -989,6 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_config(argv)
         check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
+        check_model_flag(cfg.model)
         trainer = Trainer(cfg)
         trainer.train()
         if trainer.interrupted:
