@@ -324,3 +324,34 @@ def parse_values(flags: dict[str, Any], *, config_path: Path | None = None) -> T
         if isinstance(out, str):  # a bad --out is reported by validate()
             values = {**load_run_config(out), **values}
     return TrainConfig(**values).validate()
+
+
+# Settings tuned for the 2.4M-parameter default model, and what real (0.5-7B) models usually
+# take instead (TRL's GRPOConfig defaults and common recipes).
+SMALL_MODEL_DEFAULTS = {
+    "lr": "1e-6",
+    "max_new_tokens": "512-1024 for reasoning",
+    "eval_prompts": "256+, as 32 prompts move accuracy in 3-point steps",
+}
+REAL_MODEL_PARAMS = 50_000_000
+"""Above this many parameters the small-model defaults are called out."""
+
+
+def small_model_note(cfg: TrainConfig, n_params: int,
+                     fields: tuple[str, ...] = tuple(SMALL_MODEL_DEFAULTS)) -> str | None:
+    """A note naming the small-model defaults a run on a real model is using (the ``fields``
+    still at their defaults) and the usual values, or None when there is nothing to say.
+
+    Example:
+        >>> print(small_model_note(TrainConfig(model="Qwen/Qwen2.5-0.5B"), 494_000_000))
+        note: --model 'Qwen/Qwen2.5-0.5B' (494M parameters) runs with defaults tuned for the 2.4M default model: --lr 0.0001 (usual: 1e-6), --max-new-tokens 32 (usual: 512-1024 for reasoning), --eval-prompts 32 (usual: 256+, as 32 prompts move accuracy in 3-point steps)
+    """
+    if cfg.model == "default" or n_params < REAL_MODEL_PARAMS:
+        return None
+    defaults = {f.name: f.default for f in dataclasses.fields(TrainConfig)}
+    kept = [f"{_flag(k)} {getattr(cfg, k)} (usual: {SMALL_MODEL_DEFAULTS[k]})"
+            for k in fields if getattr(cfg, k) == defaults[k]]
+    if not kept:
+        return None
+    return (f"note: --model {cfg.model!r} ({n_params / 1e6:.0f}M parameters) runs with defaults "
+            f"tuned for the 2.4M default model: " + ", ".join(kept))

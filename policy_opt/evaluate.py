@@ -190,7 +190,7 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from policy_opt.config import ConfigError
+    from policy_opt.config import ConfigError, small_model_note
     from policy_opt.distributed import shutdown
     from policy_opt.train import Trainer, TrainingError, check_model_flag
 
@@ -205,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         cfg.model = model
         check_model_flag(model)
         trainer = Trainer(cfg)
+        note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()),
+                                ("max_new_tokens", "eval_prompts"))
+        if note:
+            print(note, file=sys.stderr)
         result = trainer.evaluate(0, keep_rows=True)
         rows = result.pop("rows")
         if trainer.dist.is_main:

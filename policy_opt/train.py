@@ -44,7 +44,7 @@ from policy_opt.checkpoint import (
     prune_checkpoints,
     save_checkpoint,
 )
-from policy_opt.config import ConfigError, TrainConfig, parse_config
+from policy_opt.config import ConfigError, TrainConfig, parse_config, small_model_note
 from policy_opt.distributed import (
     DistInfo,
     any_rank,
@@ -1004,6 +1004,9 @@ def main(argv: list[str] | None = None) -> int:
         check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
         check_model_flag(cfg.model)
         trainer = Trainer(cfg)
+        note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()))
+        if note:
+            trainer.log(note)
         trainer.train()
         if trainer.interrupted:
             return trainer.interrupted
