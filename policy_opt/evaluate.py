@@ -169,9 +169,32 @@ def resolve_model(name: str) -> tuple[str, str | None]:
     return name, None
 
 
+# Settings of an evaluation that a run's config.json supplies when the command does not.
+INHERITED = ("env", "max_new_tokens", "max_turns", "temperature", "top_p", "eval_prompts",
+             "eval_k", "seed")
+
+
+def run_settings(model: str) -> tuple[dict[str, Any], Path | None]:
+    """The evaluation settings (``INHERITED``) of the run that wrote checkpoint ``model``
+    (``<run>/checkpoints/step-N``), and that run's config.json; ({}, None) otherwise."""
+    from policy_opt.config import load_run_config
+    from policy_opt.model import DEFAULT_NAME, _looks_local
+
+    if model == DEFAULT_NAME or not _looks_local(model):
+        return {}, None
+    run = Path(model).expanduser().resolve().parent.parent
+    if not (run / "config.json").is_file() or not (run / "checkpoints").is_dir():
+        return {}, None
+    saved = load_run_config(str(run))
+    return {k: v for k, v in saved.items() if k in INHERITED}, run / "config.json"
+
+
 def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
-    """(a validated TrainConfig for the evaluation, the output folder)."""
-    from policy_opt.config import TrainConfig, build_parser, parse_values
+    """(a validated TrainConfig for the evaluation, the output folder).
+
+    Precedence: defaults < the checkpoint's run settings (env, generation and evaluation
+    settings, seed; so the checkpoint is judged as its run judged it) < --config < flags."""
+    from policy_opt.config import TrainConfig, build_parser, load_yaml, parse_values
 
     parser = build_parser("python -m policy_opt.evaluate", fields=EVAL_FIELDS,
                           description="Evaluate a model (a checkpoint, a run folder, a hub id or "
@@ -182,7 +205,18 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
                         f"held-out prompt) (default: {DEFAULT_OUT})")
     ns = vars(parser.parse_args(argv))
     out = Path(ns.pop("out"))
-    cfg: TrainConfig = parse_values(ns, config_path=ns.pop("config", None))
+    config_path = ns.pop("config", None)
+    model, note = resolve_model(ns.get("model", TrainConfig.model))
+    if note:
+        print(note, file=sys.stderr)
+    ns["model"] = model
+    inherited, source = run_settings(model)
+    given = set(ns) | (set(load_yaml(config_path)) if config_path else set())
+    inherited = {k: v for k, v in inherited.items() if k not in given}
+    if inherited:
+        print(f"from {source}: " + ", ".join(f"--{k.replace('_', '-')} {v}"
+                                             for k, v in inherited.items()), file=sys.stderr)
+    cfg: TrainConfig = parse_values({**inherited, **ns}, config_path=config_path)
     # No training: no reference model, no checkpoint; the Trainer's out is never written.
     cfg.beta = 0.0
     cfg.out = str(out)
@@ -199,11 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg, out = parse_eval_args(argv)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
-        model, note = resolve_model(cfg.model)
-        if note:
-            print(note, file=sys.stderr)
-        cfg.model = model
-        check_model_flag(model)
+        check_model_flag(cfg.model)
         trainer = Trainer(cfg)
         note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()),
                                 ("max_new_tokens", "eval_prompts"))

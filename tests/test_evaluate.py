@@ -66,3 +66,26 @@ def test_bad_evaluation_flags_are_one_line_errors(tmp_path, capsys):
     (tmp_path / "file").write_text("x")
     assert evaluate_main(["--out", str(tmp_path / "file")]) == 2
     assert "is a file" in capsys.readouterr().err
+
+
+def test_a_checkpoint_is_evaluated_with_its_runs_settings_unless_told_otherwise(
+        tiny_model, tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train_main(["--model", str(tiny_model), "--out", str(run), "--prompts-per-step", "2",
+                       "--group-size", "3", "--max-steps", "1", "--seed", "7",
+                       *SHAPE[:-4], "--eval-k", "3", "--threads", "1"]) == 0
+    final = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()][-1]
+    capsys.readouterr()
+    out = tmp_path / "eval"
+    ckpt = run / "checkpoints" / "step-000001"
+    # Only the model: env, generation budget, k and seed come from the run's config.json.
+    assert evaluate_main(["--model", str(ckpt), "--out", str(out), "--threads", "1"]) == 0
+    assert "--seed 7" in capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["k"] == 3 and summary["max_new_tokens"] == 6
+    assert summary["pass_at_k"] == final["pass_at_k"]
+    assert summary["sampled_accuracy"] == final["sampled_accuracy"]
+    # A flag still wins.
+    assert evaluate_main(["--model", str(ckpt), "--out", str(out), "--threads", "1",
+                          "--eval-k", "2"]) == 0
+    assert json.loads((out / "summary.json").read_text())["k"] == 2

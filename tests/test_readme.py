@@ -103,3 +103,12 @@ def test_every_module_a_command_names_exists():
     names = {m[0] for w in _commands() if (m := _module_args(w))}
     missing = sorted(n for n in names if importlib.util.find_spec(n) is None)
     assert missing == []
+
+
+@pytest.mark.parametrize("text", _blocks("yaml"), ids=lambda t: t.splitlines()[0][:40])
+def test_yaml_configs_load(text, tmp_path):
+    from policy_opt.config import TrainConfig, load_yaml
+
+    path = tmp_path / "run.yaml"
+    path.write_text(text)
+    TrainConfig(**load_yaml(path)).validate()
