@@ -71,6 +71,12 @@ class TrainConfig:
     adv_scale: str = _f("preset", "advantage scale: group (divide by the group's reward std), "
                         "batch (the batch's std), none (Dr.GRPO); preset = the algo's",
                         choices=("preset", "group", "batch", "none"))
+    lora_r: int = _f(0, "LoRA rank: train rank-r adapters (peft; pip install peft) instead of every "
+                     "weight; checkpoints hold the adapters; 0 = full fine-tuning")
+    lora_alpha: float = _f(0.0, "LoRA scale numerator (updates are scaled by alpha / r); "
+                           "0 = 2 x --lora-r")
+    lora_target: str = _f("all-linear", "modules that get adapters: all-linear, or comma-separated "
+                          "module names (q_proj,v_proj)")
     # evaluation and output
     eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
     eval_prompts: int = _f(32, "held-out prompts per evaluation")
@@ -136,7 +142,8 @@ class TrainConfig:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
         non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
-                        "save_every", "threads", "weight_decay", "env_workers", "keep_checkpoints")
+                        "save_every", "threads", "weight_decay", "env_workers", "keep_checkpoints",
+                        "lora_r", "lora_alpha")
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
@@ -146,6 +153,8 @@ class TrainConfig:
             raise ConfigError(f"--temperature must be >= 0, got {self.temperature}")
         if self.vllm_tp < 1:
             raise ConfigError(f"--vllm-tp must be >= 1, got {self.vllm_tp}")
+        if self.lora_r and not self.lora_target.strip(" ,"):
+            raise ConfigError("--lora-target is empty; name the modules (or all-linear)")
         if not self.vllm_url.startswith(("http://", "https://")):
             raise ConfigError(f"--vllm-url must start with http:// or https://, got "
                               f"{self.vllm_url!r}")

@@ -180,6 +180,10 @@ def load_policy(
         offline = None
     else:
         path, offline = check_model_source(name)
+    if local and _is_adapter_dir(Path(path)):
+        from policy_opt.lora import load_merged
+
+        return load_merged(Path(path), dtype=dtype, device=device, verbose=verbose)
     if local:
         _check_model_dir(Path(path))
     try:
@@ -228,7 +232,14 @@ def check_model_source(name: str) -> tuple[str, str | None]:
     return name, offline
 
 
+def _is_adapter_dir(path: Path) -> bool:
+    """A LoRA checkpoint: peft's adapter files and no full model."""
+    return (path / "adapter_config.json").is_file() and not (path / "config.json").is_file()
+
+
 def _check_model_dir(path: Path) -> None:
+    if _is_adapter_dir(path):
+        return
     # transformers reports an empty or tokenizer-only folder as a missing sentencepiece
     # install (it tries every tokenizer backend first), which sends users the wrong way.
     if path.is_dir() and not (path / "config.json").is_file():

@@ -448,6 +448,15 @@ class Trainer:
         except (OSError, ValueError) as err:
             raise ConfigError(f"--model {cfg.model!r}: {err}") from err
         self.check_context(probe_prompts)
+        self.peft = None  # the PeftModel that saves and loads the adapters (--lora-r)
+        if cfg.lora_r:
+            from policy_opt.lora import add_adapters
+
+            if self.dist.enabled and cfg.strategy == "fsdp":
+                raise ConfigError("--lora-r with --strategy fsdp is not supported; use ddp")
+            # In place: self.model stays the transformers model, now with LoRA layers.
+            self.peft = add_adapters(self.model, cfg.lora_r, cfg.lora_alpha or 2.0 * cfg.lora_r,
+                                     cfg.lora_target)
         self.ref_model = None
         if self.loss_cfg.beta > 0:
             # A frozen copy of the initial policy; never built when beta == 0.
@@ -456,7 +465,9 @@ class Trainer:
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
         self.policy = wrap_model(self.model, self.dist, cfg.strategy)
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
+        # Frozen weights (LoRA's base) get no optimiser state.
+        self.optimizer = torch.optim.AdamW([p for p in self.model.parameters() if p.requires_grad],
+                                           lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step
         self.clock = time.perf_counter  # the minutes budget's clock (a seam for tests)
@@ -517,7 +528,8 @@ class Trainer:
 
             try:
                 # Every rank samples its own share over HTTP; only rank 0 sends weights.
-                engine = VLLMServerEngine(self.cfg.vllm_url, send_weights=self.dist.is_main)
+                engine = self.with_adapters(VLLMServerEngine(self.cfg.vllm_url,
+                                                             send_weights=self.dist.is_main))
                 engine.sync_weights(self.model)
             except (ImportError, OSError, RuntimeError, ValueError) as err:
                 raise ConfigError(f"--engine vllm-server: {err}") from err
@@ -536,8 +548,17 @@ class Trainer:
                                 sleep_between_phases=self.cfg.vllm_sleep)
         except (ImportError, RuntimeError, ValueError) as err:
             raise ConfigError(f"--engine vllm: {err}") from err
+        engine = self.with_adapters(engine)
         engine.sync_weights(self.model)
         return engine
+
+    def with_adapters(self, engine: Any) -> Any:
+        """A separate engine (vLLM) syncs the base weights with the adapters merged in."""
+        if self.peft is None:
+            return engine
+        from policy_opt.lora import MergedSync
+
+        return MergedSync(engine)
 
     # ---------------------------------------------------------------- one step
 
@@ -641,7 +662,8 @@ class Trainer:
                     # No group has signal: the gradient is exactly 0, and AdamW still steps
                     # (its momentum moves the weights), as it would have without the skip.
                     for p in self.model.parameters():
-                        p.grad = torch.zeros_like(p)
+                        if p.requires_grad:
+                            p.grad = torch.zeros_like(p)
                     sums["loss"] = sums.get("loss", 0.0)
                 sums["rows_trained"] = sums.get("rows_trained", 0.0) + len(idx) / size
                 trained += len(idx) > 0
@@ -777,8 +799,9 @@ class Trainer:
         if self.dist.is_main:
             state = {"step": step, "optimizer": optim_state,
                      "config": asdict(self.cfg), "train_seconds": self.train_seconds()}
-            self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
-                                                   state, model_state=model_state)
+            # With LoRA, peft's save_pretrained writes the adapters only.
+            self.last_checkpoint = save_checkpoint(self.out, step, self.peft or self.model,
+                                                   self.tokenizer, state, model_state=model_state)
             self.keep_checkpoints(step)
         else:
             self.last_checkpoint = self.out / "checkpoints" / f"step-{step:06d}"
@@ -807,7 +830,12 @@ class Trainer:
             if self.cfg.strategy == "fsdp" and self.dist.enabled:
                 load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"])
             else:
-                load_model_weights(self.model, folder)
+                if self.peft is not None:
+                    from policy_opt.lora import load_adapters
+
+                    load_adapters(self.peft, folder)
+                else:
+                    load_model_weights(self.model, folder)
                 self.optimizer.load_state_dict(state["optimizer"])
         except ConfigError:
             raise
