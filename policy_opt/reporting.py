@@ -108,6 +108,30 @@ class WandbReporter:
         self.run.finish()
 
 
+def check_available(kind: str) -> None:
+    """Raise ConfigError now when ``--report-to kind`` needs a package that is not installed
+    (before the run writes anything into --out)."""
+    import importlib
+    import importlib.util
+
+    # TensorBoard is reached through torch's writer, which needs the package at import.
+    module = {"tensorboard": "torch.utils.tensorboard", "wandb": "wandb"}.get(kind)
+    if module is None:
+        return
+    package = module.rsplit(".", 1)[-1]
+    try:
+        if kind == "tensorboard":
+            importlib.import_module(module)
+            found = True
+        else:  # wandb's import is slow: only look for it
+            found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # missing, blocked (None in sys.modules), or broken
+        found = False
+    if not found:
+        raise ConfigError(f"--report-to {kind} needs the {package} package: pip install "
+                          f"{package} (or pip install -e '.[{package}]')")
+
+
 def make_reporter(kind: str, out: str | Path, config: dict[str, Any]) -> Reporter:
     """The reporter ``--report-to kind`` asks for; ConfigError for a missing package."""
     out = Path(out)

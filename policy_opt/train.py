@@ -898,12 +898,13 @@ class Trainer:
         from tqdm.auto import tqdm
 
         from policy_opt.plots import plot_run
-        from policy_opt.reporting import make_reporter
+        from policy_opt.reporting import check_available, make_reporter
 
         cfg = self.cfg
         main_rank = self.dist.is_main
         metrics_path = self.out / "metrics.jsonl"
         check_out(self.out, resume=cfg.resume, overwrite=cfg.overwrite)
+        check_available(cfg.report_to)
         if main_rank:
             if cfg.overwrite and (removed := clear_run(self.out)):
                 self.log(f"--overwrite: removed {', '.join(removed)} of the run in {self.out}")

@@ -198,6 +198,11 @@ def test_a_missing_reporter_package_is_a_one_line_error(tiny_model, tmp_path, mo
     for kind, hint in (("tensorboard", "pip install tensorboard"), ("wandb", "pip install wandb")):
         with pytest.raises(ConfigError, match=hint):
             make_reporter(kind, tmp_path, {})
+    # A run stops before it writes anything, so the same --out works once it is installed.
+    out = tmp_path / "run"
+    assert main(_argv(tiny_model, out, "--max-steps", "1", "--report-to", "tensorboard")) == 2
+    assert "pip install tensorboard" in capsys.readouterr().err
+    assert not out.exists() or list(out.iterdir()) == []
     with pytest.raises(SystemExit) as exit_:
         main(["--report-to", "mlflow"])
     assert exit_.value.code == 2
