@@ -205,13 +205,20 @@ def _field_type(f: dataclasses.Field) -> type:
     return type(f.default)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A bad flag or value is one line (argparse's usage block would bury it among 40 flags)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(prog: str = "python -m policy_opt.train", *,
                  fields: tuple[str, ...] | None = None,
                  description: str = "Train a policy with GRPO, Dr.GRPO or GSPO on a "
                  "verifier-backed environment.") -> argparse.ArgumentParser:
     """The CLI of TrainConfig's fields (only ``fields`` when given: the evaluation command
     shares the trainer's flags, help texts and defaults)."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = _OneLineParser(prog=prog, description=description)
     parser.add_argument("--config", type=Path, default=None,
                         help="YAML file of field: value pairs (flags given on the command line win)")
     for f in dataclasses.fields(TrainConfig):

@@ -153,3 +153,27 @@ def test_a_real_model_is_told_which_small_model_defaults_it_runs_with():
     assert small_model_note(TrainConfig(), 494_000_000) is None  # the default model itself
     done = TrainConfig(model="m", lr=1e-6, max_new_tokens=512, eval_prompts=256)
     assert small_model_note(done, 494_000_000) is None
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["--overwrite", "maybe"], "--overwrite: expected true/false"),
+    (["--keep-checkpoints", "-1"], "--keep-checkpoints must be >= 0"),
+    (["--keep-checkpoints", "x"], "--keep-checkpoints: invalid int value"),
+    (["--report-to", "mlflow"], "--report-to: invalid choice"),
+    (["--loss-norm", "sum"], "--loss-norm: invalid choice"),
+    (["--adv-scale", "rank"], "--adv-scale: invalid choice"),
+    (["--lora-r", "-1"], "--lora-r must be >= 0"),
+    (["--lora-alpha", "-2"], "--lora-alpha must be >= 0"),
+    (["--lora-r", "4", "--lora-target", " , "], "--lora-target is empty"),
+    (["--resume", "--overwrite"], "give one of them"),
+])
+def test_new_flags_reject_bad_values_in_one_line(argv, text, tmp_path, capsys):
+    from policy_opt.train import main
+
+    try:
+        code = main([*argv, "--out", str(tmp_path / "run")])
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and text in err[0], err

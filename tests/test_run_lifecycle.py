@@ -206,7 +206,8 @@ def test_a_missing_reporter_package_is_a_one_line_error(tiny_model, tmp_path, mo
     with pytest.raises(SystemExit) as exit_:
         main(["--report-to", "mlflow"])
     assert exit_.value.code == 2
-    assert "argument --report-to: invalid choice: 'mlflow'" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "argument --report-to: invalid choice: 'mlflow'" in err[0]
 
 
 def test_wandb_logs_offline_without_a_key(tmp_path, monkeypatch):
