@@ -58,7 +58,8 @@ def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") ->
     for ax in axes:
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:  # a panel with no data yet has no legend
+            ax.legend(fontsize=8)
     if lines:  # the twin axis's line joins the policy panel's legend
         axes[3].legend(lines, [line.get_label() for line in lines], fontsize=8)
     if title:
