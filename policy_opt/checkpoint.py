@@ -38,7 +38,10 @@ def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
     tmp = root / f"step-{step:06d}.tmp"
     if tmp.exists():
         shutil.rmtree(tmp)
-    model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
+    from policy_opt.model import quiet_weight_bars
+
+    with quiet_weight_bars():  # a bar per checkpoint would scroll the step bar away
+        model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
     tokenizer.save_pretrained(tmp)
     state = dict(trainer_state)
     state["rng"] = {
@@ -202,3 +205,57 @@ def load_full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, folder: 
     opts = StateDictOptions(full_state_dict=True, broadcast_from_rank0=True, strict=False)
     set_model_state_dict(model, state, options=opts)
     set_optimizer_state_dict(model, optimizer, optim_state, options=opts)
+
+
+# --------------------------------------------------------------------------- retention
+
+
+def mark_best(out: str | Path, folder: Path, accuracy: float) -> None:
+    """Record ``folder`` as the checkpoint with the best held-out accuracy (``best``, a JSON
+    pointer replaced atomically like ``latest``)."""
+    import json
+
+    root = checkpoint_dir(out)
+    pointer = root / "best.tmp"
+    pointer.write_text(json.dumps({"name": folder.name, "accuracy": accuracy}) + "\n")
+    os.replace(pointer, root / "best")
+
+
+def best_checkpoint(out: str | Path) -> tuple[Path, float] | None:
+    """(folder, held-out accuracy) of the checkpoint marked best, or None (none marked, an
+    unreadable pointer, or its folder gone)."""
+    import json
+
+    pointer = checkpoint_dir(out) / "best"
+    try:
+        data = json.loads(pointer.read_text())
+        folder = checkpoint_dir(out) / str(data["name"])
+        accuracy = float(data["accuracy"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (folder, accuracy) if (folder / "trainer_state.pt").is_file() else None
+
+
+def prune_checkpoints(out: str | Path, keep: int) -> list[Path]:
+    """Delete complete ``step-N`` checkpoints beyond the newest ``keep``, sparing the one
+    marked best and the one ``latest`` names; ``keep`` 0 keeps all. Returns what was removed.
+
+    Only folders named ``step-<digits>`` are considered, so nothing else under
+    ``checkpoints/`` (an in-progress ``.tmp``, a user's copy) is ever deleted.
+    """
+    if keep <= 0:
+        return []
+    root = checkpoint_dir(out)
+    steps = sorted((p for p in root.glob("step-*") if p.is_dir() and not p.is_symlink()
+                    and p.name[5:].isdigit()), key=lambda p: int(p.name[5:]))
+    spared = {p.name for p in steps[-keep:]}
+    best = best_checkpoint(out)
+    if best is not None:
+        spared.add(best[0].name)
+    latest = latest_checkpoint(out)
+    if latest is not None:
+        spared.add(latest.name)
+    removed = [p for p in steps if p.name not in spared]
+    for p in removed:
+        shutil.rmtree(p)
+    return removed

@@ -171,11 +171,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.steps is None:  # the clock is the budget
             extra += ["--max-steps", "1000000"]
 
+    from policy_opt.run_folder import check_out
     from policy_opt.train import Trainer, TrainingError
 
     runs: dict[str, list[dict[str, Any]]] = {}
     try:  # every run's flags are checked before the first one spends its budget
         configs = [parse_config(extra + ["--algo", a, "--out", str(out / a)]) for a in algos]
+        for cfg in configs:  # a second comparison in the same --out needs --overwrite
+            check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -68,12 +68,35 @@ class TrainConfig:
                             "default: the algo preset's")
     eps_low: float | None = _f(None, "lower clip range; default: the algo preset's")
     eps_high: float | None = _f(None, "upper clip range; default: the algo preset's")
+    loss_norm: str = _f("preset", "how token losses are averaged: sequence_mean (each sequence's "
+                        "mean, then over sequences: GRPO, GSPO), token_mean (over every token of "
+                        "the minibatch: TRL's dapo), constant (token sum / max completion "
+                        "length: Dr.GRPO); preset = the algo's",
+                        choices=("preset", "sequence_mean", "token_mean", "constant"))
+    adv_scale: str = _f("preset", "advantage scale: group (divide by the group's reward std), "
+                        "batch (the batch's std), none (Dr.GRPO); preset = the algo's",
+                        choices=("preset", "group", "batch", "none"))
+    lora_r: int = _f(0, "LoRA rank: train rank-r adapters (peft; pip install peft) instead of every "
+                     "weight; checkpoints hold the adapters; 0 = full fine-tuning")
+    lora_alpha: float = _f(0.0, "LoRA scale numerator (updates are scaled by alpha / r); "
+                           "0 = 2 x --lora-r")
+    lora_target: str = _f("all-linear", "modules that get adapters: all-linear, or comma-separated "
+                          "module names (q_proj,v_proj)")
     # evaluation and output
     eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
     eval_prompts: int = _f(32, "held-out prompts per evaluation")
     eval_k: int = _f(4, "samples per held-out prompt for pass@k")
     save_every: int = _f(10, "write a checkpoint every N steps (and at the end)")
     out: str = _f("runs/latest", "output folder: metrics.jsonl, curves.png, checkpoints")
+    overwrite: bool = _f(False, "start a new run in an --out that holds another run, removing that "
+                         "run's files (only those the trainer writes); without it (or --resume) "
+                         "such an --out is refused")
+    keep_checkpoints: int = _f(3, "checkpoints kept on disk: the newest N, plus the one with the "
+                               "best held-out accuracy; 0 = keep all")
+    report_to: str = _f("none", "also send the metrics to tensorboard (<out>/tensorboard; pip "
+                        "install tensorboard) or wandb (offline unless WANDB_MODE or "
+                        "WANDB_API_KEY says otherwise; pip install wandb)",
+                        choices=("none", "tensorboard", "wandb"))
     resume: bool = _f(False, "continue from the newest checkpoint in --out: its weights, optimiser, "
                       "RNG state, and the minutes it already spent of --max-minutes; settings "
                       "not given again (flags or --config) are the run's own (--out/config.json)")
@@ -128,7 +151,8 @@ class TrainConfig:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
         non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
-                        "save_every", "threads", "weight_decay", "env_workers")
+                        "save_every", "threads", "weight_decay", "env_workers", "keep_checkpoints",
+                        "lora_r", "lora_alpha")
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
@@ -138,6 +162,8 @@ class TrainConfig:
             raise ConfigError(f"--temperature must be >= 0, got {self.temperature}")
         if self.vllm_tp < 1:
             raise ConfigError(f"--vllm-tp must be >= 1, got {self.vllm_tp}")
+        if self.lora_r and not self.lora_target.strip(" ,"):
+            raise ConfigError("--lora-target is empty; name the modules (or all-linear)")
         if not self.vllm_url.startswith(("http://", "https://")):
             raise ConfigError(f"--vllm-url must start with http:// or https://, got "
                               f"{self.vllm_url!r}")
@@ -194,14 +220,25 @@ def _field_type(f: dataclasses.Field) -> type:
     return type(f.default)
 
 
-def build_parser(prog: str = "python -m policy_opt.train") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Train a policy with GRPO, Dr.GRPO or GSPO on a verifier-backed environment.",
-    )
+class _OneLineParser(argparse.ArgumentParser):
+    """A bad flag or value is one line (argparse's usage block would bury it among 40 flags)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser(prog: str = "python -m policy_opt.train", *,
+                 fields: tuple[str, ...] | None = None,
+                 description: str = "Train a policy with GRPO, Dr.GRPO or GSPO on a "
+                 "verifier-backed environment.") -> argparse.ArgumentParser:
+    """The CLI of TrainConfig's fields (only ``fields`` when given: the evaluation command
+    shares the trainer's flags, help texts and defaults)."""
+    parser = _OneLineParser(prog=prog, description=description)
     parser.add_argument("--config", type=Path, default=None,
                         help="YAML file of field: value pairs (flags given on the command line win)")
     for f in dataclasses.fields(TrainConfig):
+        if fields is not None and f.name not in fields:
+            continue
         kind = _field_type(f)
         # The default stays SUPPRESS so a YAML value is not overridden by an unset flag; help
         # states the built-in default itself.
@@ -232,12 +269,18 @@ def load_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"--config {path}: not valid YAML ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--config {path}: expected a mapping of field: value")
+    from policy_opt.trl_config import from_trl_names, trl_field_names
+
+    where = f"--config {path}"
+    data = from_trl_names({str(k).replace("-", "_"): v for k, v in data.items()}, where=where)
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for key in data:
-        if str(key).replace("-", "_") not in known:
-            raise ConfigError(f"--config {path}: unknown field {key!r}")
-    return _typed_fields({str(k).replace("-", "_"): v for k, v in data.items()},
-                         where=f"--config {path}")
+        if key not in known:
+            if key in trl_field_names():
+                raise ConfigError(f"{where}: TRL's {key!r} has no equivalent here (README: "
+                                  "'TRL names in --config')")
+            raise ConfigError(f"{where}: unknown field {key!r}")
+    return _typed_fields(data, where=where)
 
 
 def _typed_fields(data: dict[str, Any], where: str) -> dict[str, Any]:
@@ -288,7 +331,7 @@ def load_run_config(out: str) -> dict[str, Any]:
         raise ConfigError(f"--resume: {path} is not a JSON object ({err})") from err
     if not isinstance(data, dict):
         raise ConfigError(f"--resume: {path} is not a JSON object")
-    settings = {k: v for k, v in data.items() if k not in ("resume", "out")}
+    settings = {k: v for k, v in data.items() if k not in ("resume", "out", "overwrite")}
     return _typed_fields(settings, where=f"--resume: {path}")
 
 
@@ -298,13 +341,48 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
     With ``--resume`` the run's saved settings (``<out>/config.json``) fill in every field that
     neither the YAML file nor a flag sets, so a resumed run is the same run.
     """
-    parser = build_parser()
-    ns = vars(parser.parse_args(argv))
-    config_path = ns.pop("config", None)
+    ns = vars(build_parser().parse_args(argv))
+    return parse_values(ns, config_path=ns.pop("config", None))
+
+
+def parse_values(flags: dict[str, Any], *, config_path: Path | None = None) -> TrainConfig:
+    """A validated TrainConfig from parsed ``flags`` over an optional YAML file (and, with
+    ``resume``, the run's saved settings under both)."""
     values: dict[str, Any] = load_yaml(config_path) if config_path else {}
-    values.update(ns)
+    values.update(flags)
     if values.get("resume"):
         out = values.get("out", TrainConfig.out)
         if isinstance(out, str):  # a bad --out is reported by validate()
             values = {**load_run_config(out), **values}
     return TrainConfig(**values).validate()
+
+
+# Settings tuned for the 2.4M-parameter default model, and what real (0.5-7B) models usually
+# take instead (TRL's GRPOConfig defaults and common recipes).
+SMALL_MODEL_DEFAULTS = {
+    "lr": "1e-6",
+    "max_new_tokens": "512-1024 for reasoning",
+    "eval_prompts": "256+, as 32 prompts move accuracy in 3-point steps",
+}
+REAL_MODEL_PARAMS = 50_000_000
+"""Above this many parameters the small-model defaults are called out."""
+
+
+def small_model_note(cfg: TrainConfig, n_params: int,
+                     fields: tuple[str, ...] = tuple(SMALL_MODEL_DEFAULTS)) -> str | None:
+    """A note naming the small-model defaults a run on a real model is using (the ``fields``
+    still at their defaults) and the usual values, or None when there is nothing to say.
+
+    Example:
+        >>> print(small_model_note(TrainConfig(model="Qwen/Qwen2.5-0.5B"), 494_000_000))
+        note: --model 'Qwen/Qwen2.5-0.5B' (494M parameters) runs with defaults tuned for the 2.4M default model: --lr 0.0001 (usual: 1e-6), --max-new-tokens 32 (usual: 512-1024 for reasoning), --eval-prompts 32 (usual: 256+, as 32 prompts move accuracy in 3-point steps)
+    """
+    if cfg.model == "default" or n_params < REAL_MODEL_PARAMS:
+        return None
+    defaults = {f.name: f.default for f in dataclasses.fields(TrainConfig)}
+    kept = [f"{_flag(k)} {getattr(cfg, k)} (usual: {SMALL_MODEL_DEFAULTS[k]})"
+            for k in fields if getattr(cfg, k) == defaults[k]]
+    if not kept:
+        return None
+    return (f"note: --model {cfg.model!r} ({n_params / 1e6:.0f}M parameters) runs with defaults "
+            f"tuned for the 2.4M default model: " + ", ".join(kept))

@@ -18,8 +18,12 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -173,15 +177,21 @@ def load_policy(
     local = name == DEFAULT_NAME or _looks_local(name)
     if name == DEFAULT_NAME:
         path: str = os.fspath(default_model_path(verbose=verbose))
+        offline = None
     else:
-        if local and not Path(name).expanduser().exists():
-            raise FileNotFoundError(f"model path does not exist: {name!r}")
-        path = os.fspath(Path(name).expanduser()) if local else name
+        path, offline = check_model_source(name)
+    if local and _is_adapter_dir(Path(path)):
+        from policy_opt.lora import load_merged
+
+        return load_merged(Path(path), dtype=dtype, device=device, verbose=verbose)
     if local:
         _check_model_dir(Path(path))
     try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+        # Offline, only the cache is read (no retries); a local folder loads without bars.
+        with quiet_weight_bars() if local else contextlib.nullcontext():
+            tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=bool(offline))
+            model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype,
+                                                         local_files_only=bool(offline))
     except OSError as err:
         hint = ("" if local else
                 "\nA hub id needs network access or a copy in the Hugging Face cache "
@@ -200,7 +210,36 @@ def load_policy(
     return model, tokenizer
 
 
+def check_model_source(name: str) -> tuple[str, str | None]:
+    """Where ``--model name`` (not ``"default"``) will load from, checked before anything
+    slow: (the path or hub id, why the hub is offline or None).
+
+    Raises FileNotFoundError for a local-looking path that does not exist (naming the nearest
+    names beside it) or a folder that is not a saved model, and OSError for a hub id that is
+    neither reachable nor in the hub cache: one line each, at once, instead of transformers'
+    retries."""
+    if _looks_local(name):
+        path = Path(name).expanduser()
+        if not path.exists():
+            raise FileNotFoundError(_missing_path_message(name))
+        _check_model_dir(path)
+        return os.fspath(path), None
+    offline = hub_offline()
+    if offline and not _in_hub_cache(name):
+        raise OSError(f"could not load model {name!r}: it is not a local folder, the Hugging "
+                      f"Face hub cannot be reached ({offline}) and it is not in the hub cache; "
+                      "use a local path (./NAME for a folder here) or 'default'")
+    return name, offline
+
+
+def _is_adapter_dir(path: Path) -> bool:
+    """A LoRA checkpoint: peft's adapter files and no full model."""
+    return (path / "adapter_config.json").is_file() and not (path / "config.json").is_file()
+
+
 def _check_model_dir(path: Path) -> None:
+    if _is_adapter_dir(path):
+        return
     # transformers reports an empty or tokenizer-only folder as a missing sentencepiece
     # install (it tries every tokenizer backend first), which sends users the wrong way.
     if path.is_dir() and not (path / "config.json").is_file():
@@ -282,7 +321,105 @@ def _resolve_dtype(dtype: str | torch.dtype) -> str | torch.dtype:
     return _DTYPES[dtype]
 
 
+_HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?")
+
+
 def _looks_local(name: str) -> bool:
-    # A hub id is "org/name" or "name"; anything absolute, dotted, home-relative, with more
-    # than one slash, or existing on disk is a path.
-    return name.startswith(("/", ".", "~")) or name.count("/") > 1 or os.path.exists(name)
+    """Whether ``name`` means a folder on disk rather than a hub id.
+
+    A hub id is "org/name" or "name" of letters, digits and ``._-``. Anything absolute,
+    dotted, home-relative, with more than one slash, not spelled like a hub id, existing on
+    disk, or whose first part is an existing folder (``runs/arth`` where ``runs/`` exists: a
+    typo of a local run, not an org on the hub) is a path.
+
+    Example:
+        >>> _looks_local("Qwen/Qwen2.5-0.5B-Instruct"), _looks_local("./ckpt"), _looks_local("a b")
+        (False, True, True)
+    """
+    if name.startswith(("/", ".", "~")) or name.count("/") > 1 or os.path.exists(name):
+        return True
+    if not _HUB_ID.fullmatch(name):
+        return True
+    return "/" in name and os.path.isdir(name.split("/", 1)[0])
+
+
+def _missing_path_message(name: str) -> str:
+    """'model path does not exist' with the nearest sibling names, for a typo."""
+    import difflib
+
+    path = Path(name).expanduser()
+    parent = path.parent if path.parent.is_dir() else None
+    hint = ""
+    if parent is not None:
+        near = difflib.get_close_matches(path.name, [p.name for p in parent.iterdir()], n=3)
+        if near:
+            hint = " (did you mean " + ", ".join(repr(str(parent / n)) for n in near) + "?)"
+    return f"model path does not exist: {name!r}{hint}"
+
+
+HUB_PROBE_SECONDS = 3.0
+"""How long a check that the hub answers may take before the run treats itself as offline."""
+
+
+def hub_offline(timeout: float = HUB_PROBE_SECONDS) -> str | None:
+    """Why the Hugging Face hub cannot be used (``HF_HUB_OFFLINE`` set, or no TCP connection
+    to it within ``timeout`` seconds), or None when it answers. Checked once, before loading:
+    transformers would otherwise retry for 30-50 s and print a dozen lines first."""
+    from urllib.parse import urlparse
+
+    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        if os.environ.get(var, "").strip().lower() in ("1", "true", "yes", "on"):
+            return f"{var} is set"
+    url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    host, port = url.hostname or "huggingface.co", url.port or (80 if url.scheme == "http" else 443)
+    return _probe(host, port, timeout)
+
+
+@functools.lru_cache(maxsize=8)
+def _probe(host: str, port: int, timeout: float) -> str | None:
+    # Once per process: the checks before the trainer starts and load_policy share it.
+    import socket
+    import threading
+
+    result: list[str | None] = []
+
+    def probe() -> None:
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+            result.append(None)
+        except OSError as err:
+            result.append(f"no connection to {host}: {type(err).__name__}")
+
+    # getaddrinfo ignores the socket timeout, so the whole probe runs in a thread we stop
+    # waiting for.
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(timeout + 0.5)
+    return result[0] if result else f"no answer from {host} within {timeout:g} s"
+
+
+def _in_hub_cache(name: str) -> bool:
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        return isinstance(try_to_load_from_cache(name, "config.json"), str)
+    except Exception:  # a malformed id or an unreadable cache: not there
+        return False
+
+
+@contextlib.contextmanager
+def quiet_weight_bars() -> Iterator[None]:
+    """Hide transformers' own per-call bars ("Loading weights", "Writing model shards") in
+    the block: a checkpoint every few steps would print one each time. Hub download bars
+    stay (transformers' flag gates both, so it is only lowered around local work)."""
+    from transformers.utils import logging as hf_logging
+
+    was = getattr(hf_logging, "_tqdm_active", None)
+    if was is None:  # another transformers version: leave its bars alone
+        yield
+        return
+    hf_logging._tqdm_active = False
+    try:
+        yield
+    finally:
+        hf_logging._tqdm_active = was

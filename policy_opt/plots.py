@@ -16,7 +16,8 @@ def read_metrics(path: str | Path) -> list[dict]:
 
 
 def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") -> Path:
-    """Write a PNG of reward, held-out accuracy and response length over steps."""
+    """Write a PNG of reward, held-out accuracy, response length, and the policy's entropy
+    and clip fraction over steps."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -25,7 +26,7 @@ def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") ->
     records = read_metrics(metrics_path)
     train = [r for r in records if r.get("kind") == "train"]
     evals = [r for r in records if r.get("kind") == "eval"]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    fig, axes = plt.subplots(1, 4, figsize=(17, 3.6))
     steps = [r["step"] for r in train]
     axes[0].plot(steps, [r["reward_mean"] for r in train], label="batch reward")
     axes[0].plot(steps, [r["accuracy"] for r in train], label="batch accuracy", alpha=0.7)
@@ -45,10 +46,22 @@ def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") ->
         if pts:
             axes[2].plot(*zip(*pts), label=label, alpha=0.7)
     axes[2].set_title("response length (tokens)")
+    # What TRL/verl users watch for collapse or runaway updates: entropy and clipping.
+    lines = []
+    for key, label, ax in (("entropy", "entropy (nats/token)", axes[3]),
+                           ("clip_frac", "clip fraction (right)", axes[3].twinx())):
+        pts = [(r["step"], r[key]) for r in train if r.get(key) is not None]
+        if pts:
+            lines += ax.plot(*zip(*pts), label=label,
+                             color="C0" if key == "entropy" else "C3", alpha=0.8)
+    axes[3].set_title("policy")
     for ax in axes:
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_legend_handles_labels()[0]:  # a panel with no data yet has no legend
+            ax.legend(fontsize=8)
+    if lines:  # the twin axis's line joins the policy panel's legend
+        axes[3].legend(lines, [line.get_label() for line in lines], fontsize=8)
     if title:
         fig.suptitle(title)
     fig.tight_layout()

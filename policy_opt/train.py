@@ -43,15 +43,18 @@ from policy_opt.batching import (  # noqa: F401  (Batch, pack_episodes...: impor
     prompts_shared,
 )
 from policy_opt.checkpoint import (
+    best_checkpoint,
     full_state_dicts,
     latest_checkpoint,
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
+    mark_best,
     optimizer_state_for,
+    prune_checkpoints,
     save_checkpoint,
 )
-from policy_opt.config import ConfigError, TrainConfig, parse_config
+from policy_opt.config import ConfigError, TrainConfig, parse_config, small_model_note
 from policy_opt.distributed import (
     DistInfo,
     any_rank,
@@ -64,9 +67,12 @@ from policy_opt.distributed import (
     unsharded,
     wrap_model,
 )
+from policy_opt.evaluate import episode_correct
+from policy_opt.interrupt import GracefulStop, StopNow
 from policy_opt.logprobs import token_logprobs
 from policy_opt.losses import policy_loss, resolve_config
 from policy_opt.rollout import Episode, collect_episodes
+from policy_opt.run_folder import check_out, clear_run
 
 
 class TrainingError(RuntimeError):
@@ -121,7 +127,8 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
     prompt = model(input_ids=mb.input_ids[lead, :p], attention_mask=mb.attention_mask[lead, :p],
                    position_ids=mb.position_ids[lead, :p], **{cache_kw: DynamicCache()},
                    use_cache=True, logits_to_keep=1)
-    cache = prompt.past_key_values
+    # The output's field is named like the forward's keyword (reading the old name warns).
+    cache = getattr(prompt, cache_kw)
     cache.batch_repeat_interleave(g)
     # The prompt's last position predicts the first completion token.
     first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1])
@@ -136,18 +143,15 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
 # --------------------------------------------------------------------------- metrics
 
 
-def episode_correct(ep: Episode) -> bool:
-    """Whether the env judged the final answer correct (falls back to reward >= 1)."""
-    if "correct" in ep.info:
-        return bool(ep.info["correct"])
-    return ep.reward is not None and ep.reward >= 1.0
-
-
-def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool]:
-    """(reward, model tokens, correct, truncated, length cut): what the step metrics need of
-    an episode."""
+def episode_stats(ep: Episode) -> tuple[float | None, int, bool, bool, bool, float | None]:
+    """(reward, model tokens, correct, truncated, length cut, surprisal): what the step
+    metrics need of an episode. The surprisal is the sum of -log q over the model's sampled
+    tokens (q: the distribution they were drawn from), None when the engine kept no log-probs."""
+    lp = ep.completion_logprobs
+    surprisal = (None if lp is None else
+                 -sum(x for x, m in zip(lp, ep.completion_mask) if m))
     return (ep.reward, sum(ep.completion_mask), episode_correct(ep),
-            bool(ep.info.get("truncated")), bool(ep.info.get("length_cut")))
+            bool(ep.info.get("truncated")), bool(ep.info.get("length_cut")), surprisal)
 
 
 def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
@@ -177,7 +181,19 @@ def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
         "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
         "truncated": mean([float(s[3]) for s in stats]),
         "clipped": mean([float(s[4]) for s in stats]),
+        "entropy": _entropy(stats),
     }
+
+
+def _entropy(stats: Sequence[tuple]) -> float | None:
+    """Per-token entropy of the sampling distribution, estimated as the mean surprisal of the
+    sampled tokens (E_q[-log q] = H(q); TRL computes it exactly from the logits, which our
+    log-prob pass never materialises). None when an engine kept no log-probs."""
+    known = [(s[5], s[1]) for s in stats if len(s) > 5 and s[5] is not None]
+    tokens = sum(n for _, n in known)
+    if not known or len(known) < len(stats) or not tokens:
+        return None
+    return sum(x for x, _ in known) / tokens
 
 
 def check_rewards(episodes: Sequence[Episode], env: str) -> None:
@@ -308,6 +324,8 @@ class Trainer:
         self.dtype = torch.float32 if mixed else resolve_dtype(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
+                                       norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
+                                       adv_scale=None if cfg.adv_scale == "preset" else cfg.adv_scale,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
         # The user's modules register their tasks; import them before --env is looked up.
@@ -347,6 +365,15 @@ class Trainer:
         except (OSError, ValueError) as err:
             raise ConfigError(f"--model {cfg.model!r}: {err}") from err
         self.check_context(probe_prompts)
+        self.peft = None  # the PeftModel that saves and loads the adapters (--lora-r)
+        if cfg.lora_r:
+            from policy_opt.lora import add_adapters
+
+            if self.dist.enabled and cfg.strategy == "fsdp":
+                raise ConfigError("--lora-r with --strategy fsdp is not supported; use ddp")
+            # In place: self.model stays the transformers model, now with LoRA layers.
+            self.peft = add_adapters(self.model, cfg.lora_r, cfg.lora_alpha or 2.0 * cfg.lora_r,
+                                     cfg.lora_target)
         self.ref_model = None
         if self.loss_cfg.beta > 0:
             # A frozen copy of the initial policy; never built when beta == 0.
@@ -358,7 +385,9 @@ class Trainer:
         if self.ref_model is not None and cfg.strategy == "fsdp":
             # Sharded as the policy is: a full frozen copy on every rank is what FSDP2 avoids.
             wrap_model(self.ref_model, self.dist, cfg.strategy, cfg.mixed_precision)
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr,
+        # Frozen weights (LoRA's base) get no optimiser state.
+        self.optimizer = torch.optim.AdamW([p for p in self.model.parameters() if p.requires_grad],
+                                           lr=cfg.lr,
                                            weight_decay=cfg.weight_decay)
         self.time_spent = 0.0  # fraction of --max-minutes used; set by train() each step
         self.clock = time.perf_counter  # the minutes budget's clock (a seam for tests)
@@ -370,6 +399,9 @@ class Trainer:
         self.out = Path(cfg.out)
         self.start_step = 0
         self.last_checkpoint: Path | None = None
+        self.last_eval: tuple[int, float] | None = None  # (step, held-out greedy accuracy)
+        self.stop = GracefulStop(enabled=False)  # train() installs the signal handlers
+        self.interrupted = 0  # 128 + the signal that stopped the run, else 0
 
     def check_context(self, prompts: Sequence[Sequence[dict]]) -> None:
         """Raise ConfigError when the env's (probe) prompts and --max-new-tokens do not fit
@@ -416,7 +448,8 @@ class Trainer:
 
             try:
                 # Every rank samples its own share over HTTP; only rank 0 sends weights.
-                engine = VLLMServerEngine(self.cfg.vllm_url, send_weights=self.dist.is_main)
+                engine = self.with_adapters(VLLMServerEngine(self.cfg.vllm_url,
+                                                             send_weights=self.dist.is_main))
                 engine.sync_weights(self.model)
             except (ImportError, OSError, RuntimeError, ValueError) as err:
                 raise ConfigError(f"--engine vllm-server: {err}") from err
@@ -435,8 +468,17 @@ class Trainer:
                                 sleep_between_phases=self.cfg.vllm_sleep)
         except (ImportError, RuntimeError, ValueError) as err:
             raise ConfigError(f"--engine vllm: {err}") from err
+        engine = self.with_adapters(engine)
         engine.sync_weights(self.model)
         return engine
+
+    def with_adapters(self, engine: Any) -> Any:
+        """A separate engine (vLLM) syncs the base weights with the adapters merged in."""
+        if self.peft is None:
+            return engine
+        from policy_opt.lora import MergedSync
+
+        return MergedSync(engine)
 
     # ---------------------------------------------------------------- one step
 
@@ -539,7 +581,8 @@ class Trainer:
                     # No group has signal: the gradient is exactly 0, and AdamW still steps
                     # (its momentum moves the weights), as it would have without the skip.
                     for p in self.model.parameters():
-                        p.grad = torch.zeros_like(p)
+                        if p.requires_grad:
+                            p.grad = torch.zeros_like(p)
                     sums["loss"] = sums.get("loss", 0.0)
                 sums["rows_trained"] = sums.get("rows_trained", 0.0) + len(idx) / size
                 trained += len(idx) > 0
@@ -600,7 +643,8 @@ class Trainer:
 
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
-        episodes = self.rollout(step)
+        with self.stop.abortable():  # a signal here stops the run at the last finished step
+            episodes = self.rollout(step)
         if hasattr(self.engine, "sleep"):
             self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
         t1 = time.perf_counter()
@@ -620,38 +664,35 @@ class Trainer:
             "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,
         }
 
-    def evaluate(self, step: int) -> dict[str, Any]:
+    def evaluate(self, step: int, *, keep_rows: bool = False) -> dict[str, Any]:
         """Greedy accuracy, sampled accuracy (mean@k) and pass@k on held-out prompts (fixed
-        seeds, so comparable between evaluations)."""
+        seeds, so comparable between evaluations); see policy_opt.evaluate. ``keep_rows``
+        adds ``rows``: every prompt's completions and verdicts (gathered to every rank)."""
+        from policy_opt.evaluate import (
+            eval_rollouts,
+            held_out_seeds,
+            row_records,
+            summarise,
+            verdicts,
+        )
+
         cfg = self.cfg
-        seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
+        seeds = held_out_seeds(cfg.eval_prompts)[self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
         with unsharded(self.model, self.dist), self.prompts_fit():
-            greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
-                                      max_new_tokens=cfg.max_new_tokens,
-                                      max_turns=cfg.max_turns, temperature=0.0,
-                                      seed=cfg.seed, workers=self.env_workers)
-            sampled = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds,
-                                       cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
-                                       max_turns=cfg.max_turns, temperature=cfg.temperature,
-                                       top_p=cfg.top_p, seed=cfg.seed + 1 + self.dist.rank,
-                                       workers=self.env_workers)
-        check_rewards(greedy + sampled, cfg.env)
-        local = ([episode_correct(e) for e in greedy], [e.reward or 0.0 for e in greedy],
-                 [episode_correct(e) for e in sampled])
-        parts = gather_objects(local, self.dist)
-        right = [c for p in parts for c in p[0]]
-        rewards = [r for p in parts for r in p[1]]
-        hits = [h for p in parts for h in p[2]]
-        pass_k = [any(hits[i:i + cfg.eval_k]) for i in range(0, len(hits), cfg.eval_k)]
-        return {
-            "kind": "eval", "step": step, "k": cfg.eval_k,
-            "accuracy": sum(right) / len(right),
-            "reward_mean": sum(rewards) / len(rewards),
-            "pass_at_k": sum(pass_k) / len(pass_k),
-            # mean@k: accuracy at the rollout temperature, the policy RL actually trains
-            "sampled_accuracy": sum(hits) / len(hits),
-        }
+            ran = eval_rollouts(self.make_eval_env, self.engine, self.tokenizer, seeds,
+                                k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
+                                max_turns=cfg.max_turns, temperature=cfg.temperature,
+                                top_p=cfg.top_p, seed=cfg.seed,
+                                sample_seed=cfg.seed + 1 + self.dist.rank,
+                                workers=self.env_workers)
+        check_rewards(ran.greedy + ran.sampled, cfg.env)
+        result = {"kind": "eval", "step": step, "k": cfg.eval_k,
+                  **summarise(gather_objects(verdicts(ran), self.dist), cfg.eval_k)}
+        if keep_rows:
+            result["rows"] = [r for part in gather_objects(row_records(ran), self.dist)
+                              for r in part]
+        return result
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -662,11 +703,22 @@ class Trainer:
         if self.dist.is_main:
             state = {"step": step, "optimizer": optim_state,
                      "config": asdict(self.cfg), "train_seconds": self.train_seconds()}
-            self.last_checkpoint = save_checkpoint(self.out, step, self.model, self.tokenizer,
-                                                   state, model_state=model_state)
+            # With LoRA, peft's save_pretrained writes the adapters only.
+            self.last_checkpoint = save_checkpoint(self.out, step, self.peft or self.model,
+                                                   self.tokenizer, state, model_state=model_state)
+            self.keep_checkpoints(step)
         else:
             self.last_checkpoint = self.out / "checkpoints" / f"step-{step:06d}"
         barrier(self.dist)
+
+    def keep_checkpoints(self, step: int) -> None:
+        """Mark the checkpoint just written best when its step's held-out accuracy beats the
+        marked one's, then delete all but the newest --keep-checkpoints and the best."""
+        if self.last_eval is not None and self.last_eval[0] == step:
+            best = best_checkpoint(self.out)
+            if best is None or self.last_eval[1] > best[1]:
+                mark_best(self.out, self.last_checkpoint, self.last_eval[1])
+        prune_checkpoints(self.out, self.cfg.keep_checkpoints)
 
     def maybe_resume(self, metrics_path: Path) -> None:
         folder = latest_checkpoint(self.out)
@@ -683,7 +735,12 @@ class Trainer:
                 load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
                                       self.dist)
             else:
-                load_model_weights(self.model, folder)
+                if self.peft is not None:
+                    from policy_opt.lora import load_adapters
+
+                    load_adapters(self.peft, folder)
+                else:
+                    load_model_weights(self.model, folder)
                 self.optimizer.load_state_dict(
                     optimizer_state_for(self.model, state["optimizer"], by_name=False))
         except ConfigError:
@@ -729,7 +786,8 @@ class Trainer:
         # the experiment part-way and is worth a line in the log. (The model, checked above,
         # may be spelled as another path to the same folder.)
         routine = {"resume", "max_steps", "max_minutes", "eval_every", "save_every", "threads",
-                   "device", "env_workers", "out", "model"}
+                   "device", "env_workers", "out", "model", "overwrite", "keep_checkpoints",
+                   "report_to"}
         changed = [f"{_flag_name(k)} {saved[k]!r} -> {now[k]!r}" for k in now
                    if k in saved and k not in routine and saved[k] != now[k]]
         if changed:
@@ -746,11 +804,16 @@ class Trainer:
         from tqdm.auto import tqdm
 
         from policy_opt.plots import plot_run
+        from policy_opt.reporting import check_available, make_reporter
 
         cfg = self.cfg
         main_rank = self.dist.is_main
         metrics_path = self.out / "metrics.jsonl"
+        check_out(self.out, resume=cfg.resume, overwrite=cfg.overwrite)
+        check_available(cfg.report_to)
         if main_rank:
+            if cfg.overwrite and (removed := clear_run(self.out)):
+                self.log(f"--overwrite: removed {', '.join(removed)} of the run in {self.out}")
             self.out.mkdir(parents=True, exist_ok=True)
         barrier(self.dist)
         if cfg.resume:
@@ -759,57 +822,92 @@ class Trainer:
             metrics_path.unlink()
         if main_rank:
             (self.out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+        reporter = make_reporter(cfg.report_to if main_rank else "none", self.out, asdict(cfg))
 
         def record(rec: dict[str, Any]) -> None:
             if main_rank:
                 with metrics_path.open("a") as fh:
                     fh.write(json.dumps(rec) + "\n")
+                reporter.log(rec)
 
-        if self.start_step == 0:
-            ev = self.evaluate(0)
+        def held_out(step: int) -> None:
+            with self.stop.abortable():
+                ev = self.evaluate(step)
             record(ev)
-            self.log(f"step 0 held-out: accuracy {ev['accuracy']:.3f}, "
+            self.last_eval = (step, ev["accuracy"])
+            self.log(f"step {step} held-out: accuracy {ev['accuracy']:.3f}, "
                      f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-        bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
-                   total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
-                   dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
-        self.clock_started = self.clock() - self.seconds_before
-        final = cfg.max_steps
-        for step in bar:
-            if cfg.max_minutes:
-                # The furthest-along clock decides for all ranks, so they share one learning rate and
-                # stop at the same step (a rank stopping alone would block the others).
-                spent = self.train_seconds() / (60 * cfg.max_minutes)
-                self.time_spent = max_over_ranks(spent, self.dist)
-            if self.time_spent >= 1.0:
-                final = step
-                self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
-                break
-            rec = self.train_step(step)
-            record(rec)
-            bar.set_postfix(reward=f"{rec['reward_mean']:.3f}", acc=f"{rec['accuracy']:.2f}",
-                            kl=f"{rec.get('kl', 0.0):.4f}", clip=f"{rec.get('clip_frac') or 0.0:.3f}",
-                            len=f"{rec['len_mean']:.1f}", tok_s=f"{rec['tokens_per_s']:.0f}")
-            done = step + 1
-            if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
-                ev = self.evaluate(done)
-                record(ev)
-                self.log(f"step {done} held-out: accuracy {ev['accuracy']:.3f}, "
-                          f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-            if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
-                self.checkpoint(done)
-        bar.close()
-        if self.start_step < final:
-            ev = self.evaluate(final)
-            record(ev)
-            self.log(f"step {final} held-out: accuracy {ev['accuracy']:.3f}, "
-                     f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
-        self.checkpoint(final)
+            if main_rank:  # redrawn at every evaluation, so a killed run still has its plot
+                plot_run(metrics_path, self.out / "curves.png", title=f"{cfg.algo} on {cfg.env}")
+
+        # Signals are handled in a single-process run (see policy_opt.interrupt).
+        self.stop = GracefulStop(enabled=not self.dist.enabled, log=self.log)
+        final = self.start_step  # the last finished step
+        try:
+            with self.stop:
+                if self.start_step == 0:
+                    held_out(0)
+                bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
+                           total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
+                           dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
+                self.clock_started = self.clock() - self.seconds_before
+                for step in bar:
+                    if cfg.max_minutes:
+                        # The furthest-along clock decides for all ranks, so they share one
+                        # learning rate and stop at the same step (a rank stopping alone would
+                        # block the others).
+                        spent = self.train_seconds() / (60 * cfg.max_minutes)
+                        self.time_spent = max_over_ranks(spent, self.dist)
+                    if self.time_spent >= 1.0:
+                        self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
+                        break
+                    rec = self.train_step(step)
+                    record(rec)
+                    final = done = step + 1
+                    bar.set_postfix(reward=f"{rec['reward_mean']:.3f}",
+                                    acc=f"{rec['accuracy']:.2f}",
+                                    kl=f"{rec.get('kl', 0.0):.4f}",
+                                    clip=f"{rec.get('clip_frac') or 0.0:.3f}",
+                                    len=f"{rec['len_mean']:.1f}",
+                                    tok_s=f"{rec['tokens_per_s']:.0f}")
+                    if self.stop.requested:
+                        break
+                    if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
+                        held_out(done)
+                    if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
+                        self.checkpoint(done)
+                bar.close()
+                if self.start_step < final and not self.stop.requested:
+                    held_out(final)
+        except StopNow:
+            pass
+        finally:
+            reporter.close()
+        self.interrupted = self.stop.exit_code
+        if self.interrupted and final == self.start_step and self.last_checkpoint is not None:
+            self.log(f"stopped before a step finished; {self.last_checkpoint} is still the "
+                     "newest checkpoint")
+        else:
+            self.checkpoint(final)
         if main_rank:
             png = plot_run(metrics_path, self.out / "curves.png",
                            title=f"{cfg.algo} on {cfg.env}")
             self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
+            if self.interrupted:
+                self.log(f"continue with: python -m policy_opt.train --out {self.out} --resume")
         return self.out
+
+
+def check_model_flag(model: str) -> None:
+    """A --model that cannot load (a typo'd folder, a hub id offline) as a ConfigError at
+    once, before the env and the model are built."""
+    from policy_opt.model import DEFAULT_NAME, check_model_source
+
+    if model != DEFAULT_NAME:
+        try:
+            check_model_source(model)
+        except OSError as err:
+            raise ConfigError(f"--model {model!r}: {err}") from err
 
 
 def _flag_name(field: str) -> str:
@@ -838,8 +936,15 @@ def main(argv: list[str] | None = None) -> int:
     trainer = None
     try:
         cfg = parse_config(argv)
+        check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
+        check_model_flag(cfg.model)
         trainer = Trainer(cfg)
+        note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()))
+        if note:
+            trainer.log(note)
         trainer.train()
+        if trainer.interrupted:
+            return trainer.interrupted
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

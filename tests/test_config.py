@@ -140,3 +140,40 @@ def test_resume_with_a_damaged_run_config_names_the_file(tmp_path):
     (tmp_path / "config.json").write_text('{"group_size": "four"}')
     with pytest.raises(ConfigError, match="config.json: field 'group_size' must be int"):
         parse_config(["--out", str(tmp_path), "--resume"])
+
+
+def test_a_real_model_is_told_which_small_model_defaults_it_runs_with():
+    from policy_opt.config import TrainConfig, small_model_note
+
+    cfg = TrainConfig(model="Qwen/Qwen2.5-0.5B-Instruct", lr=1e-6)
+    note = small_model_note(cfg, 494_000_000)
+    assert "--max-new-tokens 32 (usual: 512-1024" in note and "--eval-prompts 32" in note
+    assert "--lr" not in note  # set by the user: not a default in use
+    assert small_model_note(cfg, 9_000_000) is None              # a small model: defaults fit
+    assert small_model_note(TrainConfig(), 494_000_000) is None  # the default model itself
+    done = TrainConfig(model="m", lr=1e-6, max_new_tokens=512, eval_prompts=256)
+    assert small_model_note(done, 494_000_000) is None
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["--overwrite", "maybe"], "--overwrite: expected true/false"),
+    (["--keep-checkpoints", "-1"], "--keep-checkpoints must be >= 0"),
+    (["--keep-checkpoints", "x"], "--keep-checkpoints: invalid int value"),
+    (["--report-to", "mlflow"], "--report-to: invalid choice"),
+    (["--loss-norm", "sum"], "--loss-norm: invalid choice"),
+    (["--adv-scale", "rank"], "--adv-scale: invalid choice"),
+    (["--lora-r", "-1"], "--lora-r must be >= 0"),
+    (["--lora-alpha", "-2"], "--lora-alpha must be >= 0"),
+    (["--lora-r", "4", "--lora-target", " , "], "--lora-target is empty"),
+    (["--resume", "--overwrite"], "give one of them"),
+])
+def test_new_flags_reject_bad_values_in_one_line(argv, text, tmp_path, capsys):
+    from policy_opt.train import main
+
+    try:
+        code = main([*argv, "--out", str(tmp_path / "run")])
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and text in err[0], err
