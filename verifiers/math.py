@@ -57,7 +57,7 @@ from typing import Any
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import format_fraction, parse_number, parse_quantity, read_words
 from verifiers.latex_numeric import compare_constants, evaluate_constant
-from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
+from verifiers.math_extract import _clean, extract_answer, final_answer, last_boxed
 from verifiers.types import (
     CORRECT,
     HEDGED,
@@ -330,6 +330,21 @@ def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: 
     return None
 
 
+# "x = 3\sqrt{13}" states the value 3\sqrt{13} of one variable (a letter, maybe with a
+# subscript, or a Greek letter); "x = 1, y = 2" or "x = y = 3" is more than that.
+_ASSIGNED_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-z]+)(?:_\{?\w{1,3}\}?)?\s*=\s*(?P<value>[^=<>]+)")
+
+
+def _assigned_value(pred: str, gold: str) -> str:
+    """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``."""
+    if "=" in gold:
+        return pred
+    m = _ASSIGNED_RE.fullmatch(pred)
+    if m is None or "," in m.group("value"):
+        return pred
+    return m.group("value").strip()
+
+
 def _check_timeout(timeout: Any) -> float:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -363,15 +378,22 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     gold = normalize_gold(answer)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    found = extract_final_answer(completion)
-    if found is None:
+    found = final_answer(completion)
+    if found.problem is not None:
+        reason, why = found.problem
+        details = {"source": found.source, "path": "hedge", "problem": why}
+        return Verdict(0.0, reason, found.answer, gold, details)
+    if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
-    pred, source, retraction = found
-    if retraction is not None:
-        details = {"source": source, "path": "hedge", "retracted": retraction}
-        return Verdict(0.0, HEDGED, pred, gold, details)
+    pred, source = _assigned_value(found.answer, gold), found.source
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
+    for alternative in found.alternatives if equal else ():
+        # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
+        same, _, _ = _compare(gold, _assigned_value(alternative, gold), timeout)
+        if not same:
+            why = f"another answer offered just before it: {alternative[:40]!r}"
+            return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)
     p_num = parse_number(pred) if details["path"] == "exact" else None
