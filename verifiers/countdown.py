@@ -48,7 +48,6 @@ MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bo
 # Tags are found token by token: a lazy ``<answer>(.*?)</answer>`` regex rescans to the end of
 # the text from every unclosed ``<answer>``, which is quadratic (a 1 MB completion of them hangs).
 _TAG_TOKEN = re.compile(r"</?answer>")
-_LINE = re.compile(r"####([^\n]*)")
 # Typographic forms of the allowed operators and of spaces, which ast.parse refuses: a correct
 # expression written "20 \u2212 4" or with no-break spaces is still the same expression.
 _UNICODE_OPS = str.maketrans(
@@ -82,10 +81,13 @@ def _extract(text: str) -> tuple[str, str | None] | None:
     """(expression, the claimed result after ``=`` or ``None``), or ``None`` if no answer."""
     found = _last_tag(text)
     if found is None:
-        lines = _LINE.findall(text)
-        if not lines:
+        pos = text.rfind("####")
+        if pos < 0:
             return None
-        found = lines[-1]
+        # the first '####' of that line: "#### 8*2 #### 3*5" is one line, refused below
+        pos = text.find("####", text.rfind("\n", 0, pos) + 1)
+        end = text.find("\n", pos)
+        found = text[pos + 4 : len(text) if end < 0 else end]
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()

@@ -94,6 +94,8 @@ _BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Mc", "Zs", "
 _BLANK_NAME_WORDS = ("FILLER", "BLANK")
 # Markup that shows nothing either: an HTML comment, a bare tag (<br>, <span></span>); and
 # entities are decoded first (&nbsp;, &#8203;, &zwj;).
+_BLANK_ENTITIES = ("&nbsp;", "&#160;", "&#xa0;", "&ensp;", "&emsp;", "&thinsp;", "&zwj;",
+                   "&zwnj;", "&shy;", "&#8203;", "&#x200b;", "&#x200B;")  # fmt: skip
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]{0,30}(?:\s[^<>]{0,200})?/?>")
 
 
@@ -124,14 +126,21 @@ def _without_comments(text: str) -> str:
 def _is_blank(text: str) -> bool:
     """Whether ``text`` shows nothing: whitespace, invisible characters, HTML comments, bare
     markup tags and entities that decode to those."""
-    if all(_is_blank_char(c) for c in text):
+    if _only_blank_chars(text):
         return True
     if "<" not in text and "&" not in text:
         return False
     shown = _MARKUP_TAG_RE.sub("", _without_comments(text))
     if "&" in shown:
-        shown = html.unescape(shown)
-    return all(_is_blank_char(c) for c in shown)
+        for entity in _BLANK_ENTITIES:  # the common ones in C, before the general decoder
+            shown = shown.replace(entity, "")
+        shown = html.unescape(shown) if "&" in shown else shown
+    return _only_blank_chars(shown)
+
+
+def _only_blank_chars(text: str) -> bool:
+    # Each distinct character once: linear in C, then at most a few hundred lookups.
+    return all(_is_blank_char(c) for c in set(text))
 
 
 @functools.lru_cache(maxsize=256)

@@ -21,7 +21,9 @@ in one place, with nothing after it that offers another. In detail:
 4. Approximations are hedges: ``~18``, ``about 18``, ``18 approx``, ``\approx 18`` score 0.
 5. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
    than ``MAX_BOX_CHARS`` scores 0 with the reason; markup tags on the ``####`` line
-   (``#### 18 <b>or 19</b>``) are read through, never treated as its end.
+   (``#### 18 <b>or 19</b>``) are read through, never treated as its end. More than
+   ``MAX_TAIL_CHARS`` of text after the final answer is refused too: what follows an answer
+   must be read to know it is final, and that reading is bounded.
 
 Every step is a linear scan (``str.rfind``/``count`` or one regex pass), so a 1 MB completion
 is judged in milliseconds whatever it holds.
@@ -47,6 +49,7 @@ from verifiers.types import HEDGED, MALFORMED
 __all__ = [
     "MAX_BOX_CHARS",
     "MAX_LINE_CHARS",
+    "MAX_TAIL_CHARS",
     "MAX_TEXT_CHARS",
     "FinalAnswer",
     "end_of_answer_line",
@@ -61,6 +64,7 @@ __all__ = [
 
 MAX_BOX_CHARS = 10_000  # a longer box is no answer (and bounds every brace scan)
 MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
+MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
 MAX_TEXT_CHARS = 8_000_000  # a longer completion is refused outright (bounds every call)
 _MAX_NESTED_BOXES = 8
 
@@ -79,12 +83,12 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 # kin always do ("5 or more" is not 5); "and"/"but"/"not" only with a value right after them
 # ("5 and it is prime" keeps 5, "5 and 6" offers two).
 _ALWAYS_HEDGE_AFTER_RE = re.compile(
-    r"\s*[,;]?\s*\(?\s*(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
+    r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
     r"respectively)\b|\s*\\(?:lor|vee)(?![A-Za-z])|\s*\\text\{\s*or\b|\s*\?",
     re.IGNORECASE,
 )
 _VALUE_AFTER_HEDGE_RE = re.compile(
-    r"\s*[,;]?\s*(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
+    r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
     r"(?:(?:also|maybe|possibly|perhaps|even|just)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
     re.IGNORECASE,
 )
@@ -101,7 +105,7 @@ _PAREN_HEDGE_RE = re.compile(
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
 _HEDGE_BEFORE_RE = re.compile(
     r"(?:\b(?:nor|not|vs\.?|versus|than|either|and/or)|\\(?:lor|vee|neq?))"
-    r"\s*(?:\$\$?|\\\(|\\\[)?\s*\Z",
+    r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
 )
 # Approximation words outside the answer ("about \boxed{18}"). A symbol before a box is not
@@ -109,12 +113,12 @@ _HEDGE_BEFORE_RE = re.compile(
 # to the (rounded) answer the question asked for.
 _APPROX_BEFORE_RE = re.compile(
     r"(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|close\s+to|"
-    r"maybe|perhaps|probably|possibly)\s*(?:\$\$?|\\\(|\\\[)?\s*\Z",
+    r"maybe|perhaps|probably|possibly)\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
 )
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
-    r"less\s+than|over|under|up\s+to))\s*\$?\s*\Z",
+    r"less\s+than|over|under|up\s+to))\s*(?:\$\s*)?\Z",
     re.IGNORECASE,
 )
 _APPROX_START_RE = re.compile(
@@ -124,7 +128,7 @@ _APPROX_START_RE = re.compile(
     re.IGNORECASE,
 )
 _APPROX_AFTER_RE = re.compile(
-    r"\s*\(?\s*(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
+    r"\s*(?:\(\s*)?(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
     r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -352,7 +356,10 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     paren = _PAREN_AFTER_RE.match(text, end, min(len(text), end + 400))
     if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
         return HEDGED, "a parenthesised alternative after the answer"
-    retraction = _RETRACT_RE.search(text, end)
+    rest = text[end:].strip()
+    if len(rest) > MAX_TAIL_CHARS:
+        return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
+    retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
     if _last_marker(text, len(text)) >= end:
@@ -591,7 +598,7 @@ def last_number(text: str) -> tuple[str, int] | None:
     last = _last_digit(text)
     if last < 0:
         return None
-    lo = max(0, last - 4_000)
+    lo = max(0, last - 1_000)
     numbers = find_numbers(text[lo : last + 1 + MAX_LINE_CHARS])
     if not numbers:
         return None
@@ -677,15 +684,30 @@ _CHECKING_RE = re.compile(
 )
 
 
+_FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
+
+
 def _last_answer_is(text: str) -> re.Match[str] | None:
-    last = None
-    for m in _ANSWER_IS_RE.finditer(text):
+    """The last "answer is" / "answer:" that commits to a value, found from the end (most
+    completions hold it near the end, so the scan stops early)."""
+    lowered = text.lower()
+    pos = len(text)
+    while True:
+        pos = lowered.rfind("answer", 0, pos)
+        if pos < 0:
+            return None
+        start = pos
+        final = _FINAL_BEFORE_RE.search(lowered, max(0, pos - 20), pos)
+        if final is not None:
+            start = final.start()
+        m = _ANSWER_IS_RE.match(text, start)
+        if m is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+            continue
         if _NOT_A_VALUE_RE.match(text, m.end()):
             continue
         if _CHECKING_RE.search(text, max(0, m.start() - 40), m.start()):
             continue
-        last = m
-    return last
+        return m
 
 
 def _finish(
