@@ -12,16 +12,24 @@ r"""GSM8K: the ``#### N`` convention, exact numeric comparison, named extraction
 
 Policies (how the completion's answer is found):
 
-- ``strict``: the number after the last ``####``; nothing else counts.
-- ``flexible`` (default): ``####``, else the last ``\boxed{}``, else the last number.
+- ``flexible`` (default): the final answer by the rule shared with the math verifier
+  (``verifiers.math_extract.final_answer``): the last commitment (``####`` line, ``\boxed{}``,
+  "the answer is ...") wins, so ``Draft: #### 18 ... the correct total is \boxed{17}`` is 17;
+  with none, the last number that stands alone.
+- ``strict``: the ``####`` line only, and it must be that final answer: a later box or "the
+  answer is" scores 0 (reason ``hedged``).
 
-The ``####`` line must hold one clean number: dressing (``$``, ``1,000``, a unit or count noun,
-a final period and a sentence after it with no number) is fine; ``#### 5 or 6`` (reason
-``hedged``), ``#### 5 + 13 = 18`` or ``#### 1e400`` (reason ``malformed``) score 0 in both
-policies, and flexible does not go looking for another number then. A ``####`` line that does
-not open with a number ("#### about 18") is no ``####`` answer: flexible falls back. Flexible's
-fallbacks refuse a hedge or list ("5 or maybe 6", "6, 7") and an answer a short tail takes back
-("6. No wait"), reason ``hedged``.
+The ``####`` line must hold one amount: dressing (``$``, ``1,000``, ``1 800``, a unit or count
+noun, a rate ``per day`` / ``/day``, ``(dollars)``, a final period and a sentence after it
+with no number) is fine, and so are number words (``#### eighteen``). ``#### 5 or 6`` (reason
+``hedged``), ``#### 5 + 13 = 18`` or ``#### 1e400`` (``malformed``) score 0, and so does
+everything the shared rule refuses: an approximation (``#### ~18``, ``#### about 18``,
+``#### 18 approx``: reason ``hedged``), a retraction on a later line, a tag-wrapped
+alternative (``#### 18 <b>or 19</b>``), a line longer than 400 characters.
+
+Units: when the gold names a unit (``$18``, ``18 dollars``, or a worked solution that writes
+``$18`` before its ``#### 18``, as the ``gsm8k`` task passes), an answer in another unit is
+wrong (``#### 18 cents``); an answer with no unit is compared by its number.
 
 Numbers are compared as exact rationals (``1,000`` = ``1000`` = ``1000.00``; ``0.5`` = ``1/2``),
 in-process: no worker, no sympy. A gold that is not a number raises ``ValueError`` (a dataset
@@ -200,7 +208,7 @@ def _unit_in_solution(solution: str, gold: Fraction) -> str | None:
         unit = None
         if m.group(1):
             unit = "dollar"
-        elif m.group(3):
+        elif m.group(3) and m.group(3).lower() != "in":  # "18 in total" names no inches
             read = read_words(m.group(3))
             unit = None if read is None else read[1]
     return unit
