@@ -19,7 +19,9 @@ in one place, with nothing after it that offers another. In detail:
    ``Alternatively, ...``, ``Actually, it is 6``, ``scratch that``, a ``?``), or a box left
    open after it. Any of these: reward 0, reason ``hedged`` (``malformed`` for an open box).
 4. Approximations are hedges: ``~18``, ``about 18``, ``18 approx``, ``\approx 18`` score 0.
-5. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
+5. Characters that render as nothing (Unicode's default-ignorable set: zero-width spaces
+   and joiners, variation selectors, bidi marks) are removed before reading.
+6. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
    than ``MAX_BOX_CHARS`` scores 0 with the reason; markup tags on the ``####`` line
    (``#### 18 <b>or 19</b>``) are read through, never treated as its end. More than
    ``MAX_TAIL_CHARS`` of text after the final answer is refused too: what follows an answer
@@ -89,7 +91,7 @@ _ALWAYS_HEDGE_AFTER_RE = re.compile(
 )
 _VALUE_AFTER_HEDGE_RE = re.compile(
     r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
-    r"(?:(?:also|maybe|possibly|perhaps|even|just)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
+    r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
     re.IGNORECASE,
 )
 # A list: "$5$, $6$", "5, 6", "\boxed{5}, \boxed{6}".
@@ -159,6 +161,14 @@ _IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
 _WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
 # Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
 _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*))+")
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
+# render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
+# as the hedge it shows, never as a box followed by an unknown character.
+_IGNORABLE_RE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 _DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -755,6 +765,8 @@ def final_answer(text: str) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
+    if _IGNORABLE_RE.search(text):
+        text = _IGNORABLE_RE.sub("", text)
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
