@@ -176,6 +176,10 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", "$5$, $6$", 0.0, "alternative_after"),
     ("5", "The answer is $5$, which is prime.", 1.0, "unboxed_right"),
     ("5", r"\boxed{5} (option B is incorrect)", 1.0, "unboxed_right"),
+    ("5", r"\boxed{5}" + "\n\n(Verification: 2 + 3 = 5)", 1.0, "alternative_after"),
+    ("5", r"\boxed{5} (since 2 + 3 = 5)", 1.0, "alternative_after"),
+    ("5", r"\boxed{5} (6)", 0.0, "alternative_after"),
+    ("5", r"\boxed{5} ($6$ if the endpoint counts)", 0.0, "alternative_after"),
     # --- an open box, a box too long, text too long after the answer -------------------
     ("5", r"\boxed{5} and later \boxed{6", 0.0, "open_box"),
     ("5", r"\boxed{6 or \boxed{5}", 0.0, "open_box"),

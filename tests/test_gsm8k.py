@@ -201,3 +201,18 @@ def test_one_takes_a_singular_count_noun(line):
 @pytest.mark.parametrize("line", ["#### 2 apple", "#### 1 squared", "#### 1 more", "#### 1 not"])
 def test_words_that_change_the_number_are_no_singular_noun(line):
     assert gsm8k_check(line, "#### 1", policy="flexible").reward == 0.0
+
+
+@pytest.mark.parametrize(
+    ("completion", "reward", "reason"),
+    [
+        ("#### 18\n\nThe answer is 18.", 1.0, "correct"),  # the same amount said again
+        ("#### 18\n\\boxed{18}", 1.0, "correct"),
+        ("#### 18\n\nThe answer is 17.", 0.0, "hedged"),  # a later, different answer
+        ("#### 18\n\nThe answer is 18. No wait", 0.0, "hedged"),
+        ("#### 18 or 19\nThe answer is 18.", 0.0, "hedged"),
+    ],
+)
+def test_strict_policy_and_a_later_answer(completion, reward, reason):
+    v = gsm8k_check(completion, "18", policy="strict")
+    assert (v.reward, v.reason) == (reward, reason), v

@@ -50,7 +50,7 @@ from verifiers.exact_numbers import (
     parse_quantity,
     read_words,
 )
-from verifiers.math_extract import final_answer, is_hedge
+from verifiers.math_extract import FinalAnswer, final_answer, is_hedge
 from verifiers.number_words import read_number_words, read_spaced_digits
 from verifiers.types import CORRECT, HEDGED, MALFORMED, NO_ANSWER, WRONG, Verdict, not_a_string
 
@@ -181,7 +181,7 @@ def _extract(completion: str, policy: str) -> _Found:
     if policy == "strict" and final.source != "####":
         if "####" not in completion or final.source == "none":
             return _Found(None, "####")
-        return _Found(final.answer, final.source, (HEDGED, "another answer after the '####' line"))
+        return _strict_hashes(completion, final)
     if final.problem is not None:
         return _Found(final.answer, final.source, final.problem)
     if final.answer is None:
@@ -191,6 +191,26 @@ def _extract(completion: str, policy: str) -> _Found:
     if is_hedge(final.answer):
         return _Found(final.answer, final.source, (HEDGED, "more than one answer"))
     return _Found(final.answer, final.source, None, final.alternatives)
+
+
+def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:
+    """Strict policy when a later answer follows the last '####' line: the line counts only
+    if that later answer says the same amount ("#### 18" then "The answer is 18.")."""
+    later = _Found(final.answer, final.source, (HEDGED, "another answer after the '####' line"))
+    if final.problem is not None or final.answer is None:
+        return later if final.problem is None else _Found(final.answer, final.source, final.problem)
+    pos = completion.rfind("####")
+    line_end = completion.find("\n", pos)
+    hashes = final_answer(completion[: len(completion) if line_end < 0 else line_end])
+    if hashes.source != "####" or hashes.problem is not None or hashes.answer is None:
+        return later
+    line = _read_line(hashes.answer)
+    if line.problem is not None or line.text is None:
+        return line
+    mine, theirs = read_amount(line.text), read_amount(final.answer)
+    if mine is None or theirs is None or mine[0] != theirs[0]:
+        return later
+    return line
 
 
 _SOLUTION_NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")

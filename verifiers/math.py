@@ -11,10 +11,13 @@ r"""Math answers: extract the final answer from a completion and compare it with
 >>> v.reward, v.reason, v.pred, v.details["path"]
 (1.0, 'correct', '(x-1)(x+1)', 'symbolic')
 
-Extraction precedence (see ``verifiers.math_extract``): the last complete ``\boxed{}`` /
-``\fbox{}``; else the line after the last ``####``; else the last "the (final) answer is ...";
-else the last number (a trailing hedge such as "3 or 4" is kept whole, so it matches neither).
-Within each rule the last occurrence wins, so a self-correction counts its last answer.
+The final answer is read by the rule shared with GSM8K (``verifiers.math_extract``): the last
+commitment (the outermost ``\boxed{}``, a ``####`` line, "the answer is ...") wins by position;
+without one, the final math span (``$\frac{14}{3}$``), else the last number standing alone (never
+a digit inside ``\frac{1+\sqrt{5}}{2}`` or ``AZYUK2A``). Anything that offers another answer
+(``5 or 6`` around it, ``(or 6)``, a retraction later, a box inside a box next to other text, an
+approximation) scores 0 with the reason. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}``
+when the gold is a bare value.
 
 The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
 gold containing ``\boxed{}`` or ``####`` is reduced to that part first.

@@ -98,9 +98,13 @@ _VALUE_AFTER_HEDGE_RE = re.compile(
 _LIST_AFTER_RE = re.compile(r"\s*[,;]\s*(?:\$(?=\S)|\\\(|\\boxed|\\fbox|[-+\u2212]?\.?\d)")
 # A parenthesis right after the answer that holds a value or a hedge word: "(or $6$)",
 # "(not 5)", "(approx.)". "(dollars)" and "(option B is incorrect)" are no alternative.
-_PAREN_AFTER_RE = re.compile(r"\s*\(([^()\n]{0,200})\)?")
+# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
+# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
+# incorrect)" offer nothing.
+_PAREN_AFTER_RE = re.compile(r"[ \t]*\(([^()\n]{0,200})\)?")
 _PAREN_HEDGE_RE = re.compile(
-    r"\d|\$|\\\(|\\boxed|\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b",
+    r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
+    r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b",
     re.IGNORECASE,
 )
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
