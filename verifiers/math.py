@@ -334,8 +334,15 @@ def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: 
 
 
 # "x = 3\sqrt{13}" states the value 3\sqrt{13} of one variable (a letter, maybe with a
-# subscript, or a Greek letter); "x = 1, y = 2" or "x = y = 3" is more than that.
-_ASSIGNED_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-z]+)(?:_\{?\w{1,3}\}?)?\s*=\s*(?P<value>[^=<>]+)")
+# subscript, or a Greek letter) or function ("f(x) = x^2+1"); "x = 1, y = 2" or "x = y = 3"
+# is more than that.
+_ASSIGNED_RE = re.compile(
+    r"\s*(?:[A-Za-z]|\\[a-z]+)(?:_\{?\w{1,3}\}?)?(?:\([A-Za-z](?:,\s*[A-Za-z]){0,3}\))?\s*="
+    r"\s*(?P<value>[^=<>]+)"
+)
+
+
+_LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 / 10,\!080
 
 
 def _assigned_value(pred: str, gold: str) -> str:
@@ -343,7 +350,7 @@ def _assigned_value(pred: str, gold: str) -> str:
     if "=" in gold:
         return pred
     m = _ASSIGNED_RE.fullmatch(pred)
-    if m is None or "," in m.group("value"):
+    if m is None or _LIST_COMMA_RE.search(m.group("value")):
         return pred
     return m.group("value").strip()
 

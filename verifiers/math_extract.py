@@ -86,12 +86,20 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 # ("5 and it is prime" keeps 5, "5 and 6" offers two).
 _ALWAYS_HEDGE_AFTER_RE = re.compile(
     r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
-    r"respectively)\b|\s*\\(?:lor|vee)(?![A-Za-z])|\s*\\text\{\s*or\b|\s*\?",
+    r"respectively|maybe|perhaps|possibly|probably)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
+    r"\s*\\text\{\s*or\b|\s*\?",
     re.IGNORECASE,
 )
 _VALUE_AFTER_HEDGE_RE = re.compile(
     r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
     r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
+    re.IGNORECASE,
+)
+# A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
+# ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
+_NEXT_SENTENCE_HEDGE_RE = re.compile(
+    r"[\s.!]*(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
+    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
 # A list: "$5$, $6$", "5, 6", "\boxed{5}, \boxed{6}".
@@ -361,6 +369,8 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     if text.startswith("?", sentence_end):
         return HEDGED, "the answer's sentence is a question"
     tail = text[end : min(sentence_end, end + 400)]
+    if _NEXT_SENTENCE_HEDGE_RE.match(text, sentence_end, min(len(text), sentence_end + 400)):
+        return HEDGED, "the next sentence offers another answer"
     if _APPROX_AFTER_RE.match(tail):
         return HEDGED, "an approximate answer"
     if _ALWAYS_HEDGE_AFTER_RE.match(tail) or _VALUE_AFTER_HEDGE_RE.match(tail):
@@ -404,7 +414,14 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         k -= 2
     q = _skip_back(text, k, " \t,;$")
     has_list = any(c in ",;" for c in text[q:k])
-    if not (has_or or has_list) or q == 0:
+    if q == 0:
+        return None
+    if not (has_or or has_list):
+        # "\boxed{5} \boxed{6}" on one line: two answers side by side, a list without commas
+        marker = _last_marker(text, q)
+        box = _box_at(text, marker) if marker >= 0 and text[q - 1] == "}" else None
+        if isinstance(box, tuple) and box[2] == q:
+            return _clean(text[box[0] : box[1]]) or None
         return None
     value: str | None = None
     if text[q - 1] == "}":
@@ -532,20 +549,21 @@ def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
 # --- fallbacks: the final math span, the last bare number --------------------------------
 
 
-def _last_span(text: str) -> tuple[int, int, int, int] | None:
-    """``(start, content_start, content_end, end)`` of the last math span, or None."""
+def _last_span(text: str, before: int) -> tuple[int, int, int, int] | None:
+    """``(start, content_start, content_end, end)`` of the last math span ending by
+    ``before``, or None."""
     best: tuple[int, int, int, int] | None = None
     for left, right in (("\\(", "\\)"), ("\\[", "\\]")):
-        close = text.rfind(right)
+        close = text.rfind(right, 0, before - 1)
         if close > 0:
             open_ = text.rfind(left, max(0, close - MAX_BOX_CHARS), close)
             if open_ >= 0 and (best is None or close > best[2]):
                 best = (open_, open_ + 2, close, close + 2)
     # "$": spans pair up from the start, so the last "$" closes one only when the count of
     # bare "$" is even; otherwise one is a dollar sign and the pairing is unknowable.
-    bare = text.count("$") - text.count("\\$")
+    bare = text.count("$", 0, before) - text.count("\\$", 0, before)
     if bare >= 2 and bare % 2 == 0:
-        close = _last_bare_dollar(text, len(text))
+        close = _last_bare_dollar(text, before)
         if close > 0 and text[close - 1] == "$" and text[close - 2 : close] != "\\$":
             close -= 1  # "$$": find its opening "$$"
             open_ = _last_bare_dollar(text, close)
@@ -821,8 +839,16 @@ def final_answer(text: str) -> FinalAnswer:
     return found
 
 
+# A span that only names a variable ("... the smallest such $n$.") states no answer.
+_LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\s*")
+
+
 def _fallback(text: str) -> FinalAnswer:
-    span = _last_span(text)
+    span = _last_span(text, len(text))
+    for _ in range(4):
+        if span is None or not _LONE_VARIABLE_RE.fullmatch(text, span[1], span[2]):
+            break
+        span = _last_span(text, span[0])
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
