@@ -95,15 +95,16 @@ _VALUE_AFTER_HEDGE_RE = re.compile(
     r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
     re.IGNORECASE,
 )
+# Between an answer and what follows: spaces, newlines, stray separators and delimiters.
+_JUNK_RE = re.compile(r"[\s,;:*$]*")
+_VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
 # A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
 # ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
 _NEXT_SENTENCE_HEDGE_RE = re.compile(
-    r"[\s.!]*(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
+    r"[\s.!]{0,8}(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
     r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
-# A list: "$5$, $6$", "5, 6", "\boxed{5}, \boxed{6}".
-_LIST_AFTER_RE = re.compile(r"\s*[,;]\s*(?:\$(?=\S)|\\\(|\\boxed|\\fbox|[-+\u2212]?\.?\d)")
 # A parenthesis right after the answer that holds a value or a hedge word: "(or $6$)",
 # "(not 5)", "(approx.)". "(dollars)" and "(option B is incorrect)" are no alternative.
 # A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
@@ -161,7 +162,9 @@ _RETRACT_RE = re.compile(
     r"(?:that'?s|that\s+is|this\s+is|it'?s|it\s+is)\s+(?:wrong|incorrect|not\s+right)|"
     r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
     r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
-    r"on\s+second\s+thought|let\s+me\s+redo)",
+    r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
+    r"hmm+,?\s+no\b|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
+    r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
     re.IGNORECASE,
 )
 _RELATION_BEFORE_RE = re.compile(
@@ -360,27 +363,34 @@ def _sentence_end(text: str, start: int) -> int:
 
 
 def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
-    """Why the text after an answer ending at ``end`` offers another answer, or None."""
+    """Why the text after an answer ending at ``end`` offers another answer, or None.
+
+    Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
+    skipped whatever its length, so no look-ahead window can be outrun."""
     closing = _CLOSING_RE.match(text, end)
     end = closing.end() if closing else end
-    sentence_end = _sentence_end(text, end)
-    if text.startswith("?", end) or text[end:sentence_end].lstrip().startswith("?"):
+    p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
+    junk = text[end:p]
+    if text.startswith("?", p):
         return HEDGED, "a question mark after the answer"
+    sentence_end = _sentence_end(text, p)
     if text.startswith("?", sentence_end):
         return HEDGED, "the answer's sentence is a question"
-    tail = text[end : min(sentence_end, end + 400)]
-    if _NEXT_SENTENCE_HEDGE_RE.match(text, sentence_end, min(len(text), sentence_end + 400)):
-        return HEDGED, "the next sentence offers another answer"
+    tail = text[p : min(sentence_end, p + 400)]
     if _APPROX_AFTER_RE.match(tail):
         return HEDGED, "an approximate answer"
     if _ALWAYS_HEDGE_AFTER_RE.match(tail) or _VALUE_AFTER_HEDGE_RE.match(tail):
         return HEDGED, "another answer offered right after it"
-    if _LIST_AFTER_RE.match(tail):
+    if ("," in junk or ";" in junk) and _VALUE_START_RE.match(tail):
         return HEDGED, "a list of answers"
-    paren = _PAREN_AFTER_RE.match(text, end, min(len(text), end + 400))
-    if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
-        return HEDGED, "a parenthesised alternative after the answer"
-    rest = text[end:].strip()
+    q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
+    if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
+        return HEDGED, "the next sentence offers another answer"
+    if "\n" not in junk:
+        paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
+        if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
+            return HEDGED, "a parenthesised alternative after the answer"
+    rest = text[p:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
     retraction = _RETRACT_RE.search(rest)
