@@ -196,6 +196,9 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"\boxed{5}. Hmm, no, it should be 6.", 0.0, "retraction"),
     ("5", r"\boxed{5}. Oops, never mind.", 0.0, "retraction"),
     ("5", r"\boxed{5}" + "\n\nLet me reconsider.", 0.0, "retraction"),
+    ("6", "5 or" + " " * 600 + r"\boxed{6}", 0.0, "padding"),
+    ("6", r"\boxed{5}," + "\n" * 600 + r"\boxed{6}", 0.0, "padding"),
+    ("6", "not" + " $" * 300 + r" \boxed{6}", 0.0, "padding"),
     # --- an open box, a box too long, text too long after the answer -------------------
     ("5", r"\boxed{5} and later \boxed{6", 0.0, "open_box"),
     ("5", r"\boxed{6 or \boxed{5}", 0.0, "open_box"),

@@ -402,7 +402,8 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
 
 
 def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
-    before = text[max(0, start - 60) : start]
+    k = _before_openings(text, start)
+    before = text[max(0, k - 60) : k]
     if _HEDGE_BEFORE_RE.search(before):
         return HEDGED, "another answer offered just before it"
     if _APPROX_BEFORE_RE.search(before):
@@ -414,19 +415,17 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
     "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
     hedge that cannot be read; None when no value is offered there."""
-    k = _skip_back(text, start, " \t")
-    for opening in ("$$", "$", "\\(", "\\["):
-        if text.startswith(opening, k - len(opening)):
-            k = _skip_back(text, k - len(opening), " \t")
-            break
+    k = _before_openings(text, start)
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     if has_or:
         k -= 2
-    q = _skip_back(text, k, " \t,;$")
+    q = _skip_back(text, k, " \t\n\r,;$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
         return None
     if not (has_or or has_list):
+        if "\n" in text[q:start]:
+            return None  # a box on a later line revises the one before it
         # "\boxed{5} \boxed{6}" on one line: two answers side by side, a list without commas
         marker = _last_marker(text, q)
         box = _box_at(text, marker) if marker >= 0 and text[q - 1] == "}" else None
@@ -454,12 +453,23 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     return _clean(value)
 
 
-def _skip_back(text: str, k: int, chars: str) -> int:
-    """``k`` moved left over ``chars`` (at most 64 of them)."""
-    stop = max(0, k - 64)
-    while k > stop and text[k - 1] in chars:
-        k -= 1
+def _before_openings(text: str, start: int) -> int:
+    """``start`` moved left over spaces and opening math delimiters (``$``, ``\\(``, ``\\[``),
+    however many."""
+    k = _skip_back(text, start, " \t\n\r$")
+    while k >= 2 and text.startswith(("\\(", "\\["), k - 2):
+        k = _skip_back(text, k - 2, " \t\n\r$")
     return k
+
+
+def _skip_back(text: str, k: int, chars: str) -> int:
+    """``k`` moved left over ``chars``, however many (padding cannot outrun it): a few
+    steps in Python, then one ``rstrip`` in C for a long run."""
+    for _ in range(64):
+        if k == 0 or text[k - 1] not in chars:
+            return k
+        k -= 1
+    return len(text[:k].rstrip(chars))
 
 
 def _approximate(value: str) -> bool:
