@@ -9,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -114,3 +116,26 @@ def test_one_megabyte_is_judged_in_bounded_time(name):
             best = min(best, time.perf_counter() - start)
         assert verdict.reward in (0.0, 1.0), (family, verdict)
         assert best < LIMIT_S, (family, name, best)
+
+
+# A completion is right for at most one of two different golds: one that scores 1.0 for both 5
+# and 6 offers both (a hedge that got through). Built from the tokens a hedging policy uses.
+HEDGE_TOKENS = ["\\boxed{", "}", "{", "$", "\\(", "\\)", "####", "\n", " ", "5", "6", ",", ".",
+                "or", "and", "not", "answer is", "Answer:", "(", ")", "<b>", "</b>", "\u200b",
+                "=", "x", "**", "\\text{", "but", "Actually", "it is", "\\fbox{", ";", "-", "/",
+                "nor", "~", "about", "?", "No wait"]  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(HEDGE_TOKENS), min_size=2, max_size=25))
+def test_no_completion_is_right_for_two_golds_gsm8k(tokens):
+    text = "".join(tokens)
+    assert not (gsm8k_check(text, "5").reward == 1.0 and gsm8k_check(text, "6").reward == 1.0)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(HEDGE_TOKENS), min_size=2, max_size=25))
+def test_no_completion_is_right_for_two_golds_math(tokens):
+    text = "".join(tokens)
+    right = [math_check(text, gold, timeout=2.0).reward == 1.0 for gold in ("5", "6")]
+    assert not all(right), text
