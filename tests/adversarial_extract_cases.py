@@ -135,6 +135,8 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"$x \neq 5$", 0.0, "last_number_glue"),
     ("5", "so x < 5", 0.0, "last_number_glue"),
     ("1", r"ans_1", 0.0, "last_number_glue"),
+    ("2", "The probability is 1/2.", 0.0, "last_number_glue"),
+    ("0.5", "The probability is 1/2.", 1.0, "last_number_glue"),
     # --- unboxed right answers that must score 1 ---------------------------------------
     (r"\frac{14}{3}", r"So the value we want is $\frac{14}{3}$.", 1.0, "unboxed_right"),
     (r"3\sqrt{13}", r"Hence $x = 3\sqrt{13}$.", 1.0, "unboxed_right"),

@@ -609,8 +609,8 @@ def _last_digit(text: str) -> int:
 
 
 _NUMBER_CHARS = set("0123456789,.-+\u2212")
-# Glued to these, a digit belongs to a larger expression or a word.
-_GLUE = set("\\{}^_") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
+# Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
+_GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
 _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
 
 
