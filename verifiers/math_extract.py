@@ -95,8 +95,9 @@ _VALUE_AFTER_HEDGE_RE = re.compile(
     r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
     re.IGNORECASE,
 )
-# Between an answer and what follows: spaces, newlines, stray separators and delimiters.
-_JUNK_RE = re.compile(r"[\s,;:*$]*")
+# Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
+# separators and delimiters.
+_JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
 _VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
 # A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
 # ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
