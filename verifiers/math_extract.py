@@ -180,11 +180,13 @@ _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*))+")
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
 # render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
 # as the hedge it shows, never as a box followed by an unknown character.
-_IGNORABLE_RE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_IGNORABLE = dict.fromkeys(c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1))
 _DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -235,7 +237,9 @@ def end_of_answer_line(line: str) -> str:
 def _last_marker(text: str, before: int) -> int:
     """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1."""
     while before > 0:
-        pos = max(text.rfind(m, 0, before) for m in _BOX_MARKERS)
+        pos = text.rfind("\\boxed", 0, before)
+        fbox = text.rfind("\\fbox", 0, before)
+        pos = fbox if fbox > pos else pos
         if pos < 0:
             return -1
         if _BOX_RE.match(text, pos):
@@ -397,7 +401,7 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
-    if _last_marker(text, len(text)) >= end:
+    if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
         return MALFORMED, "a box opened after the answer"
     return None
 
@@ -808,8 +812,8 @@ def final_answer(text: str) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
-    if _IGNORABLE_RE.search(text):
-        text = _IGNORABLE_RE.sub("", text)
+    if not text.isascii():
+        text = text.translate(_IGNORABLE)
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
