@@ -69,7 +69,10 @@ def code_block_format(completion: str, answer: str, **info: Any) -> Verdict:
 def gsm8k_accuracy(completion: str, answer: str, **info: Any) -> Verdict:
     from verifiers.gsm8k import gsm8k_check
 
-    return gsm8k_check(completion, answer)
+    # The worked solution, when the row has one, also says the answer's unit ("$18"), so that
+    # "#### 18 cents" is not 18 dollars; its '####' number is the row's answer.
+    solution = info.get("solution")
+    return gsm8k_check(completion, solution if isinstance(solution, str) else answer)
 
 
 def math_accuracy(completion: str, answer: str, **info: Any) -> Verdict:

@@ -26,6 +26,11 @@ from verifiers.countdown import (
         "#### 2*(5+3)\n",
         "#### 64/(7-3)",  # exact division over fractions
         "#### (3+5)\u00d72",  # the multiplication sign
+        "#### (3+5)*2 = 16.0",  # a claim written as a decimal (issue 22)
+        "<answer>\\( (3+5) \\times 2 \\)</answer>",  # LaTeX inside \( \)
+        "#### $(3+5) \\cdot 2$ = 16",
+        "#### (3+5)\u00b72",  # the middle dot
+        "#### 64 \\div (7-3)",
     ],
 )
 def test_correct_expressions_score_one(completion: str) -> None:
@@ -186,3 +191,11 @@ def test_typographic_minus_and_unicode_spaces_are_read_as_ascii(completion: str)
 def test_unicode_digits_and_doubled_minus_stay_refused(completion: str) -> None:
     verdict = countdown_check(completion, "16", numbers=[16, 20, 4])
     assert verdict.reward == 0.0 and verdict.reason.startswith("parse_error"), verdict
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["#### (3+5)*2 = 16.5", "#### (3+5)*2 = 16.0 or 17", "#### 3 \\timesx 5", "#### \\times 16"],
+)
+def test_latex_and_decimal_claims_are_still_checked(completion: str) -> None:
+    assert countdown_reward(completion, "16", numbers=[2, 3, 5, 16]) == 0.0

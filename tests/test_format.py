@@ -200,6 +200,20 @@ def test_every_family_scores_a_non_string_completion_zero_with_the_reason(comple
 
 
 INVISIBLE = [
+    # default-ignorable and combining-only content, told by category (issue 22)
+    "\u034f",
+    "\ufe0f",
+    "\u180b",
+    "\u0301\u0301",
+    "\U000e0041",
+    "\u2800",
+    "\uffa0",
+    "&nbsp;",
+    "&#8203;&zwj;",
+    "<!-- -->",
+    "<!-- the answer is 4 -->",
+    "<br>",
+    "&nbsp;<!-- x -->\u200b",
     "\u200b",
     "\u200c",
     "\u200d",
@@ -227,3 +241,8 @@ def test_invisible_characters_outside_the_tags_are_whitespace(blank):
 def test_visible_text_next_to_invisible_characters_still_counts():
     assert format_reward("<think>\u200ba\u200b</think><answer>\u200d4</answer>") == 1.0
     assert rule(format_check("\u200bx<think>a</think><answer>4</answer>")) == "text_outside_tags"
+
+
+def test_markup_that_shows_something_is_content():
+    for shown in ("&amp;", "4<br>", "<!-- x", "x < 5", "a\u0301"):
+        assert format_reward(f"<think>a</think><answer>{shown}</answer>") == 1.0, shown

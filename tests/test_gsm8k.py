@@ -76,7 +76,8 @@ def test_parse_gsm8k_answer_rejects_non_strings():
         ("#### -3", "-3", 1.0, 1.0),
         ("5 - 3 = 2", "2", 1.0, 0.0),
         ("no number at all", "2", 0.0, 0.0),
-        ("#### about 18", "18", 1.0, 0.0),  # strict: '####' not followed by a number
+        # an approximation is a hedge (issue 22): "#### about 18" as "#### 18 approx"
+        ("#### about 18", "18", 0.0, 0.0),
         ("", "5", 0.0, 0.0),
         ("#### 1,000,000", "1000000", 1.0, 1.0),
         ("#### 10000", "1,000", 0.0, 0.0),
@@ -200,3 +201,18 @@ def test_one_takes_a_singular_count_noun(line):
 @pytest.mark.parametrize("line", ["#### 2 apple", "#### 1 squared", "#### 1 more", "#### 1 not"])
 def test_words_that_change_the_number_are_no_singular_noun(line):
     assert gsm8k_check(line, "#### 1", policy="flexible").reward == 0.0
+
+
+@pytest.mark.parametrize(
+    ("completion", "reward", "reason"),
+    [
+        ("#### 18\n\nThe answer is 18.", 1.0, "correct"),  # the same amount said again
+        ("#### 18\n\\boxed{18}", 1.0, "correct"),
+        ("#### 18\n\nThe answer is 17.", 0.0, "hedged"),  # a later, different answer
+        ("#### 18\n\nThe answer is 18. No wait", 0.0, "hedged"),
+        ("#### 18 or 19\nThe answer is 18.", 0.0, "hedged"),
+    ],
+)
+def test_strict_policy_and_a_later_answer(completion, reward, reason):
+    v = gsm8k_check(completion, "18", policy="strict")
+    assert (v.reward, v.reason) == (reward, reason), v

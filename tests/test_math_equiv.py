@@ -78,21 +78,23 @@ def test_self_correction_counts_the_last_answer():
 
 
 @pytest.mark.parametrize(
-    "completion",
+    ("completion", "reason"),
     [
-        r"The answer is $\boxed{10^{10^{10^{10}}}}$.",
-        r"The answer is $\boxed{9^{9^9}}$.",
-        "Let me think. " * 3000 + r"\boxed{" + "1+" * 25_000 + "1}",  # ~92k characters
-        r"\boxed{" + "(" * 50_000 + "}",
-        r"\boxed{2^{1000000}}",
+        (r"The answer is $\boxed{10^{10^{10^{10}}}}$.", "timeout"),
+        (r"The answer is $\boxed{9^{9^9}}$.", "timeout"),
+        # a box longer than MAX_BOX_CHARS is no answer: refused at extraction, with the reason
+        ("Let me think. " * 3000 + r"\boxed{" + "1+" * 25_000 + "1}", "malformed"),  # ~92k
+        (r"\boxed{" + "(" * 50_000 + "}", "malformed"),
+        (r"\boxed{" + "1+" * 4_000 + "1}", "timeout"),  # inside the box limit: the guard
+        (r"\boxed{2^{1000000}}", "timeout"),
     ],
-    ids=["tower-10", "tower-9", "50k-sum", "50k-parens", "big-exponent"],
+    ids=["tower-10", "tower-9", "50k-sum", "50k-parens", "8k-sum", "big-exponent"],
 )
-def test_hostile_answers_get_reward_zero_reason_timeout_quickly(completion):
+def test_hostile_answers_get_reward_zero_reason_timeout_quickly(completion, reason):
     start = time.monotonic()
     v = math_check(completion, "1", timeout=1.0)
     assert time.monotonic() - start < SLACK_S
-    assert (v.reward, v.reason) == (0.0, "timeout")
+    assert (v.reward, v.reason) == (0.0, reason)
 
 
 def test_the_deadline_itself_stops_sympy_when_the_guard_is_bypassed(monkeypatch):
@@ -104,7 +106,7 @@ def test_the_deadline_itself_stops_sympy_when_the_guard_is_bypassed(monkeypatch)
     v = math_check(r"\boxed{10^{10^{10^{10}}}}", "1", timeout=0.5)
     assert time.monotonic() - start < SLACK_S
     assert (v.reward, v.reason, v.details["path"]) == (0.0, "timeout", "symbolic")
-    v = math_check(r"\boxed{" + "1+" * 25_000 + "1}", "1", timeout=0.5)
+    v = math_check(r"\boxed{" + "1+" * 4_900 + "1}", "1", timeout=0.5)
     assert (v.reward, v.reason) == (0.0, "timeout")
 
 
@@ -185,7 +187,7 @@ def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, re
         (r"\boxed{\to 6}", "6", "malformed"),
         (r"\boxed{5?}", "5", "malformed"),
         (r"\boxed{\phantom{5}}", "5", "malformed"),
-        (r"\boxed{\approx 5}", "5", "malformed"),
+        (r"\boxed{\approx 5}", "5", "hedged"),  # an approximation is a hedge (issue 22)
         (r"\boxed{\implies 5}", "5", "malformed"),
         (r"\boxed{5 \ldots}", "5", "malformed"),
         (r"\boxed{5 \;\text{(wrong)}}", "5", "malformed"),

@@ -11,6 +11,7 @@ from verifiers.math_extract import (
     extract_answer,
     extract_answer_with_source,
     extract_final_answer,
+    final_answer,
     last_boxed,
 )
 
@@ -24,11 +25,10 @@ from verifiers.math_extract import (
         (r"\boxed 7", "7", "boxed"),
         (r"\boxed{\{1, 2\}}", r"\{1, 2\}", "boxed"),  # escaped braces inside
         (r"\boxed{1} and later \boxed{2}", "2", "boxed"),
-        (r"\boxed{1} and a truncated \boxed{2", "1", "boxed"),
         ("#### 1,000", "1,000", "####"),
         ("<answer>#### 42</answer>", "42", "####"),
         ("the answer is 5\n#### 6", "6", "####"),  # '####' outranks 'answer is'
-        (r"#### 6 but \boxed{7}", "7", "boxed"),  # a box outranks '####'
+        ("#### 6\nso the total is \\boxed{7}", "7", "boxed"),  # the later commitment wins
         ("The answer is 5.", "5", "answer_is"),
         ("The final answer is $x+1$. Done.", "x+1", "answer_is"),
         (r"The answer is \(\frac{3}{4}\)", r"\frac{3}{4}", "answer_is"),
@@ -192,20 +192,34 @@ def test_parse_quantity_reads_scale_words_and_known_units(text, value, unit):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("The answer is $5$ or $6$", ("5 or 6", "answer_is", None)),
         ("The answer is $5$, which is prime.", ("5", "answer_is", None)),
         ("6 or possibly 7", ("6 or possibly 7", "last_number", None)),
         ("we get 6, 7", ("6, 7", "last_number", None)),
         ("we get 6, 7, 8.", ("6, 7, 8", "last_number", None)),
         ("It costs 1,000 dollars.", ("1,000", "last_number", None)),
         ("6 apples. Then 7", ("7", "last_number", None)),  # a sentence apart: no list
-        ("The answer is 5. no wait", ("5", "answer_is", ". no wait")),
-        ("so 5. Hmm, not sure", ("5", "last_number", ". Hmm, not sure")),
         ("so 5. Hmm, let me check. Yes.", ("5", "last_number", None)),
-        (r"\boxed{5}?", ("5", "boxed", "?")),
-        ("#### 5\nWait, no.", ("5", "####", "Wait, no.")),
         (r"\boxed{5} and then more text about 5", ("5", "boxed", None)),
     ],
 )
-def test_extract_final_answer_keeps_hedges_whole_and_reports_retractions(text, expected):
+def test_extract_final_answer_keeps_hedges_whole(text, expected):
     assert extract_final_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "reason"),
+    [
+        ("The answer is $5$ or $6$", "5", "hedged"),
+        ("The answer is 5. no wait", "5", "hedged"),
+        ("so 5. Hmm, not sure", "5", "hedged"),
+        (r"\boxed{5}?", "5", "hedged"),
+        ("#### 5\nWait, no.", "5", "hedged"),
+        # a box inside the first sentence of the '####' line is part of the line: two answers
+        (r"#### 6 but \boxed{7}", r"6 but \boxed{7}", "hedged"),
+        # a box left open after the answer starts another answer (or was cut off): refused
+        (r"\boxed{1} and a truncated \boxed{2", None, "malformed"),
+    ],
+)
+def test_final_answer_refuses_hedges_and_retractions_with_a_reason(text, answer, reason):
+    found = final_answer(text)
+    assert (found.answer, found.problem[0] if found.problem else None) == (answer, reason)

@@ -6,11 +6,12 @@ non-negative integer literals and the four binary operations are accepted, arith
 used at most once (all of them, with ``use_all=True``). Raw text is never passed to ``eval``.
 
 The expression is read from the last ``<answer>...</answer>`` tag if there is one, else from
-the last ``#### ...`` line. An ``= N`` after the expression (``#### (3+5)*2 = 16``) is a claim
-that is checked: ``N`` must be a whole number equal to the expression's value, so no text can
+the last ``#### ...`` line. An ``= N`` after the expression (``#### (3+5)*2 = 16``, or
+``= 16.0``) is a claim that is checked: ``N`` must be a number equal to the expression's value, so no text can
 hide behind it (``= 16 or 2*7+2``) and a false equation scores 0. A ``#`` in the expression is
 refused: Python would read the rest as a comment, so ``8*2 # or 3*5`` would be scored on
-``8*2`` alone.
+``8*2`` alone. Typographic and LaTeX operators are read as the ASCII ones (the signs
+U+00D7, U+00B7, U+22C5 and the commands times, cdot, div), and math delimiters are dropped.
 
 >>> countdown_reward("#### (3+5)*2", "16", numbers=[2, 3, 5, 7])
 1.0
@@ -47,13 +48,19 @@ MAX_EXPRESSION_CHARS = 200  # a longer "expression" is not an answer; it also bo
 # Tags are found token by token: a lazy ``<answer>(.*?)</answer>`` regex rescans to the end of
 # the text from every unclosed ``<answer>``, which is quadratic (a 1 MB completion of them hangs).
 _TAG_TOKEN = re.compile(r"</?answer>")
-_LINE = re.compile(r"####([^\n]*)")
 # Typographic forms of the allowed operators and of spaces, which ast.parse refuses: a correct
 # expression written "20 \u2212 4" or with no-break spaces is still the same expression.
-_UNICODE_OPS = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-"})
+_UNICODE_OPS = str.maketrans(
+    {"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u00b7": "*", "\u22c5": "*", "\u2217": "*"}
+)
+# LaTeX spellings of the same: "\( (3+5) \times 2 \)", "$3 \cdot 5$". Math delimiters and
+# \left / \right are dropped; a command followed by a letter ("\timesx") is left for the
+# parser to refuse.
+_LATEX_OPS = re.compile(r"\\(?:times|cdot|ast|div|left|right)(?![A-Za-z])|\\[()\[\]]|\$")
+_LATEX_OP_TEXT = {"\\times": "*", "\\cdot": "*", "\\ast": "*", "\\div": "/"}
 _UNICODE_SPACE = re.compile(r"[^\S\n\r\t\f\v ]")
 # ASCII digits only: int() also reads "١٦" and "1_6", which the expression parser refuses.
-_CLAIM = re.compile(r"-?[0-9]{1,50}")
+_CLAIM = re.compile(r"-?[0-9]{1,50}(?:\.[0-9]{1,50})?")  # "= 16" or "= 16.0"
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
@@ -74,10 +81,14 @@ def _extract(text: str) -> tuple[str, str | None] | None:
     """(expression, the claimed result after ``=`` or ``None``), or ``None`` if no answer."""
     found = _last_tag(text)
     if found is None:
-        lines = _LINE.findall(text)
-        if not lines:
+        pos = text.rfind("####")
+        if pos < 0:
             return None
-        found = lines[-1]
+        # the first '####' of that line: "#### 8*2 #### 3*5" is one line, refused below
+        pos = text.find("####", text.rfind("\n", 0, pos) + 1)
+        end = text.find("\n", pos)
+        found = text[pos + 4 : len(text) if end < 0 else end]
+    found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
     if not expression:
@@ -193,9 +204,9 @@ def countdown_check(
         )
     if value != target:
         return Verdict(0.0, WRONG, expression, gold, details)
-    if claim is not None and int(claim) != value:
+    if claim is not None and Fraction(claim) != value:
         return Verdict(
-            0.0, f"{WRONG}: claims = {int(claim)} but the expression is {value}", expression, gold
+            0.0, f"{WRONG}: claims = {claim} but the expression is {value}", expression, gold
         )
     return Verdict(1.0, CORRECT, expression, gold, details)
 

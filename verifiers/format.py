@@ -25,10 +25,13 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``.
 
-"Whitespace" here includes the invisible characters (Unicode format characters such as the
-zero-width space U+200B, joiners U+200C/U+200D, word joiner U+2060, the BOM U+FEFF, and the
-blank fillers U+115F, U+1160, U+3164, U+FFA0, U+2800): otherwise a policy learns that
-``<answer>\u200b</answer>`` passes the emptiness rule.
+"Whitespace" here includes everything that shows nothing, told by Unicode category, not by a
+list: format characters (Cf: zero-width space U+200B, joiners, BOM, bidi marks, tag
+characters), combining marks with no base (U+034F, the variation selectors U+FE0F and
+U+180B), controls, unassigned code points, the Hangul fillers and the blank braille pattern
+(by their Unicode names), and markup that renders as nothing: ``&nbsp;`` and other entities
+of such characters, ``<!-- comments -->`` and bare tags (``<br>``). Otherwise a policy learns
+that ``<answer>\u200b</answer>`` passes the emptiness rule.
 - ``pattern_mismatch``: ``re.search(pattern, completion)`` found nothing (anchor with
   ``\A``/``\Z`` to constrain the whole text; pass a compiled pattern to choose flags).
 
@@ -44,6 +47,7 @@ deadline is what bounds that.
 from __future__ import annotations
 
 import functools
+import html
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -80,15 +84,63 @@ def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
     return names
 
 
-# Characters that render as nothing yet are not str.isspace(): Hangul/braille fillers. Unicode
-# format characters (category Cf: zero-width space and joiners, BOM, bidi controls, invisible
-# math operators) are recognised by category.
-_BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# What shows nothing, by Unicode category rather than by a list of code points: format
+# characters (Cf: zero-width space and joiners, BOM, bidi marks, soft hyphen, tag characters),
+# combining marks with nothing to combine with (Mn/Me/Mc: U+034F, variation selectors U+FE0F,
+# Mongolian U+180B), controls (Cc), separators (Z*), surrogates (Cs) and unassigned code
+# points (Cn, where the default-ignorable ranges lie). Letters that render as nothing are
+# recognised by their Unicode name: the Hangul fillers and the blank braille pattern.
+_BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp"})
+_BLANK_NAME_WORDS = ("FILLER", "BLANK")
+# Markup that shows nothing either: an HTML comment, a bare tag (<br>, <span></span>); and
+# entities are decoded first (&nbsp;, &#8203;, &zwj;).
+_BLANK_ENTITIES = ("&nbsp;", "&#160;", "&#xa0;", "&ensp;", "&emsp;", "&thinsp;", "&zwj;",
+                   "&zwnj;", "&shy;", "&#8203;", "&#x200b;", "&#x200B;")  # fmt: skip
+_MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]{0,30}(?:\s[^<>]{0,200})?/?>")
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_blank_char(c: str) -> bool:
+    if c.isspace() or unicodedata.category(c) in _BLANK_CATEGORIES:
+        return True
+    name = unicodedata.name(c, "")
+    return any(word in name for word in _BLANK_NAME_WORDS)
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its ``<!-- ... -->`` comments (an unclosed one is kept as text)."""
+    out, i = [], 0
+    while True:
+        start = text.find("<!--", i)
+        if start < 0:
+            break
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[i:start])
+        i = end + 3
+    out.append(text[i:])
+    return "".join(out)
 
 
 def _is_blank(text: str) -> bool:
-    """Whether ``text`` shows nothing: only whitespace and invisible characters."""
-    return all(c.isspace() or c in _BLANK_FILLERS or unicodedata.category(c) == "Cf" for c in text)
+    """Whether ``text`` shows nothing: whitespace, invisible characters, HTML comments, bare
+    markup tags and entities that decode to those."""
+    if _only_blank_chars(text):
+        return True
+    if "<" not in text and "&" not in text:
+        return False
+    shown = _MARKUP_TAG_RE.sub("", _without_comments(text))
+    if "&" in shown:
+        for entity in _BLANK_ENTITIES:  # the common ones in C, before the general decoder
+            shown = shown.replace(entity, "")
+        shown = html.unescape(shown) if "&" in shown else shown
+    return _only_blank_chars(shown)
+
+
+def _only_blank_chars(text: str) -> bool:
+    # Each distinct character once: linear in C, then at most a few hundred lookups.
+    return all(_is_blank_char(c) for c in set(text))
 
 
 @functools.lru_cache(maxsize=256)

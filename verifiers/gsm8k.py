@@ -12,16 +12,24 @@ r"""GSM8K: the ``#### N`` convention, exact numeric comparison, named extraction
 
 Policies (how the completion's answer is found):
 
-- ``strict``: the number after the last ``####``; nothing else counts.
-- ``flexible`` (default): ``####``, else the last ``\boxed{}``, else the last number.
+- ``flexible`` (default): the final answer by the rule shared with the math verifier
+  (``verifiers.math_extract.final_answer``): the last commitment (``####`` line, ``\boxed{}``,
+  "the answer is ...") wins, so ``Draft: #### 18 ... the correct total is \boxed{17}`` is 17;
+  with none, the last number that stands alone.
+- ``strict``: the ``####`` line only, and it must be that final answer: a later box or "the
+  answer is" scores 0 (reason ``hedged``).
 
-The ``####`` line must hold one clean number: dressing (``$``, ``1,000``, a unit or count noun,
-a final period and a sentence after it with no number) is fine; ``#### 5 or 6`` (reason
-``hedged``), ``#### 5 + 13 = 18`` or ``#### 1e400`` (reason ``malformed``) score 0 in both
-policies, and flexible does not go looking for another number then. A ``####`` line that does
-not open with a number ("#### about 18") is no ``####`` answer: flexible falls back. Flexible's
-fallbacks refuse a hedge or list ("5 or maybe 6", "6, 7") and an answer a short tail takes back
-("6. No wait"), reason ``hedged``.
+The ``####`` line must hold one amount: dressing (``$``, ``1,000``, ``1 800``, a unit or count
+noun, a rate ``per day`` / ``/day``, ``(dollars)``, a final period and a sentence after it
+with no number) is fine, and so are number words (``#### eighteen``). ``#### 5 or 6`` (reason
+``hedged``), ``#### 5 + 13 = 18`` or ``#### 1e400`` (``malformed``) score 0, and so does
+everything the shared rule refuses: an approximation (``#### ~18``, ``#### about 18``,
+``#### 18 approx``: reason ``hedged``), a retraction on a later line, a tag-wrapped
+alternative (``#### 18 <b>or 19</b>``), a line longer than 400 characters.
+
+Units: when the gold names a unit (``$18``, ``18 dollars``, or a worked solution that writes
+``$18`` before its ``#### 18``, as the ``gsm8k`` task passes), an answer in another unit is
+wrong (``#### 18 cents``); an answer with no unit is compared by its number.
 
 Numbers are compared as exact rationals (``1,000`` = ``1000`` = ``1000.00``; ``0.5`` = ``1/2``),
 in-process: no worker, no sympy. A gold that is not a number raises ``ValueError`` (a dataset
@@ -32,17 +40,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
-from verifiers.exact_numbers import find_numbers, format_fraction, parse_number
-from verifiers.math_extract import (
-    end_of_answer_line,
-    extract_final_answer,
-    is_hedge,
-    last_boxed,
-    last_number,
-    retraction_after,
+from verifiers.exact_numbers import (
+    find_numbers,
+    format_fraction,
+    parse_number,
+    parse_quantity,
+    read_words,
 )
+from verifiers.math_extract import FinalAnswer, final_answer, is_hedge
+from verifiers.number_words import read_number_words, read_spaced_digits
 from verifiers.types import CORRECT, HEDGED, MALFORMED, NO_ANSWER, WRONG, Verdict, not_a_string
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
@@ -74,15 +83,19 @@ def parse_gsm8k_answer(row_answer: str) -> str:
     return format_fraction(value)
 
 
-def _gold_value(answer: str):
+def _gold_value(answer: str) -> tuple[Fraction, str | None]:
+    """The gold number and its unit when the answer names one (``$18``, ``18 dollars``, or a
+    worked solution that writes ``$18`` before its ``#### 18``)."""
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
     if "####" in answer:
-        return parse_number(parse_gsm8k_answer(answer))
-    value = parse_number(answer)
-    if value is None:
+        value = parse_number(parse_gsm8k_answer(answer))
+        assert value is not None  # parse_gsm8k_answer refuses a line that is no number
+        return value, _unit_in_solution(answer, value)
+    quantity = parse_quantity(answer)
+    if quantity is None:
         raise ValueError(f"answer is not a number (GSM8K answers are): {answer[:80]!r}")
-    return value
+    return quantity
 
 
 @dataclass(frozen=True)
@@ -93,63 +106,132 @@ class _Found:
     text: str | None
     source: str
     problem: tuple[str, str] | None = None
+    alternatives: tuple[str, ...] = ()
 
 
-def _after_hashes(completion: str) -> _Found | None:
-    """The answer on the last ``####`` line, or None when that line does not open with a number
-    ("#### about 18": no ``####`` answer, so flexible looks elsewhere).
+# After an amount, a rate or a parenthesised unit is dressing: "18 dollars per day",
+# "18 eggs/day", "$18/day", "18 (dollars)". The word after "per" or "/" is a plain word.
+_RATE_RE = re.compile(r"(?:\s*/\s*|\s+per\s+|\s+an?\s+|\s+each\s+)(?!cent\b)[A-Za-z]{2,20}$")
+_PAREN_WORDS_RE = re.compile(r"\s*\(\s*([A-Za-z][A-Za-z ]{0,30})\s*\)$")
+_EACH_RE = re.compile(r"\s+each$", re.IGNORECASE)
 
-    The number must be the whole answer: dressing (``$``, thousands separators, a unit or a
-    plural count noun, a final period) is allowed, and a sentence after the period that holds
-    no number and takes nothing back. Anything else (``5 or 6``, ``5 + 13 = 18``, ``1e400``,
-    ``5. No wait``) is no clean answer: reward 0, in both policies.
+
+def read_amount(text: str) -> tuple[Fraction, str | None] | None:
+    """``(value, unit)`` of a GSM8K answer: a number with its dressing (``$``, ``1,000``,
+    ``1 800``, a unit or count noun, a rate ``per day`` / ``/day``, ``(dollars)``) or one in
+    words (``eighteen dollars``); None when it is anything else.
+
+    >>> read_amount("$18/day"), read_amount("eighteen")
+    ((Fraction(18, 1), 'dollar'), (Fraction(18, 1), None))
     """
-    pos = completion.rfind("####")
-    if pos < 0:
-        return None
-    line = completion[pos + 4 : pos + 4 + 400].lstrip("# \t").split("\n", 1)[0]
-    line = end_of_answer_line(line)
-    numbers = find_numbers(line)
-    if not numbers or line[: numbers[0].start].strip(" $\\*"):
-        return None
-    boundary = _SENTENCE_END_RE.search(line, numbers[0].end)
+    text = text.strip().rstrip(".").strip()
+    m = _PAREN_WORDS_RE.search(text)
+    if m is not None:
+        text = text[: m.start()] + " " + m.group(1)
+    text = _EACH_RE.sub("", text)
+    found = parse_quantity(text)
+    if found is None:
+        rate = _RATE_RE.search(text)
+        if rate is not None:
+            found = parse_quantity(text[: rate.start()])
+    if found is not None:
+        return found
+    head, _, tail = text.partition(" ")
+    spaced = read_spaced_digits(text)
+    if spaced is not None:
+        return parse_quantity(spaced)
+    words = text.replace("$", " ").strip()
+    unit = "dollar" if "$" in text else None
+    # "eighteen dollars": number words, then at most a unit or count noun.
+    parts = words.split()
+    for cut in range(len(parts), 0, -1):
+        value = read_number_words(" ".join(parts[:cut]))
+        if value is not None:
+            rest = " ".join(parts[cut:])
+            if not rest:
+                return Fraction(value), unit
+            dressing = read_words(rest)
+            if dressing is None or dressing[0] != 1:
+                return None
+            if unit is not None and dressing[1] not in (None, unit):
+                return None
+            return Fraction(value), dressing[1] or unit
+    del head, tail
+    return None
+
+
+def _read_line(line: str) -> _Found:
+    """The answer on a ``####`` line: one amount, then at most a sentence that holds no number
+    (``18. That is all.``); anything else is no clean answer."""
+    boundary = _SENTENCE_END_RE.search(line)
+    while boundary is not None and read_amount(line[: boundary.start()]) is None:
+        boundary = _SENTENCE_END_RE.search(line, boundary.end())
     head = (line if boundary is None else line[: boundary.start()]).strip().strip("*").strip()
-    if parse_number(head) is None:
+    if read_amount(head) is None:
         if is_hedge(head):
             return _Found(head, "####", (HEDGED, "more than one answer after '####'"))
         return _Found(head, "####", (MALFORMED, "no single number after '####'"))
-    if boundary is not None and (
-        find_numbers(line[boundary.end() :]) or retraction_after(line, boundary.start())
-    ):
-        why = "the '####' line goes on after its number"
-        return _Found(line.strip(), "####", (HEDGED, why))
+    if boundary is not None and find_numbers(line[boundary.end() :]):
+        return _Found(line.strip(), "####", (HEDGED, "the '####' line goes on after its number"))
     return _Found(head, "####")
 
 
 def _extract(completion: str, policy: str) -> _Found:
-    hashes = _after_hashes(completion)
-    if hashes is not None:
-        return hashes
-    if policy == "strict":
-        return _Found(None, "####")
-    boxed = last_boxed(completion)
-    if boxed is not None:
-        # Found again with its end, to see whether the text after it takes it back.
-        found = extract_final_answer(completion)
-        retraction = found[2] if found is not None and found[1] == "boxed" else None
-        return _checked(boxed, "boxed", retraction)
-    number = last_number(completion)
-    if number is None:
-        return _Found(None, "last_number")
-    return _checked(number[0], "last_number", retraction_after(completion, number[1]))
+    final = final_answer(completion)
+    if policy == "strict" and final.source != "####":
+        if "####" not in completion or final.source == "none":
+            return _Found(None, "####")
+        return _strict_hashes(completion, final)
+    if final.problem is not None:
+        return _Found(final.answer, final.source, final.problem)
+    if final.answer is None:
+        return _Found(None, final.source)
+    if final.source == "####":
+        return _read_line(final.answer)
+    if is_hedge(final.answer):
+        return _Found(final.answer, final.source, (HEDGED, "more than one answer"))
+    return _Found(final.answer, final.source, None, final.alternatives)
 
 
-def _checked(text: str, source: str, retraction: str | None) -> _Found:
-    if is_hedge(text):
-        return _Found(text, source, (HEDGED, "more than one answer"))
-    if retraction is not None:
-        return _Found(f"{text} {retraction}", source, (HEDGED, "the answer is taken back"))
-    return _Found(text, source)
+def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:
+    """Strict policy when a later answer follows the last '####' line: the line counts only
+    if that later answer says the same amount ("#### 18" then "The answer is 18.")."""
+    later = _Found(final.answer, final.source, (HEDGED, "another answer after the '####' line"))
+    if final.problem is not None or final.answer is None:
+        return later if final.problem is None else _Found(final.answer, final.source, final.problem)
+    pos = completion.rfind("####")
+    line_end = completion.find("\n", pos)
+    hashes = final_answer(completion[: len(completion) if line_end < 0 else line_end])
+    if hashes.source != "####" or hashes.problem is not None or hashes.answer is None:
+        return later
+    line = _read_line(hashes.answer)
+    if line.problem is not None or line.text is None:
+        return line
+    mine, theirs = read_amount(line.text), read_amount(final.answer)
+    if mine is None or theirs is None or mine[0] != theirs[0]:
+        return later
+    return line
+
+
+_SOLUTION_NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
+_CALCULATOR_RE = re.compile(r"<<[^<>]*>>")
+
+
+def _unit_in_solution(solution: str, gold: Fraction) -> str | None:
+    """The unit a worked solution gives its final number in, read where it last writes it
+    (``$18``, ``18 cents``): the completion may not answer in another one."""
+    body = _CALCULATOR_RE.sub("", solution[: solution.rfind("####")])[-4000:]
+    unit = None
+    for m in _SOLUTION_NUMBER_RE.finditer(body):
+        if parse_number(m.group(2)) != gold:
+            continue
+        unit = None
+        if m.group(1):
+            unit = "dollar"
+        elif m.group(3) and m.group(3).lower() != "in":  # "18 in total" names no inches
+            read = read_words(m.group(3))
+            unit = None if read is None else read[1]
+    return unit
 
 
 def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") -> Verdict:
@@ -163,21 +245,31 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
-    gold = _gold_value(answer)
+    gold, gold_unit = _gold_value(answer)
     gold_text = format_fraction(gold)
     if not isinstance(completion, str):
         return not_a_string(completion, gold_text)
     found = _extract(completion, policy)
     details: dict[str, Any] = {"policy": policy, "source": found.source}
-    if found.text is None:
-        return Verdict(0.0, NO_ANSWER, None, gold_text, details)
     if found.problem is not None:
         reason, why = found.problem
         return Verdict(0.0, reason, found.text, gold_text, {**details, "problem": why})
-    pred = parse_number(found.text)
-    if pred is None:
+    if found.text is None:
+        return Verdict(0.0, NO_ANSWER, None, gold_text, details)
+    amount = read_amount(found.text)
+    if amount is None:
         return Verdict(0.0, NO_ANSWER, found.text, gold_text, details)
+    pred, unit = amount
     pred_norm = format_fraction(pred)
+    if unit is not None and gold_unit is not None and unit != gold_unit:
+        details["units"] = (gold_unit, unit)
+        return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, details)
+    for alternative in found.alternatives if pred == gold else ():
+        # "18, or \boxed{18}": one answer written twice only if both are right.
+        other = read_amount(alternative)
+        if other is None or other[0] != gold:
+            why = f"another answer offered just before it: {alternative[:40]!r}"
+            return Verdict(0.0, HEDGED, pred_norm, gold_text, {**details, "problem": why})
     if pred == gold:
         return Verdict(1.0, CORRECT, pred_norm, gold_text, details)
     return Verdict(0.0, WRONG, pred_norm, gold_text, details)

@@ -11,10 +11,13 @@ r"""Math answers: extract the final answer from a completion and compare it with
 >>> v.reward, v.reason, v.pred, v.details["path"]
 (1.0, 'correct', '(x-1)(x+1)', 'symbolic')
 
-Extraction precedence (see ``verifiers.math_extract``): the last complete ``\boxed{}`` /
-``\fbox{}``; else the line after the last ``####``; else the last "the (final) answer is ...";
-else the last number (a trailing hedge such as "3 or 4" is kept whole, so it matches neither).
-Within each rule the last occurrence wins, so a self-correction counts its last answer.
+The final answer is read by the rule shared with GSM8K (``verifiers.math_extract``): the last
+commitment (the outermost ``\boxed{}``, a ``####`` line, "the answer is ...") wins by position;
+without one, the final math span (``$\frac{14}{3}$``), else the last number standing alone (never
+a digit inside ``\frac{1+\sqrt{5}}{2}`` or ``AZYUK2A``). Anything that offers another answer
+(``5 or 6`` around it, ``(or 6)``, a retraction later, a box inside a box next to other text, an
+approximation) scores 0 with the reason. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}``
+when the gold is a bare value.
 
 The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
 gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
@@ -93,7 +96,7 @@ from verifiers.exact_numbers import (
 )
 from verifiers.latex_guard import MAX_EXPONENT, runaway
 from verifiers.latex_numeric import compare_constants, evaluate_constant
-from verifiers.math_extract import _clean, extract_answer, extract_final_answer, last_boxed
+from verifiers.math_extract import _clean, extract_answer, final_answer, last_boxed
 from verifiers.math_forms import (
     as_solution_list,
     choice_letter,
@@ -431,6 +434,28 @@ def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: 
     return None
 
 
+# "x = 3\sqrt{13}" states the value 3\sqrt{13} of one variable (a letter, maybe with a
+# subscript, or a Greek letter) or function ("f(x) = x^2+1"); "x = 1, y = 2" or "x = y = 3"
+# is more than that.
+_ASSIGNED_RE = re.compile(
+    r"\s*(?:[A-Za-z]|\\[a-z]+)(?:_\{?\w{1,3}\}?)?(?:\([A-Za-z](?:,\s*[A-Za-z]){0,3}\))?\s*="
+    r"\s*(?P<value>[^=<>]+)"
+)
+
+
+_LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 / 10,\!080
+
+
+def _assigned_value(pred: str, gold: str) -> str:
+    """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``."""
+    if "=" in gold:
+        return pred
+    m = _ASSIGNED_RE.fullmatch(pred)
+    if m is None or _LIST_COMMA_RE.search(m.group("value")):
+        return pred
+    return m.group("value").strip()
+
+
 def _check_timeout(timeout: Any) -> float:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -464,15 +489,22 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     gold = normalize_gold(answer)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    found = extract_final_answer(completion)
-    if found is None:
+    found = final_answer(completion)
+    if found.problem is not None:
+        reason, why = found.problem
+        details = {"source": found.source, "path": "hedge", "problem": why}
+        return Verdict(0.0, reason, found.answer, gold, details)
+    if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
-    pred, source, retraction = found
-    if retraction is not None:
-        details = {"source": source, "path": "hedge", "retracted": retraction}
-        return Verdict(0.0, HEDGED, pred, gold, details)
+    pred, source = _assigned_value(found.answer, gold), found.source
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
+    for alternative in found.alternatives if equal else ():
+        # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
+        same, _, _ = _compare(gold, _assigned_value(alternative, gold), timeout)
+        if not same:
+            why = f"another answer offered just before it: {alternative[:40]!r}"
+            return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)
     p_num = parse_number(pred) if details["path"] == "exact" else None

@@ -1,115 +1,214 @@
-r"""Pulling the final answer out of a completion, in linear time.
+r"""The final answer of a completion: one rule, shared by the math and GSM8K verifiers.
 
-Precedence (the first rule that finds something wins; within a rule the *last* occurrence
-wins, so a self-correction counts its last answer):
+**The rule.** The final answer is the last answer the completion *commits to*, read whole,
+in one place, with nothing after it that offers another. In detail:
 
-1. ``boxed``: the last complete ``\boxed{...}`` / ``\fbox{...}`` (nested braces, escaped
-   ``\{ \}``), or ``\boxed 5``. An unclosed box at the end (a truncated completion) is skipped
-   in favour of the last closed one.
-2. ``####``: the rest of the line after the last ``####``.
-3. ``answer_is``: the last "the (final) answer is ...", "answer: ...", "answer = ...": the math
-   right after it (``$...$``, ``\(...\)``) or else the rest of the sentence; the whole sentence
-   too when it goes on to another answer ("$5$ or $6$").
-4. ``last_number``: the last number in the text. When it ends a hedge ("3 or 4", "6 or
-   possibly 7") or a list ("6, 7"), the whole of it is returned so that it can never count as
-   either number.
+1. Commitments are ``\boxed{...}`` / ``\fbox{...}`` (the outermost box: a box inside a box is
+   judged as the outer box's whole content), a ``####`` line, and a "the (final) answer is
+   ..." / "answer: ..." clause. The one that starts *last* is the final answer, so an early
+   guess never beats a later answer (``\boxed{5} ... so the answer is 6`` -> 6). A commitment
+   inside another (a box on the ``####`` line, ``#### 19 \boxed{18}``) is judged as part of
+   the outer one.
+2. With no commitment, the final math span (``$..$``, ``$$..$$``, ``\(..\)``, ``\[..\]``)
+   is the answer, read as one expression, unless a bare number follows it; else the last bare
+   number, which must stand alone: a digit inside a larger expression or a word
+   (``$\frac{1+\sqrt{5}}{2}$``, ``AZYUK2A``) is never read as a number.
+3. Nothing may offer another answer: ``or``/``and``/``,`` and another value right after it,
+   a parenthesised alternative (``$5$ (or $6$)``), another value just before a box
+   (``5 or \boxed{6}``), a retraction or alternative anywhere later (``No wait``,
+   ``Alternatively, ...``, ``Actually, it is 6``, ``scratch that``, a ``?``), or a box left
+   open after it. Any of these: reward 0, reason ``hedged`` (``malformed`` for an open box).
+4. Approximations are hedges: ``~18``, ``about 18``, ``18 approx``, ``\approx 18`` score 0.
+5. Characters that render as nothing (Unicode's default-ignorable set: zero-width spaces
+   and joiners, variation selectors, bidi marks) are removed before reading.
+6. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
+   than ``MAX_BOX_CHARS`` scores 0 with the reason; markup tags on the ``####`` line
+   (``#### 18 <b>or 19</b>``) are read through, never treated as its end. More than
+   ``MAX_TAIL_CHARS`` of text after the final answer is refused too: what follows an answer
+   must be read to know it is final, and that reading is bounded.
 
-``extract_final_answer`` also returns the short tail after the answer when it takes the answer
-back or doubts it ("5. No wait", "5?"); ``verifiers.math`` scores such an answer 0.
+Every step is a linear scan (``str.rfind``/``count`` or one regex pass), so a 1 MB completion
+is judged in milliseconds whatever it holds.
 
->>> extract_answer(r"so $x = \boxed{\frac{1}{2}}$.")
+>>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
 '\\frac{1}{2}'
->>> extract_answer("The answer is 5. Wait, no: the answer is 6.")
+>>> final_answer(r"First guess $\boxed{5}$. Checking again, the answer is 6.").answer
 '6'
->>> extract_answer("It is either 3 or 4")
-'3 or 4'
->>> extract_answer("nothing here") is None
-True
+>>> final_answer(r"\boxed{\boxed{5} \text{ or } 6}").problem[0]
+'hedged'
+>>> final_answer("So the value we want is $\\frac{14}{3}$.").answer
+'\\frac{14}{3}'
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from verifiers.exact_numbers import find_numbers
+from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
+    "MAX_BOX_CHARS",
+    "MAX_LINE_CHARS",
+    "MAX_TAIL_CHARS",
+    "MAX_TEXT_CHARS",
+    "FinalAnswer",
+    "end_of_answer_line",
     "extract_answer",
     "extract_answer_with_source",
-    "end_of_answer_line",
     "extract_final_answer",
+    "final_answer",
     "is_hedge",
     "last_boxed",
     "last_number",
-    "retraction_after",
 ]
 
-_BOX_RE = re.compile(r"\\(?:boxed|fbox)\b")
+MAX_BOX_CHARS = 10_000  # a longer box is no answer (and bounds every brace scan)
+MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
+MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
+MAX_TEXT_CHARS = 8_000_000  # a longer completion is refused outright (bounds every call)
+_MAX_NESTED_BOXES = 8
+
+_BOX_MARKERS = ("\\boxed", "\\fbox")
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 _ANSWER_IS_RE = re.compile(
     r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|should\s+be)\b\s*:?|:|=)",
     re.IGNORECASE,
 )
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
-_LEAD_RE = re.compile(r"[ \t*]*")
-_MAX_BOX_TRIES = 4  # how many trailing unclosed boxes to skip (bounded: linear overall)
-_MAX_ANSWER_LINE = 2_000
+# The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
+
+# Right after an answer, in its sentence: a connector that offers another value. "or" and its
+# kin always do ("5 or more" is not 5); "and"/"but"/"not" only with a value right after them
+# ("5 and it is prime" keeps 5, "5 and 6" offers two).
+_ALWAYS_HEDGE_AFTER_RE = re.compile(
+    r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
+    r"respectively|maybe|perhaps|possibly|probably)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
+    r"\s*\\text\{\s*or\b|\s*\?",
+    re.IGNORECASE,
+)
+_VALUE_AFTER_HEDGE_RE = re.compile(
+    r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
+    r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
+    re.IGNORECASE,
+)
+# Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
+# separators and delimiters.
+_JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
+_VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
+# A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
+# ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
+_NEXT_SENTENCE_HEDGE_RE = re.compile(
+    r"[\s.!]{0,8}(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
+    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
+    re.IGNORECASE,
+)
+# A parenthesis right after the answer that holds a value or a hedge word: "(or $6$)",
+# "(not 5)", "(approx.)". "(dollars)" and "(option B is incorrect)" are no alternative.
+# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
+# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
+# incorrect)" offer nothing.
+_PAREN_AFTER_RE = re.compile(r"[ \t]*\(([^()\n]{0,200})\)?")
+_PAREN_HEDGE_RE = re.compile(
+    r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
+    r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b",
+    re.IGNORECASE,
+)
+# Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
+# "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:\b(?:nor|not|vs\.?|versus|than|either|and/or)|\\(?:lor|vee|neq?))"
+    r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE,
+)
+# Approximation words outside the answer ("about \boxed{18}"). A symbol before a box is not
+# one: in "24000 \cdot 1.01^{30} \approx \boxed{32348}" it relates the expression before it
+# to the (rounded) answer the question asked for.
+_APPROX_BEFORE_RE = re.compile(
+    r"(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|close\s+to|"
+    r"maybe|perhaps|probably|possibly)\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE,
+)
+_APPROX_SIGN_BEFORE_RE = re.compile(
+    r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
+    r"less\s+than|over|under|up\s+to))\s*(?:\$\s*)?\Z",
+    re.IGNORECASE,
+)
+_APPROX_START_RE = re.compile(
+    r"\s*(?:~|\u2248|\u223c|\\approx|\\sim(?![a-z])|\\simeq|(?:about|around|approximately|"
+    r"approx\.?|roughly|nearly|almost|circa|close\s+to|at\s+least|at\s+most|more\s+than|"
+    r"less\s+than|up\s+to)\b)",
+    re.IGNORECASE,
+)
+_APPROX_AFTER_RE = re.compile(
+    # not "\approx" (a relation the comparison checks: "\pi \approx 3.14" is the exact answer
+    # with its rounded value, accepted only when that value is right)
+    r"\s*(?:\(\s*)?(?<!\\)(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
+    r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# Later in the completion, anywhere: words that take the answer back or offer another.
+# "Wait", "hmm" and "let me check" alone take nothing back: reasoning models write "Wait, let
+# me verify this. Yes, it checks out." after answers they keep.
+_RETRACT_RE = re.compile(
+    r"\b(?:no,?\s+wait|wait,?\s+no\b|nope|scratch\s+that|not\s+sure|unsure|not\s+certain|"
+    r"maybe\s+not|or\s+maybe|or\s+possibly|or\s+perhaps|"
+    # "Alternatively, it is $6$" offers another answer; "Alternatively, we can plug in ..."
+    # (a second method, common in worked solutions) does not.
+    r"alternatively,?\s+(?:(?:it|the\s+\w+|this|that|we\s+get|one\s+gets|x)\s+"
+    r"(?:is|are|could\s+be|might\s+be|would\s+be|may\s+be|=|gives?)\s*)?"
+    r"(?=\$|\\\(|\\boxed|[-+]?\d)|"
+    r"actually,?\s+(?:no|not|it(?:'s|\s+is|\s+should)|the\s+(?:answer|total|result)|i\s+think)|"
+    r"(?:that'?s|that\s+is|this\s+is|it'?s|it\s+is)\s+(?:wrong|incorrect|not\s+right)|"
+    r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
+    r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
+    r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
+    r"hmm+,?\s+no\b|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
+    r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
+    re.IGNORECASE,
+)
+_RELATION_BEFORE_RE = re.compile(
+    r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
+)
+# "The largest $n$ is 34": the value is what follows the last "is".
+_IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
+_WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
+# Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
+_CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*))+")
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
+# render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
+# as the hedge it shows, never as a box followed by an unknown character.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_IGNORABLE = dict.fromkeys(c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1))
+_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
-def _balanced_end(text: str, open_pos: int) -> int | None:
-    """Index just past the ``}`` closing the ``{`` at ``open_pos``; None if unclosed."""
-    depth = 0
-    for m in _BRACE_RE.finditer(text, open_pos):
-        tok = m.group(0)
-        if len(tok) == 2:  # \{ or \}: literal braces, part of the content
-            continue
-        depth += 1 if tok == "{" else -1
-        if depth == 0:
-            return m.end()
-    return None
+@dataclass(frozen=True)
+class FinalAnswer:
+    """The final answer of a completion.
 
-
-def last_boxed(text: str) -> str | None:
-    r"""Content of the last complete ``\boxed{}``/``\fbox{}`` in ``text``.
-
-    >>> last_boxed(r"\boxed{1} then \boxed{\frac{a}{b}} and \boxed{2")
-    '\\frac{a}{b}'
-    >>> last_boxed(r"\boxed 7$")
-    '7'
+    ``answer`` is the committed answer as written (delimiters and a final period removed), or
+    None when there is none; ``source`` names where it was read (``boxed``, ``####``,
+    ``answer_is``, ``math_span``, ``last_number``, or ``none``); ``problem`` is
+    ``(reason, why)`` when the answer must score 0 whatever it is (``hedged``, ``malformed``);
+    ``alternatives`` are values offered next to it ("1\frac{1}{4}, or \boxed{1.25}"): the
+    answer counts only if each of them is right too (the same answer written twice).
     """
-    span = _last_boxed_span(text)
-    return None if span is None else span[0]
 
-
-def end_of_answer_line(line: str) -> str:
-    """``line`` up to a markup tag: in ``<answer>#### 42</answer>`` the answer is 42.
-
-    >>> end_of_answer_line("42</answer>")
-    '42'
-    """
-    m = _MARKUP_TAG_RE.search(line)
-    return line if m is None else line[: m.start()]
-
-
-def _last_boxed_span(text: str) -> tuple[str, int] | None:
-    """``(content, end)`` of the last complete box; ``end`` is the index just past it."""
-    ends = [m for m in _BOX_RE.finditer(text)]
-    for m in reversed(ends[-_MAX_BOX_TRIES:]):
-        i = m.end()
-        while i < len(text) and text[i] in " \t":
-            i += 1
-        if i < len(text) and text[i] == "{":
-            end = _balanced_end(text, i)
-            if end is not None:
-                return text[i + 1 : end - 1].strip(), end
-            continue
-        # \boxed 7: one token up to whitespace or a math delimiter.
-        j = i
-        while j < len(text) and text[j] not in " \t\n$":
-            j += 1
-        if j > i:
-            return text[i:j], j
-    return None
+    answer: str | None
+    source: str
+    end: int = 0
+    problem: tuple[str, str] | None = None
+    alternatives: tuple[str, ...] = ()
 
 
 def _clean(ans: str) -> str:
@@ -119,104 +218,462 @@ def _clean(ans: str) -> str:
             ans = ans[len(left) : len(ans) - len(right)].strip()
     ans = ans.strip("*").strip()
     # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays).
-    while ans.endswith((".", ",", ";")) or ans.endswith("\\."):
+    while ans.endswith((".", ",", ";", ":")) or ans.endswith("\\."):
         ans = ans[:-1].rstrip()
     return ans.strip("$").strip()
 
 
-def _find_unescaped(text: str, delim: str, start: int) -> int:
-    """``text.find(delim, start)``, skipping a ``$`` written as ``\\$`` (a dollar sign:
-    "$\\$36$" is one math span, not "$\\$" and "36$")."""
-    i = text.find(delim, start)
+def end_of_answer_line(line: str) -> str:
+    """``line`` with its markup tags read through as spaces: in ``<answer>#### 42</answer>``
+    the answer is 42, and in ``#### 18 <b>or 19</b>`` it is ``18 or 19`` (a hedge), never 18.
+
+    >>> end_of_answer_line("42</answer>"), end_of_answer_line("18 <b>or 19</b>")
+    ('42', '18 or 19')
+    """
+    return " ".join(_MARKUP_TAG_RE.sub(" ", line).split())
+
+
+# --- boxes -------------------------------------------------------------------------------
+
+
+def _last_marker(text: str, before: int) -> int:
+    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1."""
+    while before > 0:
+        pos = text.rfind("\\boxed", 0, before)
+        fbox = text.rfind("\\fbox", 0, before)
+        pos = fbox if fbox > pos else pos
+        if pos < 0:
+            return -1
+        if _BOX_RE.match(text, pos):
+            return pos
+        before = pos
+    return -1
+
+
+def _box_at(text: str, pos: int) -> tuple[int, int, int] | None | str:
+    """``(content_start, content_end, end)`` of the box whose marker starts at ``pos``; a
+    string saying why when it is open or too long; None when the marker has no argument."""
+    marker = _BOX_RE.match(text, pos)
+    i = marker.end() if marker else pos
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if i < len(text) and text[i] == "{":
+        depth = 0
+        for m in _BRACE_RE.finditer(text, i, min(len(text), i + MAX_BOX_CHARS)):
+            tok = m.group(0)
+            if len(tok) == 2:  # \{ or \}: literal braces, part of the content
+                continue
+            depth += 1 if tok == "{" else -1
+            if depth == 0:
+                return i + 1, m.start(), m.end()
+        if len(text) - i >= MAX_BOX_CHARS:
+            return f"a box longer than {MAX_BOX_CHARS} characters"
+        return "a \\boxed{ that is never closed"
+    # \boxed 7: one token up to whitespace or a math delimiter.
+    j = i
+    while j < len(text) and j - i < 64 and text[j] not in " \t\n$":
+        j += 1
+    return (i, j, j) if j > i else None
+
+
+def _enclosing_box(text: str, pos: int) -> int | None | str:
+    """The start of the outermost box whose braces enclose ``pos``; None when none does; a
+    string saying why when that cannot be told within the bounds."""
+    depth = text.count("{", 0, pos) - text.count("}", 0, pos)
+    depth -= text.count("\\{", 0, pos) - text.count("\\}", 0, pos)
+    if depth <= 0:
+        return None
+    lo = max(0, pos - MAX_BOX_CHARS)
+    found, outermost = 0, None
+    level = 0
+    braces = [m for m in _BRACE_RE.finditer(text, lo, pos) if len(m.group(0)) == 1]
+    for m in reversed(braces):
+        if m.group(0) == "}":
+            level += 1
+        elif level:
+            level -= 1
+        else:  # an open brace around pos
+            found += 1
+            k = m.start()
+            head = text[max(0, k - 16) : k].rstrip(" \t")
+            if head.endswith(_BOX_MARKERS):
+                outermost = _last_marker(text, k)
+    if found < depth and _last_marker(text, lo) >= 0:
+        return "the final box may sit inside an earlier box that is never closed"
+    return outermost
+
+
+def _final_box(text: str) -> tuple[int, int, int, int] | str | None:
+    """``(start, content_start, content_end, end)`` of the last outermost box, a string saying
+    why it cannot be read (open, too long), or None when there is no box."""
+    pos = _last_marker(text, len(text))
+    while pos >= 0:
+        box = _box_at(text, pos)
+        if box is None:  # "\boxed" with nothing after it: not a box
+            pos = _last_marker(text, pos)
+            continue
+        if isinstance(box, str):
+            return box
+        outer = _enclosing_box(text, pos)
+        if isinstance(outer, str):
+            return outer
+        if outer is not None:
+            pos = outer
+            box = _box_at(text, pos)
+            if box is None or isinstance(box, str):
+                return "the final box sits inside a box that is never closed"
+        return (pos, *box)
+    return None
+
+
+def last_boxed(text: str) -> str | None:
+    r"""Content of the last outermost complete ``\boxed{}``/``\fbox{}`` in ``text``.
+
+    >>> last_boxed(r"\boxed{1} then \boxed{\frac{a}{b}}"), last_boxed(r"\boxed 7$")
+    ('\\frac{a}{b}', '7')
+    """
+    if not isinstance(text, str):
+        return None
+    box = _final_box(text)
+    if box is None or isinstance(box, str):
+        return None
+    return text[box[1] : box[2]].strip()
+
+
+def _unwrap_box(content: str) -> tuple[str, str | None]:
+    """The box's content, with a box that is its whole content unwrapped (``\\boxed{\\boxed{5}}``
+    is 5); why it is no single answer when a box sits inside it next to other text."""
+    for _ in range(_MAX_NESTED_BOXES):
+        content = content.strip()
+        if _BOX_RE.search(content) is None:
+            return content, None
+        box = _final_box(content)
+        if box is None or isinstance(box, str) or box[0] != 0 or content[box[3] :].strip():
+            return content, "a box inside the answer's box, next to other text"
+        content = content[box[1] : box[2]]
+    return content, "boxes nested too deep"
+
+
+# --- what comes after and before an answer ------------------------------------------------
+
+
+def _first_char(text: str, start: int) -> int:
+    """Index of the first character at or after ``start`` that is no space or '#'."""
+    while start < len(text) and text[start] in " \t#":
+        start += 1
+    return start
+
+
+def _sentence_end(text: str, start: int) -> int:
+    m = _SENTENCE_END_RE.search(text, start)
+    return len(text) if m is None else m.start()
+
+
+def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
+    """Why the text after an answer ending at ``end`` offers another answer, or None.
+
+    Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
+    skipped whatever its length, so no look-ahead window can be outrun."""
+    closing = _CLOSING_RE.match(text, end)
+    end = closing.end() if closing else end
+    p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
+    junk = text[end:p]
+    if text.startswith("?", p):
+        return HEDGED, "a question mark after the answer"
+    sentence_end = _sentence_end(text, p)
+    if text.startswith("?", sentence_end):
+        return HEDGED, "the answer's sentence is a question"
+    tail = text[p : min(sentence_end, p + 400)]
+    if _APPROX_AFTER_RE.match(tail):
+        return HEDGED, "an approximate answer"
+    if _ALWAYS_HEDGE_AFTER_RE.match(tail) or _VALUE_AFTER_HEDGE_RE.match(tail):
+        return HEDGED, "another answer offered right after it"
+    if ("," in junk or ";" in junk) and _VALUE_START_RE.match(tail):
+        return HEDGED, "a list of answers"
+    q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
+    if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
+        return HEDGED, "the next sentence offers another answer"
+    if "\n" not in junk:
+        paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
+        if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
+            return HEDGED, "a parenthesised alternative after the answer"
+    rest = text[p:].rstrip()
+    if len(rest) > MAX_TAIL_CHARS:
+        return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
+    retraction = _RETRACT_RE.search(rest)
+    if retraction is not None:
+        return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
+    if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
+        return MALFORMED, "a box opened after the answer"
+    return None
+
+
+def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
+    k = _before_openings(text, start)
+    before = text[max(0, k - 60) : k]
+    if _HEDGE_BEFORE_RE.search(before):
+        return HEDGED, "another answer offered just before it"
+    if _APPROX_BEFORE_RE.search(before):
+        return HEDGED, "an approximate answer"
+    return None
+
+
+def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
+    """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
+    "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
+    hedge that cannot be read; None when no value is offered there."""
+    k = _before_openings(text, start)
+    has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
+    if has_or:
+        k -= 2
+    q = _skip_back(text, k, " \t\n\r,;$")
+    has_list = any(c in ",;" for c in text[q:k])
+    if q == 0:
+        return None
+    if not (has_or or has_list):
+        if "\n" in text[q:start]:
+            return None  # a box on a later line revises the one before it
+        # "\boxed{5} \boxed{6}" on one line: two answers side by side, a list without commas
+        marker = _last_marker(text, q)
+        box = _box_at(text, marker) if marker >= 0 and text[q - 1] == "}" else None
+        if isinstance(box, tuple) and box[2] == q:
+            return _clean(text[box[0] : box[1]]) or None
+        return None
+    value: str | None = None
+    if text[q - 1] == "}":
+        marker = _last_marker(text, q)
+        box = _box_at(text, marker) if marker >= 0 else None
+        if isinstance(box, tuple) and box[2] == q:
+            value = text[box[0] : box[1]]
+    if value is None and text.startswith("$", q):
+        open_ = _last_bare_dollar(text, q)
+        if open_ >= 0 and q - open_ <= MAX_BOX_CHARS:
+            # "$AB = \frac{5}{4} = 1\frac{1}{4}$": the last side is the value offered
+            value = text[open_ + 1 : q].rsplit("=", 1)[-1]
+    if value is None:
+        lo = max(0, q - 64)
+        numbers = find_numbers(text[lo:q])
+        if numbers and lo + numbers[-1].end == q:
+            value = numbers[-1].text
+    if value is None or not _clean(value):
+        return (HEDGED, "another answer offered just before it") if has_or else None
+    return _clean(value)
+
+
+def _before_openings(text: str, start: int) -> int:
+    """``start`` moved left over spaces and opening math delimiters (``$``, ``\\(``, ``\\[``),
+    however many."""
+    k = _skip_back(text, start, " \t\n\r$")
+    while k >= 2 and text.startswith(("\\(", "\\["), k - 2):
+        k = _skip_back(text, k - 2, " \t\n\r$")
+    return k
+
+
+def _skip_back(text: str, k: int, chars: str) -> int:
+    """``k`` moved left over ``chars``, however many (padding cannot outrun it): a few
+    steps in Python, then one ``rstrip`` in C for a long run."""
+    for _ in range(64):
+        if k == 0 or text[k - 1] not in chars:
+            return k
+        k -= 1
+    return len(text[:k].rstrip(chars))
+
+
+def _approximate(value: str) -> bool:
+    return _APPROX_START_RE.match(value) is not None or _APPROX_AFTER_RE.search(value) is not None
+
+
+# --- the answer clause and the '####' line --------------------------------------------------
+
+
+def _find_close(text: str, delim: str, start: int, stop: int) -> int:
+    """``text.find(delim, start, stop)``, skipping a ``$`` written as ``\\$`` (a dollar sign:
+    ``$\\$36$`` is one math span, not ``$\\$`` and ``36$``)."""
+    i = text.find(delim, start, stop)
     while i > 0 and delim.startswith("$") and text[i - 1] == "\\":
-        i = text.find(delim, i + 1)
+        i = text.find(delim, i + 1, stop)
     return i
 
 
-def _after_answer_is(text: str, start: int) -> tuple[str, int] | None:
-    """The answer after "the answer is" and the index in ``text`` just past it."""
-    offset = _LEAD_RE.match(text, start).end()  # type: ignore[union-attr] - always matches
-    rest = text[offset : offset + _MAX_ANSWER_LINE]
-    line_end = rest.find("\n")
-    line = rest if line_end < 0 else rest[:line_end]
-    # The sentence: up to a period (not a decimal point), "!" or "?" ending it.
-    m = re.search(r"[.!?](?:\s|$)", line)
-    sentence = line if m is None else line[: m.start()]
-    # The math right after the phrase, if it starts with a delimiter, unless the sentence goes
-    # on to offer another answer ("$5$ or $6$", "$5$, $6$"): then the whole sentence.
-    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
-        if line.startswith(left):
-            close = _find_unescaped(line, right, len(left))
+def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
+    """The value an "answer is" clause starting at ``start`` gives: ``(value, value_start,
+    value_end)``. A math span or bold right at the start is the value; else the sentence up to
+    a remark (``, found in 2 steps``) or parenthesis; "The largest $n$ is 34" gives 34."""
+    i = start
+    while i < len(text) and text[i] in " \t*:":
+        i += 1
+    for left, right in _DELIMITERS:
+        if text.startswith(left, i):
+            close = _find_close(text, right, i + len(left), min(len(text), i + MAX_BOX_CHARS))
             if close > 0:
-                after = sentence[close + len(right) :]
-                if not _ANOTHER_ANSWER_RE.match(after):
-                    math = line[len(left) : close].strip()
-                    return (math, offset + close + len(right)) if math else None
-                end = offset + len(sentence)
-                cleaned = _clean(" ".join(_DELIMITER_RE.sub(" ", sentence).split()))
-                return (cleaned, end) if cleaned else None
-    # Otherwise the whole sentence is the answer.
-    cleaned = _clean(sentence)
-    return (cleaned, offset + len(sentence)) if cleaned else None
+                end = close + len(right)
+                while text.startswith("**", end):
+                    end += 2
+                return text[i:end], i, end
+            break
+    sentence_end = _sentence_end(text, i)
+    # The math inside the sentence must not hide a sentence end: skip over spans.
+    stop = min(sentence_end, i + MAX_BOX_CHARS)
+    segment = text[i:stop]
+    cut = len(segment)
+    depth = 0
+    in_math = False
+    for k, c in enumerate(segment):
+        if c == "$":
+            in_math = not in_math
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif (
+            not in_math
+            and depth <= 0
+            and c in ",;"
+            and re.match(
+                r"[,;]\s+(?!(?:or|and|nor|maybe|possibly|perhaps|probably|not)\b)[A-Za-z]{2,}",
+                segment[k:],
+            )
+        ):
+            cut = k
+            break
+        if (
+            not in_math
+            and depth == 1
+            and c == "("
+            and k
+            and segment[k - 1] == " "
+            and not _PAREN_HEDGE_RE.search(segment[k : k + 200])
+        ):
+            cut = k
+            break
+    value = segment[:cut]
+    matches = list(_IS_RE.finditer(value))
+    if matches and parse_number(_clean(value)) is None:
+        first = matches[-1].end()
+        head = value[: matches[-1].start()]
+        if not re.search(r"\d", head) or _WORD_RE.search(head):
+            return value[first:], i + first, i + cut
+    return value, i, i + cut
 
 
-# Between the last two numbers: a hedge ("3 or 4", "6 or possibly 7", "5, or maybe 6") ...
-_HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
-# ... or a bare list ("6, 7"): either way the final answer names more than one value.
-_LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
-_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
-_ANOTHER_ANSWER_RE = re.compile(
-    r"\s*(?:,|;|\bor\b|\band/or\b|\\lor\b)\s*(?:maybe|possibly|perhaps|probably)?\s*"
-    r"(?:\$|\\\(|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
-_DELIMITER_RE = re.compile(r"\$+|\\[()\[\]]")
-# After the final answer, a short tail that takes it back or doubts it: "5. No wait", "5?",
-# "5, or maybe not", "5. Hmm, not sure." Only a short tail counts: a model that goes on to
-# verify its answer at length ("Wait, let me check: 2 + 3 = 5. Yes.") is not retracting it.
-# "Wait", "hmm" and "let me check" alone do not take an answer back: reasoning models write
-# "Wait, let me verify this. Yes, it checks out." after answers they keep.
-_RETRACT_RE = re.compile(
-    r"^\W*\?|\b(?:no,? wait|wait,? no|nope|scratch that|not sure|unsure|not certain|maybe not|"
-    r"or not|or maybe|or possibly|or perhaps|actually,? (?:no|not)|"
-    r"that'?s (?:wrong|incorrect|not right)|that is (?:wrong|incorrect|not right)|"
-    r"i made an? (?:mistake|error))\b",
-    re.IGNORECASE,
-)
-_MAX_RETRACT_TAIL = 100
+def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
+    """``(line, value_start, value_end, line_end)`` of the ``####`` line at ``pos``, tags read
+    through; a string saying why it is no answer line (too long)."""
+    start = pos + 4
+    while start < len(text) and text[start] == "#":
+        start += 1
+    line_end = text.find("\n", start, start + MAX_LINE_CHARS + 1)
+    if line_end < 0:
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end < 0 else line_end
+    raw = text[start:line_end]
+    if len(raw) > MAX_LINE_CHARS and len(raw.strip()) > MAX_LINE_CHARS:
+        return f"the '####' line is longer than {MAX_LINE_CHARS} characters"
+    line = end_of_answer_line(raw)
+    return line, start, line_end, line_end
+
+
+# --- fallbacks: the final math span, the last bare number --------------------------------
+
+
+def _last_span(text: str, before: int) -> tuple[int, int, int, int] | None:
+    """``(start, content_start, content_end, end)`` of the last math span ending by
+    ``before``, or None."""
+    best: tuple[int, int, int, int] | None = None
+    for left, right in (("\\(", "\\)"), ("\\[", "\\]")):
+        close = text.rfind(right, 0, before - 1)
+        if close > 0:
+            open_ = text.rfind(left, max(0, close - MAX_BOX_CHARS), close)
+            if open_ >= 0 and (best is None or close > best[2]):
+                best = (open_, open_ + 2, close, close + 2)
+    # "$": spans pair up from the start, so the last "$" closes one only when the count of
+    # bare "$" is even; otherwise one is a dollar sign and the pairing is unknowable.
+    bare = text.count("$", 0, before) - text.count("\\$", 0, before)
+    if bare >= 2 and bare % 2 == 0:
+        close = _last_bare_dollar(text, before)
+        if close > 0 and text[close - 1] == "$" and text[close - 2 : close] != "\\$":
+            close -= 1  # "$$": find its opening "$$"
+            open_ = _last_bare_dollar(text, close)
+            open_ = open_ - 1 if open_ > 0 and text[open_ - 1] == "$" else open_
+            width = 2
+        else:
+            open_ = _last_bare_dollar(text, close)
+            width = 1
+        if 0 <= open_ < close and (best is None or close > best[2]):
+            best = (open_, open_ + width, close, close + width)
+    return best
+
+
+def _last_bare_dollar(text: str, before: int) -> int:
+    i = text.rfind("$", 0, before)
+    while i > 0 and text[i - 1] == "\\":
+        i = text.rfind("$", 0, i)
+    return i
+
+
+def _last_digit(text: str) -> int:
+    return max(text.rfind(d) for d in "0123456789")
+
+
+_NUMBER_CHARS = set("0123456789,.-+\u2212")
+# Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
+_GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
+_GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
+
+
+def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The whitespace-delimited token holding ``text[start:end]``, widened until its braces
+    balance (``\\frac{1 + \\sqrt{5}}{2}``), at most 400 characters each way."""
+    lo, hi = start, end
+    limit_lo, limit_hi = max(0, start - 400), min(len(text), end + 400)
+    while lo > limit_lo and not text[lo - 1].isspace():
+        lo -= 1
+    while hi < limit_hi and not text[hi].isspace():
+        hi += 1
+    for _ in range(50):
+        piece = text[lo:hi]
+        opens, closes = piece.count("{"), piece.count("}")
+        if opens > closes and hi < limit_hi:
+            hi += 1
+            while hi < limit_hi and not text[hi].isspace():
+                hi += 1
+        elif closes > opens and lo > limit_lo:
+            lo -= 1
+            while lo > limit_lo and not text[lo - 1].isspace():
+                lo -= 1
+        else:
+            break
+    return lo, hi
 
 
 def last_number(text: str) -> tuple[str, int] | None:
     """``(number, end)``: the last number in ``text``, or the whole hedge or list it ends
-    ("3 or 4", "6, or possibly 7", "6, 7"), and the index just past it.
+    ("3 or 4", "6, or possibly 7", "6, 7"), and the index just past it. Only the text around
+    the last digit is scanned.
 
     >>> last_number("It is 5 or maybe 6."), last_number("In 2 days: 1,000 apples")
     (('5 or maybe 6', 18), ('1,000', 16))
     """
-    numbers = find_numbers(text)
+    last = _last_digit(text)
+    if last < 0:
+        return None
+    lo = max(0, last - 1_000)
+    numbers = find_numbers(text[lo : last + 1 + MAX_LINE_CHARS])
     if not numbers:
         return None
-    final = numbers[-1]
     first = len(numbers) - 1
-    # Walk back over a hedge or a list ending the text: "3 or 4" and "6, 7" are returned whole,
-    # so that they can never count as one number.
     while first > 0:
-        between = text[numbers[first - 1].end : numbers[first].start]
+        between = text[lo + numbers[first - 1].end : lo + numbers[first].start]
         if len(between) >= 40 or _SENTENCE_END_RE.search(between):
             break
         if not (_HEDGE_BETWEEN_RE.search(between) or _LIST_BETWEEN_RE.fullmatch(between)):
             break
         first -= 1
-    return text[numbers[first].start : final.end], final.end
+    return text[lo + numbers[first].start : lo + numbers[-1].end], lo + numbers[-1].end
 
 
-def retraction_after(text: str, end: int) -> str | None:
-    """The words after the answer (ending at ``end``) that take it back, or None."""
-    tail = text[end : end + _MAX_RETRACT_TAIL + 1].strip()
-    if len(tail) > _MAX_RETRACT_TAIL:
-        return None
-    m = _RETRACT_RE.search(tail)
-    return None if m is None else tail
+_HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
+_LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
 
 
 def is_hedge(answer: str) -> bool:
@@ -233,77 +690,227 @@ def is_hedge(answer: str) -> bool:
     )
 
 
-def extract_final_answer(text: str) -> tuple[str, str, str | None] | None:
-    """``(answer, rule, retraction)``: as ``extract_answer_with_source``, plus the short tail
-    after the answer that takes it back or doubts it ("5. No wait", "5?"), else None.
-
-    >>> extract_final_answer("The answer is 5. No wait")
-    ('5', 'answer_is', '. No wait')
-    >>> extract_final_answer("It is 6, or possibly 7.")
-    ('6, or possibly 7', 'last_number', None)
-    """
-    if not isinstance(text, str) or not text:
-        return None
-    found = _extract(text)
+def _bare_number(text: str) -> FinalAnswer:
+    found = last_number(text)
     if found is None:
-        return None
-    answer, rule, end = found
-    return answer, rule, retraction_after(text, end)
-
-
-def _extract(text: str) -> tuple[str, str, int] | None:
-    boxed = _last_boxed_span(text)
-    if boxed is not None and boxed[0].strip():
-        return _clean(boxed[0]), "boxed", boxed[1]
-    pos = text.rfind("####")
-    if pos >= 0:
-        start = pos + 4
-        line = text[start : start + _MAX_ANSWER_LINE]
-        line = line[len(line) - len(line.lstrip("# \t")) :].split("\n", 1)[0]
-        line = end_of_answer_line(line)
-        if line.strip():
-            line_end = text.find("\n", start)
-            return _clean(line), "####", len(text) if line_end < 0 else line_end
-    last = None
-    for last in _ANSWER_IS_RE.finditer(text):  # noqa: B007 - we want the last match
-        pass
-    if last is not None:
-        found = _after_answer_is(text, last.end())
-        if found:
-            return found[0], "answer_is", found[1]
-    number = last_number(text)
-    if number is None:
-        return None
-    answer, end = number
-    # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
-    # answer reads as what it is (and scores 0) instead of as the bare number. A ">" that
-    # closes an HTML tag ("<b>5</b>") is no relation.
+        return FinalAnswer(None, "none")
+    answer, end = found
     start = end - len(answer)
+    if answer == text[start:end] and not is_hedge(answer):
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before in _GLUE or after in _GLUE or (after == "." and text[end + 1 : end + 2] in _GLUE):
+            lo, hi = _token_around(text, start, end)
+            token = _clean(text[lo:hi].strip("\"'()[]!?"))
+            if parse_number(token) is None and (_WORD_RE.search(token) or not token):
+                why = f"the last number is part of a word or a larger expression: {token[:40]!r}"
+                return FinalAnswer(None, "last_number", hi, (MALFORMED, why))
+            answer, start, end = token, lo, hi
+    # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
+    # answer reads as what it is (and scores 0). A ">" closing an HTML tag is no relation.
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
-    return answer, "last_number", end
+    problem = _hedge_after(text, end) or _approx_before(text, start)
+    return FinalAnswer(answer, "last_number", end, problem)
 
 
-_RELATION_BEFORE_RE = re.compile(
-    r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
-    r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
+def _approx_before(text: str, start: int) -> tuple[str, str] | None:
+    before = text[max(0, start - 40) : start]
+    if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
+        return HEDGED, "an approximate answer"
+    return None
+
+
+# --- the rule -------------------------------------------------------------------------------
+
+
+# "our answer is correct", "the answer is as follows": a judgement or a pointer, not an answer.
+_NOT_A_VALUE_RE = re.compile(
+    r"[\s*:]*(?:(?:indeed|therefore|thus|then|also|still|clearly|now)\s+)?"
+    r"(?:correct|right|wrong|incorrect|valid|invalid|confirmed|verified|reasonable|consistent|"
+    r"plausible|as\s+follows|below|above|the\s+same|same|clear|obvious|boxed|shown|given|"
+    r"in\s+the\s+box|(?:not|n't)\b)\b",
+    re.IGNORECASE,
 )
 
 
+# "We may check our answer: 17 \cdot 44 = 748": a check of an answer, not one.
+_CHECKING_RE = re.compile(
+    r"\b(?:check|verify|confirm|test|validate|compare|recheck|double-check)(?:ing|ed|s)?"
+    r"\s+(?:our|my|the|this|that|your)\s+\Z",
+    re.IGNORECASE,
+)
+
+
+_FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
+
+
+def _last_answer_is(text: str) -> re.Match[str] | None:
+    """The last "answer is" / "answer:" that commits to a value, found from the end (most
+    completions hold it near the end, so the scan stops early)."""
+    lowered = text.lower()
+    pos = len(text)
+    while True:
+        pos = lowered.rfind("answer", 0, pos)
+        if pos < 0:
+            return None
+        start = pos
+        final = _FINAL_BEFORE_RE.search(lowered, max(0, pos - 20), pos)
+        if final is not None:
+            start = final.start()
+        m = _ANSWER_IS_RE.match(text, start)
+        if m is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+            continue
+        if _NOT_A_VALUE_RE.match(text, m.end()):
+            continue
+        if _CHECKING_RE.search(text, max(0, m.start() - 40), m.start()):
+            continue
+        return m
+
+
+def _finish(
+    text: str, answer: str, source: str, start: int, end: int, *, check_before: bool
+) -> FinalAnswer:
+    answer = _clean(answer)
+    if not answer:
+        return FinalAnswer(None, source, end, None)
+    problem = None
+    if _approximate(answer):
+        problem = (HEDGED, "an approximate answer")
+    if problem is None and source != "boxed" and "?" in answer:
+        problem = (HEDGED, "a question mark in the answer")
+    if problem is None and _RETRACT_RE.search(answer):
+        problem = (HEDGED, "the answer takes itself back")
+    if problem is None and _BOX_RE.search(answer):
+        problem = (HEDGED, "a box inside the answer, next to other text")
+    alternatives: tuple[str, ...] = ()
+    if problem is None and check_before:
+        problem = _hedge_before(text, start)
+        if problem is None:
+            alternative = _alternative_before(text, start)
+            if isinstance(alternative, tuple):
+                problem = alternative
+            elif alternative is not None:
+                alternatives = (alternative,)
+    if problem is None:
+        problem = _hedge_after(text, end)
+    return FinalAnswer(answer, source, end, problem, alternatives)
+
+
+def final_answer(text: str) -> FinalAnswer:
+    r"""The final answer of ``text`` by the rule in the module docstring.
+
+    >>> final_answer("The answer is $5$ (i.e. $6$).").problem
+    ('hedged', 'a parenthesised alternative after the answer')
+    >>> final_answer("Draft: #### 18\nso the correct total is $\\boxed{17}$").answer
+    '17'
+    >>> final_answer("#### 18\nNo wait, it is 17.").problem[0]
+    'hedged'
+    """
+    if not isinstance(text, str) or not text:
+        return FinalAnswer(None, "none")
+    if len(text) > MAX_TEXT_CHARS:
+        return FinalAnswer(
+            None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
+        )
+    if not text.isascii():
+        text = text.translate(_IGNORABLE)
+    box = _final_box(text)
+    if isinstance(box, str):
+        return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
+    hashes = text.rfind("####")
+    while hashes > 0 and text[hashes - 1] == "#":
+        hashes -= 1
+    answer_is = _last_answer_is(text)
+    starts = {
+        "boxed": -1 if box is None else box[0],
+        "####": hashes,
+        "answer_is": -1 if answer_is is None else answer_is.start(),
+    }
+    source = max(starts, key=lambda k: starts[k])
+    if starts[source] < 0:
+        return _fallback(text)
+    # A box in the first sentence of the '####' line is part of that line's answer
+    # ("#### 19 \boxed{18}"); one after it ("#### 18 ... so it is \boxed{17}") is later.
+    if (
+        source == "boxed"
+        and 0 <= hashes < box[0]  # type: ignore[index]
+        and _sentence_end(text, _first_char(text, hashes + 4)) > box[0]  # type: ignore[index]
+    ):
+        source = "####"
+    if source in ("####", "answer_is") and box is not None and box[0] < starts[source] < box[3]:
+        source = "boxed"  # "\boxed{#### 5}": the box holds it
+    if source == "boxed":
+        start, c_start, c_end, end = box  # type: ignore[misc]
+        content, why = _unwrap_box(text[c_start:c_end])
+        if why is not None:
+            return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
+        return _finish(text, content, "boxed", start, end, check_before=True)
+    if source == "####":
+        line = _hashes_line(text, hashes)
+        if isinstance(line, str):
+            return FinalAnswer(None, "####", len(text), (MALFORMED, line))
+        value, _, line_end, _ = line
+        found = _finish(text, value, "####", hashes, line_end, check_before=False)
+        return found
+    clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
+    if clause is None:
+        return _fallback(text)
+    value, v_start, v_end = clause
+    found = _finish(text, value, "answer_is", v_start, v_end, check_before=False)
+    if found.problem is None and found.answer is not None:
+        problem = _approx_before(text, v_start)
+        if problem is not None:
+            return FinalAnswer(found.answer, found.source, found.end, problem)
+    return found
+
+
+# A span that only names a variable ("... the smallest such $n$.") states no answer.
+_LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\s*")
+
+
+def _fallback(text: str) -> FinalAnswer:
+    span = _last_span(text, len(text))
+    for _ in range(4):
+        if span is None or not _LONE_VARIABLE_RE.fullmatch(text, span[1], span[2]):
+            break
+        span = _last_span(text, span[0])
+    if span is not None:
+        start, c_start, c_end, end = span
+        if _last_digit(text) < end:  # no digit after the span: the span is the answer
+            return _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+    return _bare_number(text)
+
+
+# --- the older interface ------------------------------------------------------------------
+
+
+def extract_final_answer(text: str) -> tuple[str, str, str | None] | None:
+    """``(answer, source, why)``: the final answer, where it was read, and why it scores 0
+    whatever it is (a hedge, a retraction), else None; None when there is no answer.
+
+    >>> extract_final_answer("The answer is 5. No wait")
+    ('5', 'answer_is', "taken back or doubted later: 'No wait'")
+    """
+    found = final_answer(text)
+    if found.answer is None:
+        return None
+    return found.answer, found.source, None if found.problem is None else found.problem[1]
+
+
 def extract_answer_with_source(text: str) -> tuple[str, str] | None:
-    """``(answer, rule)`` where rule is ``boxed``, ``####``, ``answer_is`` or ``last_number``.
+    """``(answer, source)`` where source is ``boxed``, ``####``, ``answer_is``,
+    ``math_span`` or ``last_number``; None when there is no answer.
 
     >>> extract_answer_with_source("#### 1,000")
     ('1,000', '####')
     """
-    if not isinstance(text, str) or not text:
-        return None
-    found = _extract(text)
-    return None if found is None else (found[0], found[1])
+    found = final_answer(text)
+    return None if found.answer is None else (found.answer, found.source)
 
 
 def extract_answer(text: str) -> str | None:
-    """The final answer in ``text`` (see the module docstring for the precedence), or None."""
+    """The final answer in ``text`` (see the module docstring), or None."""
     found = extract_answer_with_source(text)
     return None if found is None else found[0]
