@@ -76,7 +76,7 @@ class TrainingError(RuntimeError):
 
 
 def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: int = 0,
-                        group_size: int = 1) -> torch.Tensor:
+                        group_size: int = 1, shared: bool | None = None) -> torch.Tensor:
     """log pi(o_t | q, o_<t) of every completion token: [N, L] float32.
 
     When the G rows of a group share their prompt (``group_size`` > 1), the prompt is run
@@ -88,11 +88,16 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
     Only the completion positions' logits are computed (``logits_to_keep``), and the sampled
     tokens' log-probs are gathered chunk by chunk (policy_opt.logprobs) so the full
     [N, L, V] log-softmax never exists.
+
+    ``shared``: whether the groups share their prompts, when the caller already knows it
+    (the check reads the answer back from the device).
     """
     from policy_opt.engine import _forward_kwarg_names
 
     n, length = batch.completion_ids.shape
-    g = group_size if prompts_shared(batch, group_size) else 1
+    if shared is None:
+        shared = prompts_shared(batch, group_size)
+    g = group_size if shared else 1
     step = max(g, (micro_batch_size or n) // g * g)
     # transformers 5 renamed past_key_values to cache (and warns on the old name); a DDP or
     # FSDP wrapper hides the signature, so look at the module it wraps.
@@ -473,14 +478,21 @@ class Trainer:
         # One pass in one minibatch is on-policy (old = current, detached, saving a forward);
         # any later optimiser step of the same batch needs the rollout policy's log-probs.
         off_policy = cfg.mu > 1 or cfg.minibatches > 1
-        old_logp = self.frozen_logprobs(self.model, batch, live, micro) if off_policy else None
-        ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro)
+        # Every micro-batch holds whole groups, so the batch's answer holds for each of them.
+        shared = prompts_shared(batch, g)
+        old_logp = (self.frozen_logprobs(self.model, batch, live, micro, shared)
+                    if off_policy else None)
+        ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro, shared)
                     if self.ref_model is not None else None)
         self.model.train()
         gen = torch.Generator().manual_seed(step_seed(cfg.seed, step, "minibatches"))
+        # Sums stay on the device (float64, added in the order Python floats were) and are
+        # read once per optimiser step: no host round trip per micro-batch.
+        loss_sum = torch.zeros((), dtype=torch.float64, device=batch.device)
         sums: dict[str, float] = {}
         count = 0
-        ratios: dict[str, float] = {}  # policy_loss's ratio/clip metrics, over trained rows
+        # policy_loss's ratio/clip metrics, over trained rows
+        ratios: dict[str, torch.Tensor] = {}
         trained = 0  # minibatches that trained at least one row
         for _ in range(cfg.mu):
             order = minibatch_order(n // g, g, gen, batch.device)
@@ -490,15 +502,16 @@ class Trainer:
                 idx = idx[active[idx // g]]  # the skipped rows' loss and gradient are 0
                 parts = self.micro_batches(batch, idx, micro)
                 self.optimizer.zero_grad(set_to_none=True)
-                for part, rows in enumerate(parts):
-                    mb = batch.rows(rows).trimmed()
+                finite = torch.ones((), dtype=torch.bool, device=batch.device)
+                for part, (rows, width) in enumerate(parts):
+                    mb = batch.rows(rows).trimmed(width)
                     width = mb.completion_ids.shape[1]
                     last = part == len(parts) - 1
                     # DDP all-reduces gradients on the last micro-batch only.
                     sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
                             else contextlib.nullcontext())
                     with sync:
-                        logp = completion_logprobs(self.policy, mb, group_size=g)
+                        logp = completion_logprobs(self.policy, mb, group_size=g, shared=shared)
                         token_mean = self.loss_cfg.norm == "token_mean"
                         loss, metrics = policy_loss(
                             logp, None if old_logp is None else old_logp[rows, :width], adv[rows],
@@ -506,24 +519,24 @@ class Trainer:
                             ref_logp=None if ref_logp is None else ref_logp[rows, :width],
                             num_tokens=num_tokens if token_mean else None,
                         )
-                        if any_rank(not torch.isfinite(loss).item(), self.dist):
-                            raise TrainingError(
-                                f"the loss became {loss.item()} at step {step}; stopping. The "
-                                f"last good checkpoint is "
-                                f"{self.last_checkpoint or '(none written yet)'}. Lower --lr, "
-                                "keep --grad-clip on, or check the rewards.")
                         # Row-mean norms: this micro-batch's share of the minibatch's mean.
                         share = 1.0 if token_mean else len(rows) / size
+                        # A non-finite loss is caught before the optimiser steps (below).
                         (loss * share).backward()
+                    finite &= torch.isfinite(loss.detach())
                     for k, v in metrics.items():
-                        ratios[k] = ratios.get(k, 0.0) + float(v) * len(rows) / len(idx)
-                    sums["loss"] = sums.get("loss", 0.0) + loss.item() * share
+                        ratios[k] = ratios.get(k, 0.0) + v.double() * len(rows) / len(idx)
+                    loss_sum += loss.detach().double() * share
+                if any_rank(not finite.item(), self.dist):
+                    raise TrainingError(
+                        f"the loss became non-finite at step {step}; stopping. The last good "
+                        f"checkpoint is {self.last_checkpoint or '(none written yet)'}. Lower "
+                        "--lr, keep --grad-clip on, or check the rewards.")
                 if len(idx) == 0:
                     # No group has signal: the gradient is exactly 0, and AdamW still steps
                     # (its momentum moves the weights), as it would have without the skip.
                     for p in self.model.parameters():
                         p.grad = torch.zeros_like(p)
-                    sums["loss"] = sums.get("loss", 0.0)
                 sums["rows_trained"] = sums.get("rows_trained", 0.0) + len(idx) / size
                 trained += len(idx) > 0
                 grad_norm = torch.nn.utils.clip_grad_norm_(
@@ -535,9 +548,11 @@ class Trainer:
                 sums["grad_norm"] = sums.get("grad_norm", 0.0) + grad_norm.item()
                 self.optimizer.step()
                 count += 1
+        sums = {"loss": loss_sum.item(), **sums}
         out = mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
         if trained:
-            out.update(mean_over_ranks({k: v / trained for k, v in ratios.items()}, self.dist))
+            read = dict(zip(ratios, torch.stack(list(ratios.values())).tolist()))
+            out.update(mean_over_ranks({k: v / trained for k, v in read.items()}, self.dist))
         else:  # every group was skipped: no ratio was computed
             out.update(dict.fromkeys(("clip_frac_low", "clip_frac_high", "clip_frac",
                                       "ratio_mean")))
@@ -545,21 +560,23 @@ class Trainer:
 
     @torch.no_grad()
     def frozen_logprobs(self, model: torch.nn.Module, batch: Batch, idx: torch.Tensor,
-                        micro: int) -> torch.Tensor:
+                        micro: int, shared: bool | None = None) -> torch.Tensor:
         """[N, L] log-probs of ``model`` before the update, on rows ``idx`` only (the rows
         the loss will see; the others stay 0)."""
         model.eval()
         out = torch.zeros(batch.completion_ids.shape, dtype=torch.float32,
                           device=batch.completion_ids.device)
-        for rows in self.micro_batches(batch, idx, micro):
-            mb = batch.rows(rows).trimmed()
+        for rows, width in self.micro_batches(batch, idx, micro):
+            mb = batch.rows(rows).trimmed(width)
             out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
-                model, mb, group_size=self.cfg.group_size)
+                model, mb, group_size=self.cfg.group_size, shared=shared)
         return out
 
-    def micro_batches(self, batch: Batch, idx: torch.Tensor, micro: int) -> list[torch.Tensor]:
+    def micro_batches(self, batch: Batch, idx: torch.Tensor,
+                      micro: int) -> list[tuple[torch.Tensor, int]]:
         """``idx`` (whole groups) cut into micro-batches of at most ``micro`` rows of similar
-        completion length (:func:`policy_opt.batching.micro_batch_rows`)."""
+        completion length: (rows, longest completion) each
+        (:func:`policy_opt.batching.micro_batch_rows`)."""
         # Every rank must run the same number of passes (each one meets collectives), and
         # ranks hold different lengths: fixed-size cuts there.
         return micro_batch_rows(batch, idx, self.cfg.group_size, micro,
