@@ -241,11 +241,24 @@ def flush_denormals() -> bool:
 
 
 def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    """The parameters' dtype for ``--dtype name`` (bf16-mixed keeps float32 parameters)."""
+    if name == "bf16-mixed":
+        return torch.float32
     if name == "auto":
         if device.type == "cuda" and torch.cuda.is_bf16_supported():
             return torch.bfloat16
         return torch.float32
     return {"float32": torch.float32, "bfloat16": torch.bfloat16}[name]
+
+
+def resolve_autocast(name: str, device: torch.device) -> torch.dtype | None:
+    """The autocast dtype for ``--dtype name``: bfloat16 for bf16-mixed, else None (the
+    parameters' own dtype is the compute dtype)."""
+    if name != "bf16-mixed":
+        return None
+    if device.type == "cuda" and not torch.cuda.is_bf16_supported():
+        raise ConfigError("--dtype bf16-mixed: this GPU does not support bfloat16")
+    return torch.bfloat16
 
 
 def lr_factor(cfg: TrainConfig, step: int, time_spent: float = 0.0) -> float:
@@ -304,6 +317,7 @@ class Trainer:
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
         self.dtype = resolve_dtype(cfg.dtype, self.device)
+        self.autocast_dtype = resolve_autocast(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        max_completion_length=cfg.max_new_tokens * cfg.max_turns)
@@ -417,7 +431,8 @@ class Trainer:
         else:
             name = self.cfg.model
         try:
-            engine = VLLMEngine(name, dtype=str(self.dtype).removeprefix("torch."),
+            engine = VLLMEngine(name, dtype=str(self.autocast_dtype or self.dtype)
+                                .removeprefix("torch."),
                                 seed=self.cfg.seed, tensor_parallel_size=self.cfg.vllm_tp,
                                 gpu_memory_utilization=self.cfg.vllm_gpu_memory,
                                 sleep_between_phases=self.cfg.vllm_sleep)
@@ -427,6 +442,13 @@ class Trainer:
         return engine
 
     # ---------------------------------------------------------------- one step
+
+    def compute_precision(self) -> contextlib.AbstractContextManager:
+        """bf16-mixed: forward passes (rollouts, log-probs, evaluation) under bfloat16
+        autocast, while parameters, gradients and AdamW state stay float32."""
+        if self.autocast_dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, dtype=self.autocast_dtype)
 
     def rollout(self, step: int) -> list[Episode]:
         """This rank's share of the step's prompts, G episodes each (group-major)."""
@@ -511,7 +533,9 @@ class Trainer:
                     sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
                             else contextlib.nullcontext())
                     with sync:
-                        logp = completion_logprobs(self.policy, mb, group_size=g, shared=shared)
+                        with self.compute_precision():  # forward only, not the backward
+                            logp = completion_logprobs(self.policy, mb, group_size=g,
+                                                       shared=shared)
                         token_mean = self.loss_cfg.norm == "token_mean"
                         loss, metrics = policy_loss(
                             logp, None if old_logp is None else old_logp[rows, :width], adv[rows],
@@ -568,8 +592,9 @@ class Trainer:
                           device=batch.completion_ids.device)
         for rows, width in self.micro_batches(batch, idx, micro):
             mb = batch.rows(rows).trimmed(width)
-            out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
-                model, mb, group_size=self.cfg.group_size, shared=shared)
+            with self.compute_precision():
+                out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
+                    model, mb, group_size=self.cfg.group_size, shared=shared)
         return out
 
     def micro_batches(self, batch: Batch, idx: torch.Tensor,
@@ -600,7 +625,8 @@ class Trainer:
 
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
-        episodes = self.rollout(step)
+        with self.compute_precision():
+            episodes = self.rollout(step)
         if hasattr(self.engine, "sleep"):
             self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
         t1 = time.perf_counter()
@@ -626,7 +652,7 @@ class Trainer:
         cfg = self.cfg
         seeds = [1_000_000 + i for i in range(cfg.eval_prompts)][self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
-        with unsharded(self.model, self.dist), self.prompts_fit():
+        with unsharded(self.model, self.dist), self.prompts_fit(), self.compute_precision():
             greedy = collect_episodes(self.make_eval_env, self.engine, self.tokenizer, seeds, 1,
                                       max_new_tokens=cfg.max_new_tokens,
                                       max_turns=cfg.max_turns, temperature=0.0,
