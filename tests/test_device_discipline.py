@@ -115,10 +115,12 @@ def test_train_step_and_evaluation_run_on_a_second_device(tiny_model, tmp_path, 
     assert 0.0 <= ev["accuracy"] <= 1.0
 
 
-@pytest.mark.parametrize("fast_decode", [True, False])
-def test_engine_generates_on_a_second_device(tiny_model, fast_decode):
-    """Both decode paths (the preallocated cache and ``DynamicCache``), with shared prompts
-    and rows finishing at different steps (cache rows dropped): the tokens match the CPU's."""
+@pytest.mark.parametrize("fast_decode,static_cache", [(True, False), (False, False),
+                                                      (True, True)])
+def test_engine_generates_on_a_second_device(tiny_model, fast_decode, static_cache):
+    """The three decode paths (the growing preallocated cache, ``DynamicCache``, the static
+    cache that CUDA graphs replay, here eagerly), with shared prompts and rows finishing at
+    different steps: the tokens match the CPU's."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from policy_opt.engine import TransformersEngine
@@ -127,10 +129,11 @@ def test_engine_generates_on_a_second_device(tiny_model, fast_decode):
     model = AutoModelForCausalLM.from_pretrained(tiny_model, dtype=torch.float32)
     prompts = [[258, 117, 40], [258, 117, 40], [258, 99], [258, 117, 40, 41, 42]]
     kwargs = dict(max_new_tokens=12, temperature=1.0, seed=3)
-    want = TransformersEngine(model, tok, fast_decode=fast_decode).generate(prompts, **kwargs)
+    opts = dict(fast_decode=fast_decode, static_cache=static_cache)
+    want = TransformersEngine(model, tok, **opts).generate(prompts, **kwargs)
     virtualise_module(model)
     with on_virtual_device():
-        got = TransformersEngine(model, tok, fast_decode=fast_decode).generate(prompts, **kwargs)
+        got = TransformersEngine(model, tok, **opts).generate(prompts, **kwargs)
     assert [g.token_ids for g in got] == [g.token_ids for g in want]
     assert len({len(g.token_ids) for g in want}) > 1 or all(
         g.finish_reason == "length" for g in want)
