@@ -92,15 +92,12 @@ class StaticDecoder:
         return self.graph_logits
 
     def _first_step_then_capture(self) -> torch.Tensor:
-        # The first step runs eagerly on a side stream: it warms up the libraries' lazy
-        # state (cuBLAS workspaces, autotuning) that must not happen inside a capture.
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side), _graph_safe_autocast():
+        # The first step runs eagerly: it warms up the libraries' lazy state (cuBLAS handles
+        # and workspaces) that must not be created inside a capture.
+        with _graph_safe_autocast():
             logits = self._step()
-        torch.cuda.current_stream().wait_stream(side)
         # Capturing records the kernels without running them: the state (column, bias,
-        # cache) is where the eager step left it, and the first replay runs step 2.
+        # cache) stays where the eager step left it, and the first replay runs step 2.
         self.graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(self.graph), _graph_safe_autocast():
             self.graph_logits = self._step()
