@@ -112,3 +112,30 @@ def test_train_evaluate_checkpoint_and_resume_exactly(tiny_model, tmp_path, devi
             assert torch.equal(pa, pb)
         else:
             torch.testing.assert_close(pa, pb, rtol=1e-2, atol=1e-3)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_race_against_trl_prints_the_ratio_and_each_sides_memory(device):
+    """``benchmarks/train_step.py`` on a random-weight shape with the parity reward: both
+    sides train every group, and (on a GPU) the peak memory of each and the decode rate
+    against the bandwidth ceiling are printed."""
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    dtype = "bfloat16" if device == "cuda" else "bf16-mixed"
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "train_step.py"), "--device", device,
+         "--model-shape", "tiny", "--dtype", dtype, "--steps", "1", "--prompts", "2",
+         "--group-size", "4", "--max-new-tokens", "8", "--threads", "1"],
+        capture_output=True, text=True, timeout=900, cwd=root)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-2000:] + proc.stderr[-4000:]
+    assert f"{device}, ours {dtype} / TRL fp32 + bf16 autocast, reward parity" in out
+    assert re.search(r"full step\s+[\d.]+ s\s+[\d.]+ s\s+ratio ours/TRL [\d.]+x", out), out
+    assert "same prompts, same order on both sides: yes" in out
+    gpu_lines = [r"GPU peak allocated \(after loading\)\s+[\d.]+ MiB\s+[\d.]+ MiB\s+ratio",
+                 r"our decode vs bandwidth ceiling\s+\d+ tok/s of \d+"]
+    for line in gpu_lines:
+        assert bool(re.search(line, out)) == (device == "cuda"), line
