@@ -295,8 +295,11 @@ class TransformersEngine:
 
         for step in range(max_new_tokens):
             token, logp = _sample(logits.float(), temperature, top_p, gen)
-            token_l, logp_l = token.tolist(), logp.tolist()
-            done_l = torch.isin(token, eos).tolist() if len(eos) else [False] * len(row_list)
+            # One read from the device per step, not three (ids are exact in float64).
+            done = torch.isin(token, eos) if len(eos) else torch.zeros_like(token, dtype=torch.bool)
+            token_l, logp_l, done_l = torch.stack(
+                [token.double(), logp.double(), done.double()]).tolist()
+            token_l = [int(t) for t in token_l]
             for slot, r in enumerate(row_list):
                 if r is None:
                     continue  # finished earlier: its row in the batch is ignored
