@@ -111,7 +111,7 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
         logits = model(input_ids=mb.input_ids, attention_mask=mb.attention_mask,
                        position_ids=mb.position_ids, logits_to_keep=length + 1,
                        use_cache=False).logits
-        out.append(token_logprobs(logits[:, :-1], mb.completion_ids))
+        out.append(token_logprobs(logits[:, :-1], mb.completion_ids, check_values=False))
     return torch.cat(out)
 
 
@@ -128,13 +128,16 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
     cache = prompt.past_key_values
     cache.batch_repeat_interleave(g)
     # The prompt's last position predicts the first completion token.
-    first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1])
+    # The ids index this model's embedding already: no range check (a read from the device).
+    first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1],
+                           check_values=False)
     if length == 1:
         return first
     logits = model(input_ids=mb.completion_ids[:, :-1], attention_mask=mb.attention_mask[:, :-1],
                    position_ids=mb.position_ids[:, p:-1], **{cache_kw: cache},
                    use_cache=True).logits
-    return torch.cat([first, token_logprobs(logits, mb.completion_ids[:, 1:])], dim=1)
+    return torch.cat([first, token_logprobs(logits, mb.completion_ids[:, 1:],
+                                            check_values=False)], dim=1)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -541,7 +544,7 @@ class Trainer:
                             logp, None if old_logp is None else old_logp[rows, :width], adv[rows],
                             mb.completion_mask, config=self.loss_cfg,
                             ref_logp=None if ref_logp is None else ref_logp[rows, :width],
-                            num_tokens=num_tokens if token_mean else None,
+                            num_tokens=num_tokens if token_mean else None, check_values=False,
                         )
                         # Row-mean norms: this micro-batch's share of the minibatch's mean.
                         share = 1.0 if token_mean else len(rows) / size

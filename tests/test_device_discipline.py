@@ -137,3 +137,50 @@ def test_engine_generates_on_a_second_device(tiny_model, fast_decode, static_cac
     assert [g.token_ids for g in got] == [g.token_ids for g in want]
     assert len({len(g.token_ids) for g in want}) > 1 or all(
         g.finish_reason == "length" for g in want)
+
+
+def test_the_optimiser_reads_the_device_per_optimiser_step_not_per_micro_batch(tiny_model,
+                                                                              tmp_path):
+    """Each read from a GPU drains its queue. The same optimisation cut into 1 and into 2
+    micro-batches per minibatch must read the device the same number of times (reference
+    model, old log-probs, mu=2, two minibatches: every loop of the optimiser runs)."""
+    import tests.virtual_device as vd
+    from policy_opt.batching import pack_episodes
+    from policy_opt.rollout import Episode
+
+    gen = torch.Generator().manual_seed(0)
+    episodes = []
+    for group, rewards in enumerate(([1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0],
+                                     [0.0, 1.0, 1.0])):
+        prompt = torch.randint(0, 256, (4 + group,), generator=gen).tolist()
+        for r in rewards:
+            comp = torch.randint(0, 256, (int(torch.randint(1, 9, (1,), generator=gen)),),
+                                 generator=gen).tolist()
+            episodes.append(Episode(prompt, comp, [1] * len(comp), r, group))
+    reads, parts = {}, {}
+    for micro in ("6", "3"):
+        cfg = parse_config(_argv(tiny_model, tmp_path / micro, "--algo", "grpo", "--beta",
+                                 "0.04", "--micro-batch-size", micro, "--prompts-per-step",
+                                 "4"))
+        trainer = _virtual_trainer(cfg)
+        counted = []
+
+        def plan(*args, real=trainer.micro_batches, counted=counted):
+            out = real(*args)
+            counted.append(len(out))
+            return out
+
+        trainer.micro_batches = plan
+        adv, _ = trainer.advantages(episodes)
+        batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
+        with on_virtual_device():
+            trainer.optimise(0, batch.to(VIRTUAL), adv.to(VIRTUAL))
+            # transformers' own mask code reads the attention mask in every forward pass (TRL
+            # meets the same reads); the project's code is what this test holds to account.
+            reads[micro] = [r for r in vd.host_reads if r[1].startswith("policy_opt/")]
+        parts[micro] = sum(counted)
+    assert parts["3"] > parts["6"]  # more forward/backward passes...
+    assert reads["3"] == reads["6"]  # ...and not one more read
+    # Per optimiser step (4): the kept rows, the plan, the NaN flag, the gradient norm; per
+    # step: prompt sharing, the live rows, the frozen passes' plans, the metrics.
+    assert 0 < len(reads["6"]) <= 6 * 4 + 8, reads["6"]

@@ -23,6 +23,10 @@ The checks (:func:`_check_devices`) are those of CUDA kernels, with ``meta`` as 
   the crash above);
 * copies between devices (``copy_``, ``.to``) are allowed.
 
+It also lists in :data:`host_reads` every operation on virtual tensors that makes the host
+wait for the device on a GPU: ``.item()``/``bool()``, ``.tolist()``, copies to the CPU, and
+ops whose output size depends on the data (``nonzero``, boolean-mask indexing, ``unique``).
+
 Calls given ``device=`` the virtual device (``torch.arange(n, device=x.device)``,
 ``x.to(device)``) make virtual tensors; calls without a device make CPU tensors, as on a
 GPU machine. Not modelled: random generators on the device (``torch.Generator`` has no meta
@@ -37,6 +41,9 @@ Example:
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -46,6 +53,23 @@ from torch.utils._pytree import tree_map
 
 VIRTUAL = torch.device("meta")
 aten = torch.ops.aten
+# Reads a GPU would have to wait for: a value or a data-dependent shape the host needs.
+_HOST_READS = {aten._local_scalar_dense.default, aten.nonzero.default,
+               aten.masked_select.default, aten._unique2.default, aten.unique_dim.default}
+# What a VirtualDeviceMode counted, in order (cleared on entry): (op, where) with ``where``
+# the innermost calling frame outside torch, "path/file.py:line".
+host_reads: list[tuple[str, str]] = []
+
+
+def _caller() -> str:
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if f"{os.sep}torch{os.sep}" not in name and not name.endswith("virtual_device.py"):
+            parts = Path(name).parts
+            return f"{'/'.join(parts[-2:])}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "?"
 
 
 class DeviceMismatch(RuntimeError):
@@ -138,8 +162,19 @@ def _check_devices(func: Any, args: tuple, kwargs: dict) -> None:
                              f"{sorted(map(str, devices))}")
 
 
+def _counts_as_read(func: Any, args: tuple, kwargs: dict) -> bool:
+    if func in _HOST_READS:
+        return True
+    if func is aten._to_copy.default:  # a copy from the device to the host
+        return kwargs.get("device") is not None and not _is_virtual(kwargs["device"])
+    # indexing with a boolean mask: the result's size is the mask's count
+    return func is aten.index.Tensor and any(t.dtype == torch.bool for t in _tensors(args[1]))
+
+
 def _run(func: Any, args: tuple, kwargs: dict) -> Any:
     _check_devices(func, args, kwargs)
+    if _counts_as_read(func, args, kwargs):
+        host_reads.append((str(func), _caller()))
     virtual = any(isinstance(t, VirtualTensor) for t in _tensors(args) + _tensors(kwargs))
     if "device" in kwargs:
         virtual = _is_virtual(kwargs["device"])
@@ -182,6 +217,7 @@ class _MakeOnVirtual(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if func is torch.Tensor.tolist and isinstance(args[0], VirtualTensor):
+            host_reads.append(("tolist", _caller()))
             return args[0].elem.tolist()  # (refused for subclasses; a GPU copies to the host)
         if func is torch.Tensor.to:
             device, dtype, _, _ = torch._C._nn._parse_to(*args[1:], **kwargs)
@@ -203,6 +239,7 @@ class VirtualDeviceMode:
     devices are checked (see the module docstring)."""
 
     def __enter__(self) -> VirtualDeviceMode:
+        host_reads.clear()
         self._modes = [_MakeOnVirtual(), _CheckDevices()]
         for m in self._modes:
             m.__enter__()
