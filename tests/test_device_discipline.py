@@ -12,6 +12,9 @@ any mix a GPU run would meet, the virtual run meets too (checked: on the code be
 the train step fails with the issue's message). What it cannot catch: code that branches on
 ``device.type == "cuda"`` (its GPU branch is not run here), GPU random generators (patched
 to CPU ones), GPU numerics and memory; ``tests/test_gpu.py`` runs those on a real GPU.
+
+The virtual device also lists each read the host makes of device data (a GPU drains its
+queue for each): the optimiser must make none per micro-batch.
 """
 
 from __future__ import annotations
