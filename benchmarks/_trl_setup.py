@@ -79,6 +79,10 @@ def make_callback(timers: StepTimers, metrics: Any) -> Any:
             timers.cpu_started = time.process_time()
 
         def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001, ANN003
+            import torch
+
+            if torch.cuda.is_available() and not args.use_cpu:
+                torch.cuda.synchronize()  # the step's queued kernels count in its time
             now = time.perf_counter()
             record = dict(timers.current)
             record["step"] = now - timers.step_started
@@ -96,11 +100,14 @@ def make_callback(timers: StepTimers, metrics: Any) -> Any:
 
 def build_trl_trainer(model_dir: str, rows: list[Any], *, prompts_per_step: int,
                       group_size: int, max_new_tokens: int, temperature: float, seed: int,
-                      out_dir: str, lr: float = 3e-4, gradient_checkpointing: bool = True
+                      out_dir: str, lr: float = 3e-4, gradient_checkpointing: bool = True,
+                      device: str = "cpu", bf16: bool = False, reward: str = "arithmetic"
                       ) -> tuple[Any, StepTimers]:
     """A ``GRPOTrainer`` over ``rows`` (``tasks.Row``, ``prompts_per_step`` per step, in step
     order) and its timers; ``trainer.train()`` runs ``len(rows) // prompts_per_step`` steps.
-    ``gradient_checkpointing``: TRL's default is on (it recomputes activations in backward)."""
+    ``gradient_checkpointing``: TRL's default is on (it recomputes activations in backward).
+    ``device``: cpu or cuda; ``bf16``: TRL's ``bf16=True`` (fp32 parameters, bf16 autocast);
+    ``reward``: the arithmetic rubric or ``parity`` (``_parity_env.parity_reward``)."""
     import torch
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -113,14 +120,17 @@ def build_trl_trainer(model_dir: str, rows: list[Any], *, prompts_per_step: int,
         raise ValueError(f"rows ({len(rows)}) must be a multiple of prompts_per_step "
                          f"({prompts_per_step})")
     timers = StepTimers()
-    reward = to_trl(tasks.get("arithmetic").rubric, answer_key="answer", name="arithmetic")
+    if reward == "parity":
+        from _parity_env import parity_reward as score
+    else:
+        score = to_trl(tasks.get("arithmetic").rubric, answer_key="answer", name="arithmetic")
 
     def arithmetic(prompts: list, completions: list, **kwargs: Any) -> list:
         # Record which rows were scored (to check TRL saw our prompts), then score without
         # the bookkeeping column.
         ids = kwargs.pop("row_id")
         timers.prompt_ids.append(list(dict.fromkeys(ids)))
-        return reward(prompts, completions, **kwargs)
+        return score(prompts, completions, **kwargs)
 
     data = Dataset.from_list([
         {"prompt": [dict(m) for m in r.prompt], "answer": r.answer, "row_id": r.id} for r in rows
@@ -131,8 +141,8 @@ def build_trl_trainer(model_dir: str, rows: list[Any], *, prompts_per_step: int,
     completions = prompts_per_step * group_size
     args = GRPOConfig(
         output_dir=out_dir,
-        use_cpu=True,
-        bf16=False,
+        use_cpu=device == "cpu",
+        bf16=bf16,
         fp16=False,
         report_to="none",
         logging_strategy="no",

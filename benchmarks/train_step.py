@@ -54,6 +54,24 @@ thread. Read the ratio, the fastest-step ratio and the CPU-time ratio together, 
     python benchmarks/train_step.py --threads 1 --ours-flush-denormal false # neither does
 
 Target (issue "Proof that it learns, and fast"): ours <= 0.2x TRL's median step time on CPU.
+
+On a GPU (``--device cuda``; issue "The GPU path"), the race is run on a random-weight Llama
+with a Qwen2.5 body and the project tokenizer (``--model-shape qwen2.5-0.5b``: 24 x 896, 14
+heads, 2 KV heads, 4864 FFN; ``qwen2.5-1.5b``: 28 x 1536, 12 heads, 2 KV heads, 8960 FFN),
+whose arithmetic reward is always 0, so the reward is the parity of the completion's length
+(``--reward parity``, ``benchmarks/_parity_env.py``: nearly every group mixed, both sides do
+the whole step). Precision (``--dtype``): ours ``bfloat16`` (bf16 parameters and AdamW
+state), ``bf16-mixed`` (fp32 parameters, bf16 autocast) or ``float32``; TRL always holds
+fp32 parameters, with ``bf16=True`` (autocast) unless ``--dtype float32``. Each side's GPU
+peak (``torch.cuda.max_memory_allocated`` from after loading to the end) is printed, and
+ours' decode rate against the bandwidth ceiling (``--gpu-bandwidth-tbs``).
+
+    python benchmarks/train_step.py --device cuda --model-shape qwen2.5-0.5b --dtype bfloat16 \
+        --max-new-tokens 128 --steps 3 --threads 8
+    python benchmarks/train_step.py --device cpu --model-shape tiny --dtype bf16-mixed --steps 1
+
+Target (issue "The GPU path"): ours <= 0.25x TRL's step on the 0.5B shape in bf16, with less
+GPU memory.
 """
 
 from __future__ import annotations
@@ -75,21 +93,38 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 0.2
+GPU_TARGET = 0.25
+# Body dimensions of the Qwen2.5 models (their config.json), on a Llama with the project's
+# tokenizer; "tiny" is for checking the script on a CPU.
+SHAPES = {
+    "tiny": dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                 num_key_value_heads=2, intermediate_size=128),
+    "qwen2.5-0.5b": dict(hidden_size=896, num_hidden_layers=24, num_attention_heads=14,
+                         num_key_value_heads=2, intermediate_size=4864),
+    "qwen2.5-1.5b": dict(hidden_size=1536, num_hidden_layers=28, num_attention_heads=12,
+                         num_key_value_heads=2, intermediate_size=8960),
+}
 
 
 # --------------------------------------------------------------------------- shared
 
 
-def build_model(out: Path, seed: int) -> int:
-    """Save a random-weight default-shape Llama and the project tokenizer to ``out``; return
-    its parameter count."""
+def build_model(out: Path, seed: int, shape: str = "default") -> int:
+    """Save a random-weight Llama (default shape, or one of ``SHAPES``) and the project
+    tokenizer to ``out``; return its parameter count."""
     import torch
     from transformers import AutoTokenizer, LlamaForCausalLM
 
     from policy_opt.model import default_config, default_tokenizer
 
     torch.manual_seed(seed)
-    model = LlamaForCausalLM(default_config())
+    cfg = default_config()
+    for key, value in SHAPES.get(shape, {}).items():
+        setattr(cfg, key, value)
+    if shape != "default":
+        cfg.head_dim = cfg.hidden_size // cfg.num_attention_heads
+        cfg.rope_theta = 1_000_000.0  # Qwen2.5's
+    model = LlamaForCausalLM(cfg)
     model.save_pretrained(out)
     tok = default_tokenizer()
     tok.save_pretrained(out)
@@ -168,8 +203,9 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     from policy_opt.config import parse_config
 
     out = str(Path(args.result).parent / "ours-out")  # inside the parent's temporary folder
+    env = "_parity_env:ArithmeticParity" if args.reward == "parity" else "arithmetic"
     cfg = parse_config([
-        "--model", args.model_dir, "--env", "arithmetic", "--algo", "grpo",
+        "--model", args.model_dir, "--env", env, "--algo", "grpo",
         "--mu", "1", "--beta", "0", "--minibatches", "1",
         "--prompts-per-step", str(args.prompts), "--group-size", str(args.group_size),
         "--max-new-tokens", str(args.max_new_tokens), "--temperature", str(args.temperature),
@@ -177,16 +213,22 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
         # Micro-batches of at most the whole batch, as TRL's single batch of B*G rows.
         "--micro-batch-size", str(args.prompts * args.group_size),
         "--grad-clip", "1.0", "--threads", str(args.threads),
-        "--device", "cpu", "--dtype", "float32", "--seed", str(args.seed), "--out", out,
+        "--device", args.device, "--dtype", args.dtype, "--seed", str(args.seed), "--out", out,
         "--flush-denormal", args.ours_flush_denormal,
     ])
     trainer = train_mod.Trainer(cfg, log=lambda *a, **k: None)
+    cuda = args.device == "cuda"
     timers = Timers()
     # Instrumentation only: wrap the pieces train_step calls, on this process's objects.
     trainer.engine.generate = timers.wrap("generate", trainer.engine.generate)
     trainer.optimizer.step = timers.wrap("adamw", trainer.optimizer.step)
     train_mod.completion_logprobs = timers.wrap("forward", train_mod.completion_logprobs)
     SingleTurnEnv._respond = timers.wrap("score", SingleTurnEnv._respond)
+    if args.reward == "parity":
+        import _parity_env
+
+        _parity_env.ArithmeticParity._respond = timers.wrap(
+            "score", _parity_env.ArithmeticParity._respond)
     seen: list[list[str]] = []
     rollout = trainer.rollout
 
@@ -198,20 +240,31 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     trainer.rollout = recorded_rollout
     rss_before = rss_now_mib()
     peak_before = peak_rss_mib()
+    if cuda:
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
     steps = []
     for step in range(args.steps + 1):
         timers.take()
         cpu = time.process_time()
+        wall = time.perf_counter()
         rec = trainer.train_step(step)
+        if cuda:
+            torch.cuda.synchronize()  # the step's queued kernels count in its time
+        wall = time.perf_counter() - wall
         cpu = time.process_time() - cpu
         parts = timers.take()
         steps.append({
-            "step": rec["time_step"], "cpu": cpu, "rollout": rec["time_rollout"],
+            "step": wall, "cpu": cpu, "rollout": rec["time_rollout"],
             "optimise": rec["time_optimise"], **parts,
             "len_mean": rec["len_mean"], "reward_mean": rec["reward_mean"],
             "rows_trained": rec["rows_trained"],
         })
+    n_params = sum(p.numel() for p in trainer.model.parameters())
     return {"side": "ours", "threads": torch.get_num_threads(), "steps": steps,
+            "gpu_peak_mib": torch.cuda.max_memory_allocated() / 2**20 if cuda else None,
+            "param_bytes": sum(p.numel() * p.element_size() for p in trainer.model.parameters()),
+            "n_params": n_params,
             "denormals_flushed": trainer.denormals_flushed,
             "micro_batch_size": cfg.micro_batch_size,
             "row_ids": seen, "rss_before_mib": rss_before, "peak_before_mib": peak_before,
@@ -231,16 +284,22 @@ def run_trl(args: argparse.Namespace) -> dict[str, Any]:
     from _trl_setup import build_trl_trainer
 
     rows = prompt_rows(args.seed, args.steps + 1, args.prompts)
+    cuda = args.device == "cuda"
     trainer, timers = build_trl_trainer(
         args.model_dir, rows, prompts_per_step=args.prompts, group_size=args.group_size,
         max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed,
         out_dir=str(Path(args.result).parent / "trl-out"),
-        gradient_checkpointing=args.trl_gradient_checkpointing == "true")
+        gradient_checkpointing=args.trl_gradient_checkpointing == "true",
+        device=args.device, bf16=args.dtype != "float32", reward=args.reward)
     torch.set_num_threads(args.threads)  # in case accelerate changed it
     rss_before = rss_now_mib()
     peak_before = peak_rss_mib()
+    if cuda:
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
     trainer.train()
     return {"side": "trl", "threads": torch.get_num_threads(), "steps": timers.steps,
+            "gpu_peak_mib": torch.cuda.max_memory_allocated() / 2**20 if cuda else None,
             "denormals_flushed": flushed,
             "row_ids": timers.prompt_ids, "rss_before_mib": rss_before,
             "peak_before_mib": peak_before, "peak_rss_mib": peak_rss_mib()}
@@ -263,13 +322,19 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
     o_step, t_step = _median(o, "step"), _median(t, "step")
     t_interval = _median(t, "interval")
     ratio = o_step / t_step
+    target = GPU_TARGET if args.device == "cuda" else TARGET
     print(f"\nmedian of {len(o)} timed steps (warm-up step discarded), threads ours "
           f"{ours['threads']} / TRL {trl['threads']}; ours --micro-batch-size "
           f"{ours.get('micro_batch_size')} (= B*G), TRL one batch of B*G")
     print(f"  {'':34s} {'ours':>11s} {'TRL':>11s}")
     print(f"  {'full step':34s} {_fmt(o_step)} {_fmt(t_step)}   ratio ours/TRL {ratio:.3f}x "
-          f"(target <= {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'})")
+          f"(target <= {target}x: {'met' if ratio <= target else 'NOT met'})")
     o_min, t_min = min(s["step"] for s in o), min(s["step"] for s in t)
+    if ours.get("gpu_peak_mib") is not None:
+        print(f"  {'GPU peak allocated (after loading)':34s} "
+              f"{_fmt(ours['gpu_peak_mib'], 'MiB')} {_fmt(trl['gpu_peak_mib'], 'MiB')}   ratio "
+              f"ours/TRL {ours['gpu_peak_mib'] / trl['gpu_peak_mib']:.3f}x (target on the GPU: "
+              f"<= {GPU_TARGET}x step time, < 1x memory)")
     print(f"  {'  fastest step (least disturbed)':34s} {_fmt(o_min)} {_fmt(t_min)}   ratio "
           f"{o_min / t_min:.3f}x")
     o_cpu, t_cpu = _median(o, "cpu"), _median(t, "cpu")
@@ -281,7 +346,17 @@ def report(ours: dict, trl: dict, args: argparse.Namespace) -> float:
     o_score, t_score = _median(o, "score"), _median(t, "score")
     o_roll, t_prep = _median(o, "rollout"), _median(t, "prepare")
     print(f"  {'rollout phase (gen + score + pack)':34s} {_fmt(o_roll)} {_fmt(t_prep)}")
-    print(f"  {'  generate':34s} {_fmt(o_gen)} {_fmt(t_gen)}")
+    print(f"  {'  generate':34s} {_fmt(o_gen)} {_fmt(t_gen)}"
+          + (f"   ratio TRL/ours {t_gen / o_gen:.2f}x" if o_gen and t_gen else ""))
+    if args.device == "cuda" and o_gen:
+        # Each decode step reads every parameter once: B*G tokens per param_bytes / bandwidth.
+        tokens = _median(o, "len_mean") * args.prompts * args.group_size
+        ceiling = args.prompts * args.group_size / (
+            ours["param_bytes"] / (args.gpu_bandwidth_tbs * 1e12))
+        print(f"  {'  our decode vs bandwidth ceiling':34s} {tokens / o_gen:9.0f} tok/s of "
+              f"{ceiling:.0f} ({100 * tokens / o_gen / ceiling:.2f} %; the ceiling reads the "
+              f"{ours['param_bytes'] / 2**20:.0f} MiB of parameters once per token step at "
+              f"{args.gpu_bandwidth_tbs} TB/s; prefill and sampling are not in it)")
     print(f"  {'  scoring (rubric)':34s} {_fmt(o_score)} {_fmt(t_score)}")
     o_other = [s["rollout"] - s.get("generate", 0) - s.get("score", 0) for s in o]
     t_other = [s["prepare"] - s.get("generate", 0) - s.get("score", 0) for s in t]
@@ -340,6 +415,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--threads", type=int, default=2, help="torch threads on both sides")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where both sides train (cuda: one GPU)")
+    p.add_argument("--model-shape", choices=("default", *SHAPES), default=None,
+                   help="race on a random-weight Llama of this shape with the project "
+                        "tokenizer (instead of --model)")
+    p.add_argument("--dtype", choices=("float32", "bfloat16", "bf16-mixed"), default=None,
+                   help="our --dtype (default: float32 on the CPU, bfloat16 on cuda); TRL has "
+                        "fp32 parameters and bf16 autocast unless float32")
+    p.add_argument("--reward", choices=("auto", "arithmetic", "parity"), default="auto",
+                   help="the arithmetic rubric, or the parity of the completion's length "
+                        "(auto: parity with --model-shape, whose random weights never answer "
+                        "right)")
+    p.add_argument("--gpu-bandwidth-tbs", type=float, default=4.8,
+                   help="the GPU's memory bandwidth in TB/s, for the decode ceiling (H200: "
+                        "4.8)")
     p.add_argument("--model", default="default",
                    help="'default' (the warm-started default model: mixed rewards, as in "
                         "training), 'random' (a random-init default-shape Llama: reward 0 "
@@ -366,6 +456,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--group-size must be >= 2 (a group of one has no relative advantage)")
     if not args.temperature > 0:
         p.error("--temperature must be > 0 (TRL samples; greedy is not a training rollout)")
+    if args.dtype is None:
+        args.dtype = "bfloat16" if args.device == "cuda" else "float32"
+    if args.model_shape is not None:
+        args.model = "random"
+    if args.reward == "auto":
+        args.reward = "parity" if args.model_shape else "arithmetic"
+    if args.device == "cuda" and not args.side:
+        import torch
+
+        if not torch.cuda.is_available():
+            p.error("--device cuda: CUDA is not available on this machine")
     return args
 
 
@@ -375,7 +476,8 @@ def _child(side: str, args: argparse.Namespace, model_dir: str, result: Path) ->
            "--steps", str(args.steps), "--prompts", str(args.prompts),
            "--group-size", str(args.group_size), "--max-new-tokens", str(args.max_new_tokens),
            "--temperature", str(args.temperature), "--threads", str(args.threads),
-           "--seed", str(args.seed),
+           "--seed", str(args.seed), "--device", args.device, "--dtype", args.dtype,
+           "--reward", args.reward, "--gpu-bandwidth-tbs", str(args.gpu_bandwidth_tbs),
            "--trl-gradient-checkpointing", args.trl_gradient_checkpointing,
            "--trl-flush-denormal", args.trl_flush_denormal,
            "--ours-flush-denormal", args.ours_flush_denormal]
@@ -402,8 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-train-step-") as tmp:
         if args.model == "random":
             model_dir = str(Path(tmp) / "model")
-            n_params = build_model(Path(model_dir), args.seed)
-            what = "random-init Llama of default_config() + the project tokenizer"
+            shape = args.model_shape or "default"
+            n_params = build_model(Path(model_dir), args.seed, shape)
+            what = (f"random-init Llama, {shape} shape ({SHAPES.get(shape, 'default_config()')})"
+                    " + the project tokenizer")
         else:
             if args.model == "default":
                 from policy_opt.model import default_model_path
@@ -417,8 +521,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"model: {what} ({n_params / 1e6:.2f}M params), "
               f"B={args.prompts} prompts x G={args.group_size}, "
               f"max {args.max_new_tokens} new tokens, T={args.temperature}, mu=1, beta=0, "
-              f"{args.threads} threads, CPU fp32; {args.steps} timed steps + 1 warm-up each",
-              flush=True)
+              f"{args.threads} threads, {args.device}, ours {args.dtype} / TRL "
+              f"{'fp32' if args.dtype == 'float32' else 'fp32 + bf16 autocast'}, reward "
+              f"{args.reward}; {args.steps} timed steps + 1 warm-up each", flush=True)
         print(f"TRL gradient checkpointing: {args.trl_gradient_checkpointing}, flush-to-zero: "
               f"{args.trl_flush_denormal}", flush=True)
         load = os.getloadavg()[0]

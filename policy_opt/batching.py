@@ -16,8 +16,9 @@ Device discipline (the trainer crashed on CUDA when this was not kept):
    so a run's shuffles do not depend on the hardware) and are moved to the batch's device
    once per pass, never per micro-batch.
 3. The host reads device data only where a plan needs a Python number: the per-group
-   completion lengths of a minibatch (one transfer, for the cut points) and the number of
-   rows kept (a boolean mask's size is data-dependent on any device).
+   completion lengths of a minibatch (one transfer, for the cut points and each micro-
+   batch's width) and the number of rows kept (a boolean mask's size is data-dependent on
+   any device). Nothing is read back per micro-batch.
 
 ``tests/test_device_discipline.py`` runs the optimiser under a mode that fails on any
 operation mixing devices, on a CPU-only machine.
@@ -56,12 +57,18 @@ class Batch:
         return Batch(*(t[idx] for t in (self.input_ids, self.attention_mask, self.position_ids,
                                          self.completion_ids, self.completion_mask)))
 
-    def trimmed(self) -> Batch:
-        """The same rows without the completion columns that are padding in every row."""
+    def trimmed(self, width: int | None = None) -> Batch:
+        """The same rows without the completion columns that are padding in every row.
+
+        ``width``: the longest completion of these rows when the caller knows it (a micro-
+        batch plan does), which spares reading it back from the device."""
         length = self.completion_ids.shape[1]
         p = self.input_ids.shape[1] - length
-        used = self.attention_mask[:, p:].any(dim=0).nonzero()
-        keep = int(used.max()) + 1 if len(used) else 1
+        if width is None:
+            used = self.attention_mask[:, p:].any(dim=0).nonzero()
+            keep = int(used.max()) + 1 if len(used) else 1
+        else:
+            keep = min(length, max(1, width))
         if keep == length:
             return self
         return Batch(self.input_ids[:, :p + keep], self.attention_mask[:, :p + keep],
@@ -154,10 +161,11 @@ def plan_micro_batches(widths: Sequence[int], group_size: int, max_rows: int,
 
 
 def micro_batch_rows(batch: Batch, idx: torch.Tensor, group_size: int, max_rows: int,
-                     fixed_cuts: bool = False) -> list[torch.Tensor]:
+                     fixed_cuts: bool = False) -> list[tuple[torch.Tensor, int]]:
     """``idx`` (whole groups, on ``batch``'s device) cut into micro-batches of at most
     ``max_rows`` rows that hold completions of similar length, so trimming leaves little
-    padding.
+    padding. Returns ``(rows, width)`` per micro-batch: its row indices (on ``batch``'s
+    device) and its longest completion (for :meth:`Batch.trimmed`).
 
     Groups are ordered from the longest completion to the shortest and cut where
     :func:`plan_micro_batches` says (``fixed_cuts``: every ``max_rows // group_size`` groups,
@@ -170,9 +178,10 @@ def micro_batch_rows(batch: Batch, idx: torch.Tensor, group_size: int, max_rows:
     longest = lengths.view(-1, g).max(dim=1).values
     order = torch.sort(longest, descending=True, stable=True).indices
     groups = idx.view(-1, g)[order]
+    widths = longest[order].tolist()  # the plan's one read from the device
     if fixed_cuts:
         per = max(1, max_rows // g)
         cuts = [*range(0, len(groups), per), len(groups)]
     else:
-        cuts = plan_micro_batches(longest[order].tolist(), g, max_rows)
-    return [groups[a:b].reshape(-1) for a, b in zip(cuts, cuts[1:])]
+        cuts = plan_micro_batches(widths, g, max_rows)
+    return [(groups[a:b].reshape(-1), widths[a]) for a, b in zip(cuts, cuts[1:])]

@@ -102,8 +102,10 @@ class TrainConfig:
                       "not given again (flags or --config) are the run's own (--out/config.json)")
     # machine
     seed: int = _f(0, "seed for prompts, sampling and initialisation")
-    dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else float32",
-                    choices=("auto", "float32", "bfloat16"))
+    dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else "
+                    "float32; bf16-mixed = float32 parameters and optimiser state with bfloat16 "
+                    "autocast compute (TRL's bf16=True)",
+                    choices=("auto", "float32", "bfloat16", "bf16-mixed"))
     device: str = _f("auto", "auto, cpu or cuda[:N]")
     engine: str = _f("transformers", "rollout engine: in-process transformers, a colocated vLLM "
                      "(vllm), or a separate `vllm serve` at --vllm-url (vllm-server)",

@@ -42,6 +42,9 @@ FINISH_STOP = "stop"
 FINISH_LENGTH = "length"
 # Generated columns the fast decoder allocates up front (it doubles them when full).
 FIRST_CAPACITY = 512
+# Decode steps between reads of the sampled tokens on the static path: a finished batch
+# runs at most this many steps too many; each read waits for the GPU queue to drain.
+STATIC_READ_EVERY = 8
 
 
 @dataclass
@@ -126,6 +129,11 @@ class TransformersEngine:
         fast_decode: decode Llama-family models over a preallocated key/value cache
             (:mod:`policy_opt.kv_decode`, ~3x faster per token on CPU); other models, or
             ``False``, step through ``model.forward`` with a ``DynamicCache``.
+        static_cache: with ``fast_decode``, decode over a fixed-shape cache
+            (:mod:`policy_opt.static_decode`) instead: no row is dropped, and on CUDA each
+            token is one CUDA graph replay. ``None`` (default): on CUDA devices only.
+        cuda_graphs: on the static path on CUDA, capture and replay the step as a graph
+            (``False``: run it eagerly, for debugging).
 
     ``temperature=0`` is greedy decoding. Same prompts, arguments and ``seed`` give the same
     generations on the same device; ``seed=None`` draws a fresh seed.
@@ -141,13 +149,16 @@ class TransformersEngine:
     """
 
     def __init__(self, model: Any, tokenizer: Any, *, max_batch_size: int | None = None,
-                 fast_decode: bool = True):
+                 fast_decode: bool = True, static_cache: bool | None = None,
+                 cuda_graphs: bool = True):
         if max_batch_size is not None and max_batch_size < 1:
             raise ValueError(f"max_batch_size must be >= 1 or None, got {max_batch_size}")
         self.model = model
         self.tokenizer = tokenizer
         self.max_batch_size = max_batch_size
         self.fast_decode = fast_decode
+        self.static_cache = static_cache
+        self.cuda_graphs = cuda_graphs
         self.eos_ids = _eos_ids(model, tokenizer)
         pad = tokenizer.pad_token_id
         self.pad_id = pad if pad is not None else (min(self.eos_ids) if self.eos_ids else 0)
@@ -254,6 +265,17 @@ class TransformersEngine:
             **prefill_kw,
         ).logits[:, -1, :][inverse]
         # torch.unique sorts its rows: the cache is in `uniq` order until gathered back.
+        static = self.static_cache if self.static_cache is not None else device.type == "cuda"
+        if static and self.fast_decode and kv_decode.supports(self.model, width + max_new_tokens):
+            from policy_opt.static_decode import StaticDecoder
+
+            decoder = StaticDecoder(
+                self.model, [layer.keys for layer in cache.layers],
+                [layer.values for layer in cache.layers], mask[rep], inverse,
+                new_tokens=max(1, max_new_tokens - 1), graphs=self.cuda_graphs)
+            del cache  # its keys/values now live in the decoder's buffers
+            return self._decode_static(decoder, logits, next_pos, room, max_new_tokens,
+                                       temperature, top_p, stop, gen)
         decoder = None
         if self.fast_decode and kv_decode.supports(self.model, width + max_new_tokens):
             decoder = kv_decode.KVDecoder(
@@ -273,8 +295,11 @@ class TransformersEngine:
 
         for step in range(max_new_tokens):
             token, logp = _sample(logits.float(), temperature, top_p, gen)
-            token_l, logp_l = token.tolist(), logp.tolist()
-            done_l = torch.isin(token, eos).tolist() if len(eos) else [False] * len(row_list)
+            # One read from the device per step, not three (ids are exact in float64).
+            done = torch.isin(token, eos) if len(eos) else torch.zeros_like(token, dtype=torch.bool)
+            token_l, logp_l, done_l = torch.stack(
+                [token.double(), logp.double(), done.double()]).tolist()
+            token_l = [int(t) for t in token_l]
             for slot, r in enumerate(row_list):
                 if r is None:
                     continue  # finished earlier: its row in the batch is ignored
@@ -313,6 +338,52 @@ class TransformersEngine:
                 ).logits[:, -1, :]
             next_pos = next_pos + 1
 
+        return [Generation(tokens[i], logps[i], reasons[i]) for i in range(n)]
+
+    def _decode_static(self, decoder: Any, logits: torch.Tensor, next_pos: torch.Tensor,
+                       room: list[int], max_new_tokens: int, temperature: float, top_p: float,
+                       stop: tuple[str, ...], gen: torch.Generator) -> list[Generation]:
+        """The decode loop over a :class:`~policy_opt.static_decode.StaticDecoder`: every row
+        decodes every step; the host reads the sampled tokens every ``STATIC_READ_EVERY``
+        steps (not per token, which would stall the GPU queue each step) and applies EOS,
+        stop strings and each row's room there, as the main loop does per token."""
+        n = len(room)
+        device = logits.device
+        sampled = torch.empty((n, max_new_tokens), dtype=torch.long, device=device)
+        sampled_logp = torch.empty((n, max_new_tokens), dtype=torch.float32, device=device)
+        stop_window = max((len(s.encode()) for s in stop), default=0) + 1
+        tokens: list[list[int]] = [[] for _ in range(n)]
+        logps: list[list[float]] = [[] for _ in range(n)]
+        reasons = [FINISH_LENGTH] * n
+        open_rows = set(range(n))
+        read = 0
+        for step in range(max_new_tokens):
+            token, logp = _sample(logits.float(), temperature, top_p, gen)
+            sampled[:, step] = token
+            sampled_logp[:, step] = logp
+            last = step == max_new_tokens - 1
+            if last or (step + 1) % STATIC_READ_EVERY == 0:
+                new_tokens = sampled[:, read:step + 1].tolist()
+                new_logps = sampled_logp[:, read:step + 1].tolist()
+                read = step + 1
+                for r in list(open_rows):
+                    for t, lp in zip(new_tokens[r], new_logps[r]):
+                        tokens[r].append(t)
+                        logps[r].append(lp)
+                        if t in self.eos_ids or (
+                                stop and self._hit_stop(tokens[r], stop, stop_window)):
+                            reasons[r] = FINISH_STOP
+                            open_rows.discard(r)
+                            break
+                        if len(tokens[r]) >= room[r]:
+                            open_rows.discard(r)
+                            break
+                if not open_rows:
+                    break
+            if last:
+                break
+            logits = decoder.step(token, next_pos)
+            next_pos = next_pos + 1
         return [Generation(tokens[i], logps[i], reasons[i]) for i in range(n)]
 
     def _hit_stop(self, tokens: list[int], stop: tuple[str, ...], window: int) -> bool:

@@ -98,6 +98,7 @@ def token_logprobs(
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     temperature: float = 1.0,
+    check_values: bool = True,
 ) -> Tensor:
     """Log-probability of each sampled token: ``log_softmax(logits / temperature)[..., tok]``.
 
@@ -107,6 +108,9 @@ def token_logprobs(
         tokens: ``[N, L]`` (or ``[T]``) integer ids in ``[0, V)``.
         chunk_size: rows of ``V`` logits processed at a time (memory/speed trade-off).
         temperature: divide the logits by it first (the sampling temperature, as TRL does).
+        check_values: check that every token id is in ``[0, V)`` (reads the range back from
+            the device; a caller whose ids index the same model's embedding, as the
+            trainer's do, passes ``False``).
 
     Returns:
         ``[N, L]`` (or ``[T]``) log-probs in float32 (float64 for float64 logits), with
@@ -136,9 +140,10 @@ def token_logprobs(
     V = logits.shape[-1]
     if V == 0:
         raise ValueError("logits must have a non-empty vocabulary axis")
-    if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= V):
-        raise ValueError(f"tokens must be ids in [0, {V}), got range "
-                         f"[{int(tokens.min())}, {int(tokens.max())}]")
+    if check_values and tokens.numel():
+        lo, hi = torch.stack(torch.aminmax(tokens.reshape(-1))).tolist()  # one read
+        if lo < 0 or hi >= V:
+            raise ValueError(f"tokens must be ids in [0, {V}), got range [{lo}, {hi}]")
     # [N, L, V] view (no copy) whatever the input's rank; _blocks does the chunking.
     logits3 = logits.reshape(-1, logits.shape[-2], V) if logits.dim() > 2 else logits.unsqueeze(0)
     flat_tokens = tokens.reshape(-1).to(torch.int64)

@@ -353,6 +353,7 @@ def policy_loss(
     delta: float | None = None,
     num_tokens: Tensor | float | None = None,
     config: LossConfig | None = None,
+    check_values: bool = True,
 ) -> tuple[Tensor, dict[str, Tensor]]:
     """The clipped policy-gradient loss (to minimise) of GRPO, Dr.GRPO, GSPO or GSPO-token.
 
@@ -380,6 +381,9 @@ def policy_loss(
         config: a resolved ``LossConfig`` (e.g. built once from CLI flags by
             ``resolve_config``); when given it replaces ``algo``, and the keywords above still
             override it.
+        check_values: check that ``mask`` holds only 0 and 1 (reads the answer back from
+            the device: a caller that built the mask itself, as the trainer does per
+            micro-batch, passes ``False``). Shapes, dtypes and devices are always checked.
 
     Returns:
         ``(loss, metrics)``: a scalar tensor, and detached 0-d tensors ``clip_frac_low``
@@ -418,7 +422,7 @@ def policy_loss(
         raise ValueError(f"mask must have the shape of logp {tuple(shape)}, got {tuple(mask.shape)}")
     if mask.device != device:
         raise ValueError(f"mask is on {mask.device} but logp is on {device}")
-    if mask.dtype != torch.bool:
+    if mask.dtype != torch.bool and check_values:
         if mask.is_floating_point():
             bad = bool(((mask != 0) & (mask != 1)).any())
         elif mask.is_complex():

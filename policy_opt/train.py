@@ -83,7 +83,7 @@ class TrainingError(RuntimeError):
 
 
 def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: int = 0,
-                        group_size: int = 1) -> torch.Tensor:
+                        group_size: int = 1, shared: bool | None = None) -> torch.Tensor:
     """log pi(o_t | q, o_<t) of every completion token: [N, L] float32.
 
     When the G rows of a group share their prompt (``group_size`` > 1), the prompt is run
@@ -95,11 +95,16 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
     Only the completion positions' logits are computed (``logits_to_keep``), and the sampled
     tokens' log-probs are gathered chunk by chunk (policy_opt.logprobs) so the full
     [N, L, V] log-softmax never exists.
+
+    ``shared``: whether the groups share their prompts, when the caller already knows it
+    (the check reads the answer back from the device).
     """
     from policy_opt.engine import _forward_kwarg_names
 
     n, length = batch.completion_ids.shape
-    g = group_size if prompts_shared(batch, group_size) else 1
+    if shared is None:
+        shared = prompts_shared(batch, group_size)
+    g = group_size if shared else 1
     step = max(g, (micro_batch_size or n) // g * g)
     # transformers 5 renamed past_key_values to cache (and warns on the old name); a DDP or
     # FSDP wrapper hides the signature, so look at the module it wraps.
@@ -113,7 +118,7 @@ def completion_logprobs(model: torch.nn.Module, batch: Batch, micro_batch_size: 
         logits = model(input_ids=mb.input_ids, attention_mask=mb.attention_mask,
                        position_ids=mb.position_ids, logits_to_keep=length + 1,
                        use_cache=False).logits
-        out.append(token_logprobs(logits[:, :-1], mb.completion_ids))
+        out.append(token_logprobs(logits[:, :-1], mb.completion_ids, check_values=False))
     return torch.cat(out)
 
 
@@ -131,13 +136,16 @@ def _shared_prompt_logprobs(model: torch.nn.Module, mb: Batch, g: int,
     cache = getattr(prompt, cache_kw)
     cache.batch_repeat_interleave(g)
     # The prompt's last position predicts the first completion token.
-    first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1])
+    # The ids index this model's embedding already: no range check (a read from the device).
+    first = token_logprobs(prompt.logits.repeat_interleave(g, dim=0), mb.completion_ids[:, :1],
+                           check_values=False)
     if length == 1:
         return first
     logits = model(input_ids=mb.completion_ids[:, :-1], attention_mask=mb.attention_mask[:, :-1],
                    position_ids=mb.position_ids[:, p:-1], **{cache_kw: cache},
                    use_cache=True).logits
-    return torch.cat([first, token_logprobs(logits, mb.completion_ids[:, 1:])], dim=1)
+    return torch.cat([first, token_logprobs(logits, mb.completion_ids[:, 1:],
+                                            check_values=False)], dim=1)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -253,11 +261,24 @@ def flush_denormals() -> bool:
 
 
 def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    """The parameters' dtype for ``--dtype name`` (bf16-mixed keeps float32 parameters)."""
+    if name == "bf16-mixed":
+        return torch.float32
     if name == "auto":
         if device.type == "cuda" and torch.cuda.is_bf16_supported():
             return torch.bfloat16
         return torch.float32
     return {"float32": torch.float32, "bfloat16": torch.bfloat16}[name]
+
+
+def resolve_autocast(name: str, device: torch.device) -> torch.dtype | None:
+    """The autocast dtype for ``--dtype name``: bfloat16 for bf16-mixed, else None (the
+    parameters' own dtype is the compute dtype)."""
+    if name != "bf16-mixed":
+        return None
+    if device.type == "cuda" and not torch.cuda.is_bf16_supported():
+        raise ConfigError("--dtype bf16-mixed: this GPU does not support bfloat16")
+    return torch.bfloat16
 
 
 def lr_factor(cfg: TrainConfig, step: int, time_spent: float = 0.0) -> float:
@@ -322,6 +343,7 @@ class Trainer:
             self.log("note: --mixed-precision applies to FSDP2 under torchrun; this "
                      "single process runs in --dtype")
         self.dtype = torch.float32 if mixed else resolve_dtype(cfg.dtype, self.device)
+        self.autocast_dtype = None if mixed else resolve_autocast(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
@@ -462,7 +484,8 @@ class Trainer:
         else:
             name = self.cfg.model
         try:
-            engine = VLLMEngine(name, dtype=str(self.dtype).removeprefix("torch."),
+            engine = VLLMEngine(name, dtype=str(self.autocast_dtype or self.dtype)
+                                .removeprefix("torch."),
                                 seed=self.cfg.seed, tensor_parallel_size=self.cfg.vllm_tp,
                                 gpu_memory_utilization=self.cfg.vllm_gpu_memory,
                                 sleep_between_phases=self.cfg.vllm_sleep)
@@ -481,6 +504,13 @@ class Trainer:
         return MergedSync(engine)
 
     # ---------------------------------------------------------------- one step
+
+    def compute_precision(self) -> contextlib.AbstractContextManager:
+        """bf16-mixed: forward passes (rollouts, log-probs, evaluation) under bfloat16
+        autocast, while parameters, gradients and AdamW state stay float32."""
+        if self.autocast_dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, dtype=self.autocast_dtype)
 
     def rollout(self, step: int) -> list[Episode]:
         """This rank's share of the step's prompts, G episodes each (group-major)."""
@@ -532,14 +562,21 @@ class Trainer:
         # One pass in one minibatch is on-policy (old = current, detached, saving a forward);
         # any later optimiser step of the same batch needs the rollout policy's log-probs.
         off_policy = cfg.mu > 1 or cfg.minibatches > 1
-        old_logp = self.frozen_logprobs(self.model, batch, live, micro) if off_policy else None
-        ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro)
+        # Every micro-batch holds whole groups, so the batch's answer holds for each of them.
+        shared = prompts_shared(batch, g)
+        old_logp = (self.frozen_logprobs(self.model, batch, live, micro, shared)
+                    if off_policy else None)
+        ref_logp = (self.frozen_logprobs(self.ref_model, batch, live, micro, shared)
                     if self.ref_model is not None else None)
         self.model.train()
         gen = torch.Generator().manual_seed(step_seed(cfg.seed, step, "minibatches"))
+        # Sums stay on the device (float64, added in the order Python floats were) and are
+        # read once per optimiser step: no host round trip per micro-batch.
+        loss_sum = torch.zeros((), dtype=torch.float64, device=batch.device)
         sums: dict[str, float] = {}
         count = 0
-        ratios: dict[str, float] = {}  # policy_loss's ratio/clip metrics, over trained rows
+        # policy_loss's ratio/clip metrics, over trained rows
+        ratios: dict[str, torch.Tensor] = {}
         trained = 0  # minibatches that trained at least one row
         for _ in range(cfg.mu):
             order = minibatch_order(n // g, g, gen, batch.device)
@@ -549,41 +586,44 @@ class Trainer:
                 idx = idx[active[idx // g]]  # the skipped rows' loss and gradient are 0
                 parts = self.micro_batches(batch, idx, micro)
                 self.optimizer.zero_grad(set_to_none=True)
-                for part, rows in enumerate(parts):
-                    mb = batch.rows(rows).trimmed()
+                finite = torch.ones((), dtype=torch.bool, device=batch.device)
+                for part, (rows, width) in enumerate(parts):
+                    mb = batch.rows(rows).trimmed(width)
                     width = mb.completion_ids.shape[1]
                     last = part == len(parts) - 1
                     # DDP all-reduces gradients on the last micro-batch only.
                     sync = (self.policy.no_sync() if hasattr(self.policy, "no_sync") and not last
                             else contextlib.nullcontext())
                     with sync:
-                        logp = completion_logprobs(self.policy, mb, group_size=g)
+                        with self.compute_precision():  # forward only, not the backward
+                            logp = completion_logprobs(self.policy, mb, group_size=g,
+                                                       shared=shared)
                         token_mean = self.loss_cfg.norm == "token_mean"
                         loss, metrics = policy_loss(
                             logp, None if old_logp is None else old_logp[rows, :width], adv[rows],
                             mb.completion_mask, config=self.loss_cfg,
                             ref_logp=None if ref_logp is None else ref_logp[rows, :width],
-                            num_tokens=num_tokens if token_mean else None,
+                            num_tokens=num_tokens if token_mean else None, check_values=False,
                         )
-                        if any_rank(not torch.isfinite(loss).item(), self.dist):
-                            raise TrainingError(
-                                f"the loss became {loss.item()} at step {step}; stopping. The "
-                                f"last good checkpoint is "
-                                f"{self.last_checkpoint or '(none written yet)'}. Lower --lr, "
-                                "keep --grad-clip on, or check the rewards.")
                         # Row-mean norms: this micro-batch's share of the minibatch's mean.
                         share = 1.0 if token_mean else len(rows) / size
+                        # A non-finite loss is caught before the optimiser steps (below).
                         (loss * share).backward()
+                    finite &= torch.isfinite(loss.detach())
                     for k, v in metrics.items():
-                        ratios[k] = ratios.get(k, 0.0) + float(v) * len(rows) / len(idx)
-                    sums["loss"] = sums.get("loss", 0.0) + loss.item() * share
+                        ratios[k] = ratios.get(k, 0.0) + v.double() * len(rows) / len(idx)
+                    loss_sum += loss.detach().double() * share
+                if any_rank(not finite.item(), self.dist):
+                    raise TrainingError(
+                        f"the loss became non-finite at step {step}; stopping. The last good "
+                        f"checkpoint is {self.last_checkpoint or '(none written yet)'}. Lower "
+                        "--lr, keep --grad-clip on, or check the rewards.")
                 if len(idx) == 0:
                     # No group has signal: the gradient is exactly 0, and AdamW still steps
                     # (its momentum moves the weights), as it would have without the skip.
                     for p in self.model.parameters():
                         if p.requires_grad:
                             p.grad = torch.zeros_like(p)
-                    sums["loss"] = sums.get("loss", 0.0)
                 sums["rows_trained"] = sums.get("rows_trained", 0.0) + len(idx) / size
                 trained += len(idx) > 0
                 grad_norm = torch.nn.utils.clip_grad_norm_(
@@ -595,9 +635,11 @@ class Trainer:
                 sums["grad_norm"] = sums.get("grad_norm", 0.0) + grad_norm.item()
                 self.optimizer.step()
                 count += 1
+        sums = {"loss": loss_sum.item(), **sums}
         out = mean_over_ranks({k: v / count for k, v in sums.items()}, self.dist)
         if trained:
-            out.update(mean_over_ranks({k: v / trained for k, v in ratios.items()}, self.dist))
+            read = dict(zip(ratios, torch.stack(list(ratios.values())).tolist()))
+            out.update(mean_over_ranks({k: v / trained for k, v in read.items()}, self.dist))
         else:  # every group was skipped: no ratio was computed
             out.update(dict.fromkeys(("clip_frac_low", "clip_frac_high", "clip_frac",
                                       "ratio_mean")))
@@ -605,21 +647,24 @@ class Trainer:
 
     @torch.no_grad()
     def frozen_logprobs(self, model: torch.nn.Module, batch: Batch, idx: torch.Tensor,
-                        micro: int) -> torch.Tensor:
+                        micro: int, shared: bool | None = None) -> torch.Tensor:
         """[N, L] log-probs of ``model`` before the update, on rows ``idx`` only (the rows
         the loss will see; the others stay 0)."""
         model.eval()
         out = torch.zeros(batch.completion_ids.shape, dtype=torch.float32,
                           device=batch.completion_ids.device)
-        for rows in self.micro_batches(batch, idx, micro):
-            mb = batch.rows(rows).trimmed()
-            out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
-                model, mb, group_size=self.cfg.group_size)
+        for rows, width in self.micro_batches(batch, idx, micro):
+            mb = batch.rows(rows).trimmed(width)
+            with self.compute_precision():
+                out[rows, :mb.completion_ids.shape[1]] = completion_logprobs(
+                    model, mb, group_size=self.cfg.group_size, shared=shared)
         return out
 
-    def micro_batches(self, batch: Batch, idx: torch.Tensor, micro: int) -> list[torch.Tensor]:
+    def micro_batches(self, batch: Batch, idx: torch.Tensor,
+                      micro: int) -> list[tuple[torch.Tensor, int]]:
         """``idx`` (whole groups) cut into micro-batches of at most ``micro`` rows of similar
-        completion length (:func:`policy_opt.batching.micro_batch_rows`)."""
+        completion length: (rows, longest completion) each
+        (:func:`policy_opt.batching.micro_batch_rows`)."""
         # Every rank must run the same number of passes (each one meets collectives), and
         # ranks hold different lengths: fixed-size cuts there.
         return micro_batch_rows(batch, idx, self.cfg.group_size, micro,
@@ -643,7 +688,8 @@ class Trainer:
 
     def train_step(self, step: int) -> dict[str, Any]:
         t0 = time.perf_counter()
-        with self.stop.abortable():  # a signal here stops the run at the last finished step
+        with self.stop.abortable(), self.compute_precision():
+            # a signal here stops the run at the last finished step
             episodes = self.rollout(step)
         if hasattr(self.engine, "sleep"):
             self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
@@ -679,7 +725,7 @@ class Trainer:
         cfg = self.cfg
         seeds = held_out_seeds(cfg.eval_prompts)[self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
-        with unsharded(self.model, self.dist), self.prompts_fit():
+        with unsharded(self.model, self.dist), self.prompts_fit(), self.compute_precision():
             ran = eval_rollouts(self.make_eval_env, self.engine, self.tokenizer, seeds,
                                 k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
                                 max_turns=cfg.max_turns, temperature=cfg.temperature,

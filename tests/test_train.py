@@ -434,12 +434,13 @@ def test_length_planned_micro_batches_keep_the_gradient(tiny_model, tmp_path):
     batch = pack_episodes(episodes, trainer.tokenizer.pad_token_id)
     parts = trainer.micro_batches(batch, torch.arange(8), 8)
     assert len(parts) == 2  # long groups together, short ones together
-    assert sorted(parts[0].tolist()) == [2, 3, 6, 7] and sorted(parts[1].tolist()) == [0, 1, 4, 5]
+    assert sorted(parts[0][0].tolist()) == [2, 3, 6, 7] and sorted(parts[1][0].tolist()) == [0, 1, 4, 5]
+    assert [w for _, w in parts] == [30, 3]  # each part's longest completion
 
     start, grads = _capture_gradients(trainer)
     planned = trainer.optimise(0, batch, adv)
     trainer.model.load_state_dict(start)
-    trainer.micro_batches = lambda b, idx, micro: [idx]
+    trainer.micro_batches = lambda b, idx, micro: [(idx, b.completion_ids.shape[1])]
     single = trainer.optimise(0, batch, adv)
     assert planned["loss"] == pytest.approx(single["loss"], abs=1e-6)
     for a, b in zip(*grads):
