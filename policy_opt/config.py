@@ -104,7 +104,9 @@ class TrainConfig:
     seed: int = _f(0, "seed for prompts, sampling and initialisation")
     dtype: str = _f("auto", "parameter dtype; auto = bfloat16 on a GPU that supports it, else "
                     "float32; bf16-mixed = float32 parameters and optimiser state with bfloat16 "
-                    "autocast compute (TRL's bf16=True)",
+                    "autocast compute (TRL's bf16=True); under --strategy fsdp, FSDP2's "
+                    "MixedPrecisionPolicy instead (bfloat16 gathers and compute, float32 "
+                    "gradient reduction)",
                     choices=("auto", "float32", "bfloat16", "bf16-mixed"))
     device: str = _f("auto", "auto, cpu or cuda[:N]")
     engine: str = _f("transformers", "rollout engine: in-process transformers, a colocated vLLM "
@@ -124,10 +126,6 @@ class TrainConfig:
     strategy: str = _f("ddp", "data parallelism under torchrun: ddp (a replica per rank) or fsdp "
                        "(FSDP2 fully_shard, for models that do not fit one device)",
                        choices=("ddp", "fsdp"))
-    mixed_precision: str = _f("none", "--strategy fsdp on GPUs: bf16 computes forward and backward "
-                              "in bfloat16 over float32 master weights and reduces gradients in "
-                              "float32 (FSDP2 MixedPrecisionPolicy); --dtype auto then loads "
-                              "float32", choices=("none", "bf16"))
     env_workers: int = _f(0, "threads that run env steps (verifiers) concurrently; 0 = auto: "
                           "4 for tasks that run code in a sandbox, else 1 (inline: pure-Python "
                           "verifiers only lose time to thread hand-offs)")
@@ -190,12 +188,6 @@ class TrainConfig:
             if choices and getattr(self, f.name) not in choices:
                 raise ConfigError(f"{_flag(f.name)} must be one of {', '.join(choices)}; "
                                   f"got {getattr(self, f.name)!r}")
-        if self.mixed_precision != "none" and self.strategy != "fsdp":
-            raise ConfigError(f"--mixed-precision {self.mixed_precision} needs --strategy fsdp "
-                              f"(got --strategy {self.strategy})")
-        if self.mixed_precision != "none" and self.dtype == "bfloat16":
-            raise ConfigError("--mixed-precision bf16 keeps float32 master weights; use --dtype "
-                              "float32 or auto, not bfloat16")
         if not (self.device in ("auto", "cpu") or self.device.startswith("cuda")):
             raise ConfigError(f"--device must be auto, cpu or cuda[:N]; got {self.device!r}")
         return self

@@ -131,12 +131,21 @@ def gather_objects(obj: Any, info: DistInfo) -> list[Any]:
     return out
 
 
+def _collective_device() -> torch.device:
+    """Where a small tensor for a collective must live: NCCL reduces CUDA tensors only (a
+    CPU tensor fails there), gloo reduces CPU tensors."""
+    if dist.get_backend() == "nccl":
+        return torch.device("cuda", torch.cuda.current_device())
+    return torch.device("cpu")
+
+
 def mean_over_ranks(values: dict[str, float], info: DistInfo) -> dict[str, float]:
     """Average each float over ranks (every rank must pass the same keys)."""
     if not info.enabled or not values:
         return values
     keys = sorted(values)
-    t = torch.tensor([float(values[k]) for k in keys], dtype=torch.float64)
+    t = torch.tensor([float(values[k]) for k in keys], dtype=torch.float64,
+                     device=_collective_device())
     dist.all_reduce(t)
     return {k: v / info.world for k, v in zip(keys, t.tolist())}
 
@@ -146,7 +155,7 @@ def any_rank(flag: bool, info: DistInfo) -> bool:
     that stopped alone would leave the others blocked in the next collective)."""
     if not info.enabled:
         return bool(flag)
-    t = torch.tensor([1.0 if flag else 0.0])
+    t = torch.tensor([1.0 if flag else 0.0], device=_collective_device())
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
     return bool(t.item())
 
@@ -156,7 +165,7 @@ def max_over_ranks(value: float, info: DistInfo) -> float:
     clock reading)."""
     if not info.enabled:
         return float(value)
-    t = torch.tensor([float(value)], dtype=torch.float64)
+    t = torch.tensor([float(value)], dtype=torch.float64, device=_collective_device())
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
     return float(t.item())
 
@@ -256,7 +265,7 @@ def check_unshard_fits(model: torch.nn.Module, info: DistInfo,
         raise ConfigError(
             f"--strategy fsdp: rollouts gather the full parameters ({n / 2**30:.2f} GiB) but "
             f"rank {r} has {f / 2**30:.2f} GiB free on {d}; use more memory per rank, a smaller "
-            "--model, --mixed-precision bf16 (gathers in bfloat16) or --engine vllm-server "
+            "--model, --dtype bf16-mixed (gathers in bfloat16) or --engine vllm-server "
             "(rollouts outside the trainer)")
 
 

@@ -337,13 +337,13 @@ class Trainer:
                      "env with random replies gives a learning signal")
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device, self.dist)
-        # FSDP2 mixed precision computes in bfloat16 over float32 master weights.
-        mixed = cfg.mixed_precision != "none" and self.dist.enabled
-        if cfg.mixed_precision != "none" and not mixed:
-            self.log("note: --mixed-precision applies to FSDP2 under torchrun; this "
-                     "single process runs in --dtype")
-        self.dtype = torch.float32 if mixed else resolve_dtype(cfg.dtype, self.device)
-        self.autocast_dtype = None if mixed else resolve_autocast(cfg.dtype, self.device)
+        self.dtype = resolve_dtype(cfg.dtype, self.device)
+        # bf16-mixed: float32 master weights, bfloat16 compute. Sharded by FSDP2, the
+        # MixedPrecisionPolicy casts the gathered parameters (and reduces gradients in
+        # float32); in one process or under DDP, autocast does it.
+        fsdp = cfg.strategy == "fsdp" and self.dist.enabled
+        self.mixed_precision = "bf16" if fsdp and cfg.dtype == "bf16-mixed" else "none"
+        self.autocast_dtype = None if fsdp else resolve_autocast(cfg.dtype, self.device)
         self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
                                        eps_high=cfg.eps_high,
                                        norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
@@ -403,10 +403,10 @@ class Trainer:
 
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         # The module training forward/backward goes through (DDP / FSDP2 under torchrun).
-        self.policy = wrap_model(self.model, self.dist, cfg.strategy, cfg.mixed_precision)
+        self.policy = wrap_model(self.model, self.dist, cfg.strategy, self.mixed_precision)
         if self.ref_model is not None and cfg.strategy == "fsdp":
             # Sharded as the policy is: a full frozen copy on every rank is what FSDP2 avoids.
-            wrap_model(self.ref_model, self.dist, cfg.strategy, cfg.mixed_precision)
+            wrap_model(self.ref_model, self.dist, cfg.strategy, self.mixed_precision)
         # Frozen weights (LoRA's base) get no optimiser state.
         self.optimizer = torch.optim.AdamW([p for p in self.model.parameters() if p.requires_grad],
                                            lr=cfg.lr,

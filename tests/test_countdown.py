@@ -75,9 +75,21 @@ def test_use_all_requires_every_number() -> None:
     assert countdown_reward("#### 8*2*1", "16", numbers=[8, 2, 1], use_all=True) == 1.0
 
 
-def test_the_last_answer_counts_and_tags_win() -> None:
+def test_the_last_answer_counts_whichever_form_it_takes() -> None:
+    # The final-answer rule: the commitment that starts last wins (an early <answer> tag
+    # used to beat a later '####' line, so a right draft outscored a wrong final answer).
     assert extract_expression("#### 1+1\n#### 8*2") == "8*2"
-    assert extract_expression("<answer>8*2</answer>\n#### 1+1") == "8*2"
+    assert extract_expression("<answer>8*2</answer>\n#### 1+1") == "1+1"
+    assert extract_expression("#### 1+1\n<answer>8*2</answer>") == "8*2"
+    assert countdown_reward("<answer>8*2</answer>\n#### 1+1", "16", numbers=[8, 2, 1]) == 0.0
+
+
+def test_a_retraction_after_the_answer_scores_zero() -> None:
+    for tail in ("\nNo wait, it is 8+2.", "\nOr maybe 8+2.", "\nAlternatively, 8+2.",
+                 "\n" * 300 + "Actually, I made a mistake. The answer is 8+2."):
+        verdict = countdown_check("#### 8*2" + tail, "16", numbers=[8, 2])
+        assert (verdict.reward, verdict.reason) == (0.0, "hedged"), tail
+    assert countdown_reward("#### 8*2\nDone.", "16", numbers=[8, 2]) == 1.0
     assert extract_expression("#### ") is None
 
 

@@ -294,7 +294,6 @@ def test_helper_redefinition_reaches_the_humaneval_rows_whose_tests_call_helpers
     assert report["totals"]["false_negatives"] == 0 and report["totals"]["errors"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="needs issues 21/22 fixes")
 @pytest.mark.parametrize("name", [_task_param(n) for n in GENERATED + DATASETS + ["humaneval-helpers"]])
 def test_builtin_tasks_pass_their_probe(name: str) -> None:
     code, out = _probe_task(name)

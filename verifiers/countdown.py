@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
+from verifiers.math_extract import hedge_after
 from verifiers.types import (
     CORRECT,
     FORMAT,
@@ -64,37 +65,47 @@ _CLAIM = re.compile(r"-?[0-9]{1,50}(?:\.[0-9]{1,50})?")  # "= 16" or "= 16.0"
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
-def _last_tag(text: str) -> str | None:
-    """The content of the last ``<answer>...</answer>`` pair, paired as a lazy regex would pair
-    them (an open tag takes the first close tag after it), in one pass."""
+def _last_tag(text: str) -> tuple[str, int, int] | None:
+    """(content, start of ``<answer>``, end of ``</answer>``) of the last pair, paired as a
+    lazy regex would pair them (an open tag takes the first close tag after it), in one
+    pass."""
     last, start = None, None
     for token in _TAG_TOKEN.finditer(text):
         if token.group() == "<answer>":
             if start is None:
-                start = token.end()
+                start = token
         elif start is not None:
-            last, start = text[start : token.start()], None
+            last, start = (text[start.end() : token.start()], start.start(), token.end()), None
     return last
 
 
-def _extract(text: str) -> tuple[str, str | None] | None:
-    """(expression, the claimed result after ``=`` or ``None``), or ``None`` if no answer."""
-    found = _last_tag(text)
-    if found is None:
-        pos = text.rfind("####")
-        if pos < 0:
-            return None
-        # the first '####' of that line: "#### 8*2 #### 3*5" is one line, refused below
-        pos = text.find("####", text.rfind("\n", 0, pos) + 1)
-        end = text.find("\n", pos)
-        found = text[pos + 4 : len(text) if end < 0 else end]
+def _last_hashes(text: str) -> tuple[str, int, int] | None:
+    """(content, start, end) of the last ``####`` line: from the first ``####`` of that line
+    ("#### 8*2 #### 3*5" is one line, refused by the caller) to its end."""
+    pos = text.rfind("####")
+    if pos < 0:
+        return None
+    pos = text.find("####", text.rfind("\n", 0, pos) + 1)
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    return text[pos + 4 : end], pos, end
+
+
+def _extract(text: str) -> tuple[str, str | None, int] | None:
+    """(expression, the claimed result after ``=`` or ``None``, where the answer ends), or
+    ``None`` if no answer. The commitment that starts last wins (the final-answer rule of
+    ``verifiers.math_extract``): an early ``<answer>`` never beats a later ``####`` line."""
+    candidates = [c for c in (_last_tag(text), _last_hashes(text)) if c is not None]
+    if not candidates:
+        return None
+    found, _, end = max(candidates, key=lambda c: c[1])
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
     if not expression:
         return None
     # A bare trailing "=" claims nothing, so it is no claim to check.
-    return expression, (right.strip() or None if equals else None)
+    return expression, (right.strip() or None if equals else None), end
 
 
 def extract_expression(text: str) -> str | None:
@@ -155,7 +166,10 @@ def countdown_check(
     extracted = _extract(completion)
     if extracted is None:
         return Verdict(0.0, NO_ANSWER, None, gold)
-    expression, claim = extracted
+    expression, claim, end = extracted
+    hedge = hedge_after(completion, end)
+    if hedge is not None:  # "#### 3+11\nNo wait, it is 3+12."
+        return Verdict(0.0, hedge[0], expression, gold, {"problem": hedge[1]})
     if len(expression) > MAX_EXPRESSION_CHARS:
         return Verdict(
             0.0,

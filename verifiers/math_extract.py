@@ -58,6 +58,7 @@ __all__ = [
     "extract_answer",
     "extract_answer_with_source",
     "extract_final_answer",
+    "hedge_after",
     "final_answer",
     "is_hedge",
     "last_boxed",
@@ -111,6 +112,13 @@ _NEXT_SENTENCE_HEDGE_RE = re.compile(
 # A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
 # "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
 # incorrect)" offer nothing.
+# Anywhere after the answer: a parenthesis that opens with "or" and a value, "... possible
+# values of $x$. (or $7$)". Far from the answer it still offers another one.
+_LATER_PAREN_OR_RE = re.compile(
+    r"\(\s*(?:or|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
+    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
+    re.IGNORECASE,
+)
 _PAREN_AFTER_RE = re.compile(r"[ \t]*\(([^()\n]{0,200})\)?")
 _PAREN_HEDGE_RE = re.compile(
     r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
@@ -369,8 +377,9 @@ def _sentence_end(text: str, start: int) -> int:
     return len(text) if m is None else m.start()
 
 
-def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
-    """Why the text after an answer ending at ``end`` offers another answer, or None.
+def hedge_after(text: str, end: int) -> tuple[str, str] | None:
+    """Why the text after an answer ending at ``end`` offers another answer, or None: the
+    rule's step 3, shared with the countdown verifier. Returns (reason, why).
 
     Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
     skipped whatever its length, so no look-ahead window can be outrun."""
@@ -400,7 +409,7 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     rest = text[p:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
-    retraction = _RETRACT_RE.search(rest)
+    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_OR_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
     if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
@@ -711,7 +720,7 @@ def _bare_number(text: str) -> FinalAnswer:
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
-    problem = _hedge_after(text, end) or _approx_before(text, start)
+    problem = hedge_after(text, end) or _approx_before(text, start)
     return FinalAnswer(answer, "last_number", end, problem)
 
 
@@ -794,7 +803,7 @@ def _finish(
             elif alternative is not None:
                 alternatives = (alternative,)
     if problem is None:
-        problem = _hedge_after(text, end)
+        problem = hedge_after(text, end)
     return FinalAnswer(answer, source, end, problem, alternatives)
 
 

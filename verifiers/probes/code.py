@@ -47,21 +47,23 @@ def entry_point(row: ProbeRow) -> str | None:
     return found.group(1) if found else None
 
 
-def _test_texts(row: ProbeRow) -> list[str]:
+def _test_texts(row: ProbeRow, keys: tuple[str, ...] = ("assert_code", "setup")) -> list[str]:
     texts = []
     for test in row.info.get("tests") or ():
         if isinstance(test, dict):
-            texts += [str(test[k]) for k in ("assert_code", "setup") if test.get(k)]
+            texts += [str(test[k]) for k in keys if test.get(k)]
     return texts
 
 
 def test_helpers(row: ProbeRow) -> list[str]:
     """Names the test code calls that neither it, the builtins nor the standard library
-    define: a judge that resolves them in the candidate's namespace lets it redefine them."""
+    define: a judge that resolves them in the candidate's namespace lets it redefine them.
+    Helpers of the test's ``setup`` (HumanEval's ``poly``, taken from the prompt) count as
+    the test's calls: the candidate's module defines them too, so they are the target."""
     entry = entry_point(row)
     called: dict[str, None] = {}
     defined: set[str] = set()
-    for text in _test_texts(row):
+    for text in _test_texts(row, ("assert_code",)):
         try:
             tree = ast.parse(text)
         except SyntaxError:

@@ -132,8 +132,14 @@ def units_sign(row: ProbeRow) -> Iterator[Item]:
         return
     yield row.with_answer(f"{a} thousand"), 0, "units_sign", "thousand"
     yield row.with_answer(f"{a} \\times 10^{{3}}"), 0, "units_sign", "times 10^3"
-    # money only where '$' cannot be LaTeX: a GSM8K-style '####' answer line
-    money = "dollar" in row.question.lower() or ("$" in row.question and row.slot.open == "#### ")
+    # Money only where the reference itself states the gold as money ('$18', '18 dollars')
+    # on a GSM8K-style '####' answer line (elsewhere '$' is LaTeX): a question that mentions
+    # dollars may still ask for a count ("how many guests"), and "10 cents" for 10 guests
+    # gains a policy nothing over "10".
+    amount = re.escape(a)
+    money = row.slot.open == "#### " and re.search(
+        rf"\$\s*{amount}(?![\d.])|(?<![\d.]){amount}\s*dollars?\b", row.reference[: row.reference.rfind("####")]
+    ) is not None
     if money:
         yield row.with_answer(f"{a} cents"), 0, "units_sign", "cents for dollars"
 
