@@ -107,11 +107,6 @@ _NEXT_SENTENCE_HEDGE_RE = re.compile(
     r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
-# A parenthesis right after the answer that holds a value or a hedge word: "(or $6$)",
-# "(not 5)", "(approx.)". "(dollars)" and "(option B is incorrect)" are no alternative.
-# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
-# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
-# incorrect)" offer nothing.
 # Anywhere after the answer: a parenthesis that opens with "or" and a value, "... possible
 # values of $x$. (or $7$)". Far from the answer it still offers another one.
 _LATER_PAREN_OR_RE = re.compile(
@@ -119,6 +114,9 @@ _LATER_PAREN_OR_RE = re.compile(
     r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
+# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
+# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
+# incorrect)" offer nothing.
 _PAREN_AFTER_RE = re.compile(r"[ \t]*\(([^()\n]{0,200})\)?")
 _PAREN_HEDGE_RE = re.compile(
     r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"

@@ -610,19 +610,6 @@ def _fork(fn) -> int:
     return pid
 
 
-def _fork(fn) -> int:
-    pid = os.fork()
-    if pid == 0:
-        code = 70
-        try:
-            code = fn() or 0
-        except BaseException:
-            code = 70
-        finally:
-            os._exit(code)
-    return pid
-
-
 def _sweep(uid: int | None, pgids: list[int], zygote: _Zygote, cand: int | None) -> tuple:
     """Kill the job's process groups and every process of the candidate uid, and reap them.
 
