@@ -348,6 +348,19 @@ def add(a, b):
     assert {t.error for t in result.tests} == {"UnsupportedReturn"}
 
 
+@pytest.mark.parametrize(
+    "value, expected",
+    [("1 << 100_000", 3), ("{1 << 100_000, 5}", {3, 5}), ("[(1 << 100_000,)]", [(3,)])],
+    ids=["int", "set_member", "nested"],
+)
+def test_an_int_too_long_to_print_is_wrong_not_a_crash(pool, host, value, expected):
+    """Python refuses to write an int of more than 4300 decimal digits: the trusted side
+    must never need to (it used to raise out of ``run_tests``, in the parent)."""
+    code = f"def add(a, b):\n    return {value}\n"
+    result = attack(pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": expected}])
+    assert result.tests[0].error == "wrong" and result.tests[0].got
+
+
 def test_patched_builtins_and_harness(pool, host):
     code = """
 import builtins, sys
