@@ -357,7 +357,9 @@ def test_an_int_too_long_to_print_is_wrong_not_a_crash(pool, host, value, expect
     """Python refuses to write an int of more than 4300 decimal digits: the trusted side
     must never need to (it used to raise out of ``run_tests``, in the parent)."""
     code = f"def add(a, b):\n    return {value}\n"
-    result = attack(pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": expected}])
+    result = attack(
+        pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": expected}]
+    )
     assert result.tests[0].error == "wrong" and result.tests[0].got
 
 
@@ -536,6 +538,61 @@ def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
     finally:
         single.close()
         _remove_host_ipc()
+
+
+# Kernel keyrings belong to a uid, not to a process or a namespace: a key added to the user
+# keyring (or the persistent one, kept for days) outlives the candidate and waits for the next
+# candidate of the same sandbox, which runs as the same uid.
+KEYS = "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nNR = {'x86_64': (248, 250), 'aarch64': (217, 219)}[__import__('platform').machine()]\n"
+KEY_WRITER = (
+    KEYS
+    + """
+def add(a, b):
+    made = []
+    if libc.syscall(NR[0], b"user", b"rlvr", b"answer=3", 8, ctypes.c_int(-4)) >= 0:
+        made.append("user")  # KEY_SPEC_USER_KEYRING
+    ring = libc.syscall(NR[1], 22, -1, ctypes.c_int(-4))  # KEYCTL_GET_PERSISTENT
+    if ring >= 0 and libc.syscall(NR[0], b"user", b"rlvr", b"answer=3", 8, ring) >= 0:
+        made.append("persistent")
+    return " ".join(made)
+"""
+)
+KEY_READER = (
+    KEYS
+    + """
+def add(a, b):
+    rings = [-4, -5, libc.syscall(NR[1], 22, -1, ctypes.c_int(-4))]
+    found = [r for r in rings if libc.syscall(NR[1], 10, ctypes.c_int(r), b"user", b"rlvr", 0) >= 0]
+    return "pwned" if found else ""
+"""
+)
+
+
+def _clear_keyrings(uid: int) -> None:
+    """Remove what a sandbox without the fix left in the kernel for ``uid``."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            libc = ctypes.CDLL(None)
+            os.setresuid(uid, uid, uid)
+            nr = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine, -1)
+            for ring in (-4, -5, libc.syscall(nr, 22, -1, ctypes.c_int(-4))):
+                libc.syscall(nr, 7, ctypes.c_int(ring))  # KEYCTL_CLEAR
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def test_kernel_keyrings_do_not_reach_the_next_candidate(host):
+    single = SandboxPool(workers=1)
+    try:
+        attack(single, KEY_WRITER, tests=STEAL)
+        attack(single, KEY_READER, tests=STEAL)
+        assert "seccomp" in single._all[0].isolation
+    finally:
+        uid = single._all[0].uid
+        single.close()
+        _clear_keyrings(uid)
 
 
 # ----------------------------------------------------------------------------- the invariant

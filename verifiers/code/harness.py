@@ -18,7 +18,9 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
 * the **supervisor** (trusted, the PID namespace's init) reads the jobs, forks the judge,
   reads the candidate's output, enforces the deadline, kills and reaps;
 * the **zygote** is forked by the supervisor *before the first job is read*, builds the
-  allowlisted root (``jail.py``), pre-imports common modules, and from then on only ever
+  allowlisted root (``jail.py``), installs a seccomp filter every candidate inherits
+  (``seccomp.py``: no kernel keyrings, which belong to the uid and would outlive the
+  candidate), pre-imports common modules, and from then on only ever
   receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
   candidate's code or output. Each candidate is a fork of this clean process;
 * the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh
@@ -65,6 +67,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jail  # noqa: E402  (the package is not importable under -I -S; its folder is)
+import seccomp  # noqa: E402
 import wire  # noqa: E402
 
 del sys.path[0]  # the candidate must not import our modules
@@ -228,6 +231,7 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         report["filesystem"] = (
             "host (no mount namespace): what the candidate's uid may read or write"
         )
+    report["seccomp"] = seccomp.install()  # inherited by every candidate, which cannot undo it
     sock.send(json.dumps(report).encode())
     uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
     ipc_ns = config.get("ipc_ns", False)
