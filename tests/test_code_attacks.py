@@ -525,6 +525,36 @@ def _remove_host_ipc() -> None:
         libc.semctl(ident, 0, ipc_rmid)
 
 
+IPC_HOARD = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+def add(a, b):
+    shm = 0
+    for _ in range(16):  # 16 x 64 MiB, each touched then detached: RLIMIT_AS never sees it
+        sid = libc.shmget(0, 64 << 20, 0o1600)
+        addr = libc.shmat(sid, None, 0) if sid >= 0 else None
+        if addr in (None, ctypes.c_void_p(-1).value):
+            break
+        ctypes.memset(addr, 1, 64 << 20)
+        libc.shmdt(ctypes.c_void_p(addr))
+        shm += 64 << 20
+    sems = sum(32000 for _ in range(4) if libc.semget(0, 32000, 0o1600) >= 0)
+    queues = 0
+    while queues < 1000 and libc.msgget(0, 0o1600) >= 0:
+        queues += 1
+    return [shm > LIMIT, sems > 4096, queues > 64]
+"""
+
+
+def test_sysv_ipc_memory_is_capped(pool, host):
+    """SysV shared memory, semaphores and message queues are kernel memory that RLIMIT_AS
+    does not count; a fresh IPC namespace starts with limits in the terabytes."""
+    code = f"LIMIT = {LIMITS.memory_bytes}\n" + IPC_HOARD
+    r = attack(pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": "pwned"}])
+    assert r.tests[0].got == repr([False, False, False]), r.tests[0].got
+
+
 def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
     """SysV shared memory, message queues and semaphores live in the IPC namespace, not the
     filesystem: without a fresh one per candidate they outlive it and carry its answers."""

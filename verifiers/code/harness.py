@@ -218,6 +218,16 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         os.dup2(null, fd)
     os.close(null)
     report: dict = {}
+    ipc_sysctl = None
+    if config.get("ipc_ns", False):
+        # a fresh IPC namespace starts with SysV limits in the terabytes, memory RLIMIT_AS does
+        # not count: each candidate lowers its own through this folder (its /proc shows only
+        # processes), whose files name the IPC namespace of whoever opens them
+        try:
+            ipc_sysctl = os.open("/proc/sys/kernel", os.O_PATH | os.O_DIRECTORY)
+            report["ipc_limits"] = "yes: SysV shared memory within memory_bytes"
+        except OSError as e:
+            report["ipc_limits"] = f"no ({e})"
     if jailed:
         try:
             if err := _libc_call("unshare", CLONE_NEWNS):
@@ -234,7 +244,6 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
     report["seccomp"] = seccomp.install()  # inherited by every candidate, which cannot undo it
     sock.send(json.dumps(report).encode())
     uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
-    ipc_ns = config.get("ipc_ns", False)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 16, 8)
@@ -251,7 +260,7 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
                 code = 71
                 try:
                     sock.close()  # a candidate must never be able to order a fork
-                    code = _candidate_main(fds, uid, size, ipc_ns, jailed)
+                    code = _candidate_main(fds, uid, size, ipc_sysctl, jailed)
                 finally:
                     os._exit(code)
             for fd in fds:
@@ -277,11 +286,11 @@ class _SetupError(Exception):
     pass
 
 
-def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
+def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_sysctl: int | None,
                     jailed: bool) -> int:  # fmt: skip
     """A fork of the zygote: lock down, read its own job, run it. Returns the exit code."""
     try:
-        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_ns, jailed)
+        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_sysctl, jailed)
     except BaseException as e:
         try:
             os.write(fds[1], b"E" + repr(e).encode()[:500])
@@ -293,18 +302,19 @@ def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: b
     return _run_script(job["code"])
 
 
-def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
-                      jailed: bool) -> dict:  # fmt: skip
+def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int,
+                      ipc_sysctl: int | None, jailed: bool) -> dict:  # fmt: skip
     """Lock this forked child down; on success, report ready on the setup pipe and close it.
 
     ``fds``: job memfd, setup pipe, stdin, stdout, stderr, then (call mode) the request and
-    response ends of the channel, which end up as fds 3 and 4.
+    response ends of the channel, which end up as fds 3 and 4. ``ipc_sysctl``: the zygote's
+    ``/proc/sys/kernel`` when each candidate gets a fresh IPC namespace, else None.
     """
     os.setsid()
     # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects and the
     # /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
     # refusal here is an infrastructure fault (no signal), not a reason to run less isolated.
-    flags = (CLONE_NEWIPC if ipc_ns else 0) | (CLONE_NEWNS if jailed else 0)
+    flags = (CLONE_NEWIPC if ipc_sysctl is not None else 0) | (CLONE_NEWNS if jailed else 0)
     if flags and (err := _libc_call("unshare", flags)):
         raise _SetupError(f"namespaces refused: {err}")
     if jailed:
@@ -316,6 +326,8 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns:
             raise _SetupError(f"tmpfs refused: {err}")
         os.chdir("/tmp")
     job = wire.unpack(_read_job(fds[0]))
+    if ipc_sysctl is not None:
+        _cap_ipc(ipc_sysctl, job["limits"]["memory_bytes"])
     if not jailed:  # no mount namespace: a folder the supervisor made and will remove
         os.chdir(job["cwd"])
     # move every source above the targets first: a received fd may sit on 3 or 4
@@ -363,6 +375,27 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns:
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.argv = ["candidate"]
     return job
+
+
+def _cap_ipc(sysctl_dir: int, memory_bytes: int) -> None:
+    """Lower the SysV IPC limits of this candidate's own, fresh IPC namespace: shared memory
+    to ``memory_bytes`` in all, a few small semaphore sets and message queues."""
+    values = {
+        "shmmax": memory_bytes,
+        "shmall": memory_bytes // os.sysconf("SC_PAGE_SIZE"),
+        "shmmni": 64,
+        "sem": "250 1024 32 32",  # per set, in all, per semop call, sets
+        "msgmni": 16,  # queues of at most msgmnb (16 KiB by default) each
+    }
+    for name, value in values.items():
+        try:
+            fd = os.open(name, os.O_WRONLY, dir_fd=sysctl_dir)
+            try:
+                os.write(fd, str(value).encode())
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise _SetupError(f"IPC limit {name} refused: {e}") from None
 
 
 def _read_job(fd: int) -> bytes:
