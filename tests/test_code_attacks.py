@@ -363,6 +363,21 @@ def test_an_int_too_long_to_print_is_wrong_not_a_crash(pool, host, value, expect
     assert result.tests[0].error == "wrong" and result.tests[0].got
 
 
+@pytest.mark.parametrize("name", ["StopIteration", "StopAsyncIteration"])
+def test_raising_stop_iteration_does_not_end_the_tests_loop(pool, host, name):
+    """A StopIteration raised in a function that ``map`` calls ends the map as if exhausted:
+    ``all(map(candidate, xs))`` is True and ``for y in map(candidate, xs)`` checks nothing.
+    Re-raised as itself in the judge, the candidate's exception would do the same there."""
+    tests = [
+        {"assert_code": "assert all(map(add, [1, 2], [2, 3]))\n", "entry_point": "add"},
+        {"assert_code": "for y in map(add, [1], [2]):\n    assert y == 3\n", "entry_point": "add"},
+        {"assert_code": "assert list(map(add, [1], [2])) != [4]\n", "entry_point": "add"},
+    ]
+    code = f"def add(a, b):\n    raise {name}\n"
+    result = attack(pool, code, tests=tests)
+    assert {t.error for t in result.tests} == {name}
+
+
 def test_patched_builtins_and_harness(pool, host):
     code = """
 import builtins, sys

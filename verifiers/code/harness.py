@@ -512,10 +512,14 @@ class _Channel:
     def __init__(self, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         self.req_fd, self.resp_fd, self.max_bytes = req_fd, resp_fd, max_bytes
         self.next_id, self.dead = 0, False
+        # StopIteration from a function that ``map`` calls ends the map as if exhausted, so
+        # ``all(map(candidate, xs))`` would hold: those two arrive as CandidateError instead
         self.errors = {
             name: obj
             for name, obj in vars(builtins).items()
-            if isinstance(obj, type) and issubclass(obj, Exception)
+            if isinstance(obj, type)
+            and issubclass(obj, Exception)
+            and not issubclass(obj, (StopIteration, StopAsyncIteration))
         }
 
     def call(self, name: str, args: tuple, kwargs: dict):
