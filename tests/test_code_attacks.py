@@ -93,7 +93,8 @@ def _stray(pool: SandboxPool) -> list[str]:
 
 def attack(pool, code: str, tests=ADD_TESTS, **kw):
     start = time.monotonic()
-    result = run_tests(code, tests, timeout=TIMEOUT, limits=LIMITS, pool=pool, **kw)
+    kw.setdefault("limits", LIMITS)
+    result = run_tests(code, tests, timeout=TIMEOUT, pool=pool, **kw)
     elapsed = time.monotonic() - start
     assert result.status == "ok", f"an attack must score 0, not no-signal: {result.reason}"
     assert result.reward == 0.0, [(t.error, t.message, t.got) for t in result.tests]
@@ -568,6 +569,37 @@ def test_sysv_ipc_memory_is_capped(pool, host):
     code = f"LIMIT = {LIMITS.memory_bytes}\n" + IPC_HOARD
     r = attack(pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": "pwned"}])
     assert r.tests[0].got == repr([False, False, False]), r.tests[0].got
+
+
+MEMFD_HOARD = """
+import os
+def add(a, b):
+    held, fds = 0, []
+    try:
+        while held <= LIMIT:  # written, never mapped: RLIMIT_AS never sees it
+            fd = os.memfd_create("hoard")
+            fds.append(fd)
+            for _ in range(4):
+                os.write(fd, bytes(4 << 20))
+                held += 4 << 20
+    except OSError:
+        pass
+    return held > LIMIT
+"""
+
+
+def test_memfd_memory_is_not_outside_the_limit(pool, host):
+    """Each memfd holds up to file_bytes of memory that RLIMIT_AS does not count, one per
+    open file: 64 x 16 MiB per process by default, invisible to the OOM killer's choice."""
+    limits = Limits(memory_bytes=256 << 20, processes=16)
+    code = f"LIMIT = {limits.memory_bytes}\n" + MEMFD_HOARD
+    r = attack(
+        pool,
+        code,
+        tests=[{"entry_point": "add", "args": [1, 2], "expected": "pwned"}],
+        limits=limits,
+    )
+    assert r.tests[0].got == "False", r.tests[0].got
 
 
 def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):

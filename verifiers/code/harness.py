@@ -20,7 +20,8 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
 * the **zygote** is forked by the supervisor *before the first job is read*, builds the
   allowlisted root (``jail.py``), installs a seccomp filter every candidate inherits
   (``seccomp.py``: no kernel keyrings, which belong to the uid and would outlive the
-  candidate), pre-imports common modules, and from then on only ever
+  candidate, no memfds, whose memory no limit counts), pre-imports common modules, and
+  from then on only ever
   receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
   candidate's code or output. Each candidate is a fork of this clean process;
 * the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh

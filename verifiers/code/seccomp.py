@@ -1,4 +1,4 @@
-"""A seccomp filter for candidates: refuse the few system calls whose effects outlive a process.
+"""A seccomp filter for candidates: refuse the few system calls whose effects escape the limits.
 
 Installed once by the zygote (``harness.py``), so every candidate, forked from it, inherits it
 and cannot remove it. It refuses (``EPERM``):
@@ -7,6 +7,9 @@ and cannot remove it. It refuses (``EPERM``):
   or a namespace. A key left in the user keyring (or the persistent one, kept for days) would
   wait for the next candidate of the same sandbox, which runs as the same uid; and
   ``request_key`` can make the kernel start a helper program on the host, as root.
+* ``memfd_create``: each memfd holds up to ``file_bytes`` of memory that ``RLIMIT_AS`` does
+  not count (it is never mapped), one per open file and process (64 x 16 MiB x 8 by
+  default), and the OOM killer charges it to nobody. Files on ``/tmp`` are capped instead.
 * every call made through another ABI (i386 ``int 0x80``, x32 on x86-64), whose numbers
   differ and would slip past the list above.
 
@@ -23,10 +26,11 @@ import os
 import platform
 import struct
 
-# per architecture: the AUDIT_ARCH value seccomp reports, and add_key, request_key, keyctl
+# per architecture: the AUDIT_ARCH value seccomp reports, and add_key, request_key, keyctl,
+# memfd_create
 _ARCHES = {
-    "x86_64": (0xC000003E, (248, 249, 250)),
-    "aarch64": (0xC00000B7, (217, 218, 219)),
+    "x86_64": (0xC000003E, (248, 249, 250, 319)),
+    "aarch64": (0xC00000B7, (217, 218, 219, 279)),
 }
 _X32_BIT = 0x40000000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
@@ -66,4 +70,4 @@ def install() -> str:
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
         return f"no ({os.strerror(ctypes.get_errno())})"
-    return "yes: keyrings refused (add_key, request_key, keyctl), other ABIs refused"
+    return "yes: keyrings (add_key, request_key, keyctl), memfd_create and other ABIs refused"
