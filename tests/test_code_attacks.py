@@ -602,6 +602,36 @@ def test_memfd_memory_is_not_outside_the_limit(pool, host):
     assert r.tests[0].got == "False", r.tests[0].got
 
 
+def _have_cap(bit: int) -> bool:
+    with open("/proc/self/status") as f:
+        caps = next(line for line in f if line.startswith("CapEff:"))
+    return bool(int(caps.split()[1], 16) >> bit & 1)
+
+
+def test_a_candidate_is_the_oom_killers_first_choice(pool, host):
+    """What no rlimit counts (its /tmp, pipes, page tables) can still run the host out of
+    memory: the OOM killer must then take a candidate, never the trainer. Where the sandbox
+    holds CAP_SYS_RESOURCE (not in every container), the candidate cannot lower it either."""
+    code = """
+def add(a, b):
+    with open("/proc/self/oom_score_adj") as f:
+        seen = [f.read().strip()]
+    for value in ("-1000", "0", "999"):
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write(value)
+        except OSError:
+            pass
+    with open("/proc/self/oom_score_adj") as f:
+        return seen + [f.read().strip()]
+"""
+    r = attack(pool, code, tests=STEAL)
+    start, end = eval(r.tests[0].got)  # plain data
+    assert start == "1000", start
+    if _have_cap(24):  # CAP_SYS_RESOURCE: root's write also sets the floor
+        assert end == "1000", end
+
+
 def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
     """SysV shared memory, message queues and semaphores live in the IPC namespace, not the
     filesystem: without a fresh one per candidate they outlive it and carry its answers."""

@@ -361,6 +361,14 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int,
             raise _SetupError(f"setrlimit({which}) refused: {e}") from None
     if err := _libc_call("prctl", PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0):
         raise _SetupError(f"no_new_privs refused: {err}")
+    # what no rlimit counts (its /tmp, pipes, page tables) can still exhaust the host: the
+    # OOM killer then takes a candidate, never the trainer. Written with CAP_SYS_RESOURCE
+    # (where the container leaves us that), it is also the floor the candidate cannot lower.
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError as e:
+        raise _SetupError(f"oom_score_adj refused: {e}") from None
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
