@@ -702,6 +702,40 @@ def test_kernel_keyrings_do_not_reach_the_next_candidate(host):
         _clear_keyrings(uid)
 
 
+# Counters a sandbox keeps from one candidate to the next are a channel between them: the
+# sender moves the counter to a value it chose, the next candidate reads it.
+PID_SENDER = """
+import os
+def add(a, b):
+    for _ in range(4096):  # fork until the last pid handed out ends in the message
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        if pid % 1024 == MESSAGE:
+            return "sent"
+    return "not sent"
+"""
+PID_RECEIVER = "import os\ndef add(a, b):\n    return os.getpid() % 1024\n"
+
+
+def test_the_pid_counter_carries_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)  # the same PID namespace serves sender and receiver
+    try:
+        offsets = []
+        for message in (100, 500, 900):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + PID_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0].got
+            got = attack(single, PID_RECEIVER, tests=STEAL).tests[0].got
+            offsets.append((int(got) - message) % 1024)
+        # without the fix each receiver reads the message plus the same few pids in between
+        assert not (len(set(offsets)) == 1 and offsets[0] < 64), offsets
+    finally:
+        single.close()
+
+
 # ----------------------------------------------------------------------------- the invariant
 # A candidate's memory never holds a test, an expected value, another candidate's code or
 # output: a scanner that walks its frames, gc.get_objects() and /proc/self/mem finds only the

@@ -56,6 +56,7 @@ import fcntl
 import json
 import os
 import resource
+import secrets
 import select
 import signal
 import socket
@@ -790,7 +791,18 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
-def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool) -> dict:
+def _scramble_last_pid(pid_max: int) -> None:
+    """Hand the next candidate an unpredictable pid. Pids in our PID namespace are otherwise
+    sequential, so a candidate's pid says how many processes the one before it forked: a
+    channel from one candidate to the next. Unseeded on purpose: a seed would make the pid
+    predictable again."""
+    with contextlib.suppress(OSError), open("/proc/sys/kernel/ns_last_pid", "w") as f:
+        f.write(str(300 + secrets.randbelow(max(1, pid_max - 1300))))
+
+
+def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
+             pid_max: int | None = None) -> dict:  # fmt: skip
+    """Run one job; ``pid_max`` is set when the PID namespace is ours to scramble."""
     limits = job["limits"]
     call_mode = job["mode"] == "call"
     # what the candidate may hold: its own code and limits (never the tests or the stdin of
@@ -818,6 +830,8 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool) -> dict:
         theirs = [job_fd, setup_w, stdin_fd, out_w, err_w]
     start = time.monotonic()
     deadline = start + job["timeout"]
+    if pid_max:
+        _scramble_last_pid(pid_max)
     cand = zygote.fork(theirs)
     for fd in theirs:
         os.close(fd)
@@ -973,6 +987,11 @@ def main() -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     config["ipc_ns"] = isolation["ipc_namespace"] == "yes"
+    pid_max = None
+    if isolation["pid_namespace"] == "yes":
+        with contextlib.suppress(OSError, ValueError), open("/proc/sys/kernel/pid_max") as f:
+            pid_max = int(f.read())
+    isolation["candidate_pid"] = "random" if pid_max else "sequential"
     zygote, report = _start_zygote(config, jailed)
     isolation.update(report)
     isolation["candidate_namespaces"] = "mount (own /tmp tmpfs), ipc" if jailed else "ipc"
@@ -985,7 +1004,7 @@ def main() -> None:
         if job is None:
             break
         try:
-            reply = _run_job(job, config.get("uid"), zygote, jailed)
+            reply = _run_job(job, config.get("uid"), zygote, jailed, pid_max)
         except BaseException as e:
             reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}",
                      "restart": "sandbox error"}  # fmt: skip
