@@ -736,6 +736,42 @@ def test_the_pid_counter_carries_nothing_to_the_next_candidate(host):
         single.close()
 
 
+NET_SENDER = """
+import socket
+def add(a, b):
+    with open("/proc/self/net/snmp") as f:
+        head, values = [line.split() for line in f if line.startswith("Ip:")]
+    now = int(values[head.index("OutNoRoutes")])
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for _ in range((MESSAGE - now) % 1024):  # no route: each send bumps OutNoRoutes
+        try:
+            s.sendto(b"x", ("10.1.2.3", 9))
+        except OSError:
+            pass
+    return "sent"
+"""
+NET_RECEIVER = """
+def add(a, b):
+    with open("/proc/self/net/snmp") as f:
+        head, values = [line.split() for line in f if line.startswith("Ip:")]
+    return int(values[head.index("OutNoRoutes")]) % 1024
+"""
+
+
+def test_network_counters_carry_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)  # the same sandbox serves sender and receiver
+    try:
+        for message in (100, 500):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + NET_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0].got
+            got = attack(single, NET_RECEIVER, tests=STEAL).tests[0].got
+            assert got == "0", got  # a fresh network namespace: nothing counted yet
+    finally:
+        single.close()
+
+
 # ----------------------------------------------------------------------------- the invariant
 # A candidate's memory never holds a test, an expected value, another candidate's code or
 # output: a scanner that walks its frames, gc.get_objects() and /proc/self/mem finds only the

@@ -246,6 +246,7 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
     report["seccomp"] = seccomp.install()  # inherited by every candidate, which cannot undo it
     sock.send(json.dumps(report).encode())
     uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
+    net_ns = config.get("net_ns", False)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 16, 8)
@@ -262,7 +263,7 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
                 code = 71
                 try:
                     sock.close()  # a candidate must never be able to order a fork
-                    code = _candidate_main(fds, uid, size, ipc_sysctl, jailed)
+                    code = _candidate_main(fds, uid, size, ipc_sysctl, jailed, net_ns)
                 finally:
                     os._exit(code)
             for fd in fds:
@@ -289,10 +290,10 @@ class _SetupError(Exception):
 
 
 def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_sysctl: int | None,
-                    jailed: bool) -> int:  # fmt: skip
+                    jailed: bool, net_ns: bool) -> int:  # fmt: skip
     """A fork of the zygote: lock down, read its own job, run it. Returns the exit code."""
     try:
-        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_sysctl, jailed)
+        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_sysctl, jailed, net_ns)
     except BaseException as e:
         try:
             os.write(fds[1], b"E" + repr(e).encode()[:500])
@@ -305,18 +306,21 @@ def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_sysct
 
 
 def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int,
-                      ipc_sysctl: int | None, jailed: bool) -> dict:  # fmt: skip
+                      ipc_sysctl: int | None, jailed: bool, net_ns: bool) -> dict:  # fmt: skip
     """Lock this forked child down; on success, report ready on the setup pipe and close it.
 
     ``fds``: job memfd, setup pipe, stdin, stdout, stderr, then (call mode) the request and
     response ends of the channel, which end up as fds 3 and 4. ``ipc_sysctl``: the zygote's
     ``/proc/sys/kernel`` when each candidate gets a fresh IPC namespace, else None.
+    ``net_ns``: a fresh network namespace too (its counters would otherwise carry data from
+    one candidate to the next: ``/proc/self/net/snmp`` counts what the last one sent).
     """
     os.setsid()
-    # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects and the
-    # /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
+    # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects, network
+    # state and the /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
     # refusal here is an infrastructure fault (no signal), not a reason to run less isolated.
     flags = (CLONE_NEWIPC if ipc_sysctl is not None else 0) | (CLONE_NEWNS if jailed else 0)
+    flags |= CLONE_NEWNET if net_ns else 0
     if flags and (err := _libc_call("unshare", flags)):
         raise _SetupError(f"namespaces refused: {err}")
     if jailed:
@@ -987,6 +991,7 @@ def main() -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     config["ipc_ns"] = isolation["ipc_namespace"] == "yes"
+    config["net_ns"] = isolation["net_namespace"] == "yes"
     pid_max = None
     if isolation["pid_namespace"] == "yes":
         with contextlib.suppress(OSError, ValueError), open("/proc/sys/kernel/pid_max") as f:
@@ -994,7 +999,8 @@ def main() -> None:
     isolation["candidate_pid"] = "random" if pid_max else "sequential"
     zygote, report = _start_zygote(config, jailed)
     isolation.update(report)
-    isolation["candidate_namespaces"] = "mount (own /tmp tmpfs), ipc" if jailed else "ipc"
+    net = ", net" if config["net_ns"] else ""
+    isolation["candidate_namespaces"] = ("mount (own /tmp tmpfs), ipc" if jailed else "ipc") + net
     _write_all(1, wire.pack({"hello": isolation}))
     while True:
         try:
