@@ -93,7 +93,8 @@ def _stray(pool: SandboxPool) -> list[str]:
 
 def attack(pool, code: str, tests=ADD_TESTS, **kw):
     start = time.monotonic()
-    result = run_tests(code, tests, timeout=TIMEOUT, limits=LIMITS, pool=pool, **kw)
+    kw.setdefault("limits", LIMITS)
+    result = run_tests(code, tests, timeout=TIMEOUT, pool=pool, **kw)
     elapsed = time.monotonic() - start
     assert result.status == "ok", f"an attack must score 0, not no-signal: {result.reason}"
     assert result.reward == 0.0, [(t.error, t.message, t.got) for t in result.tests]
@@ -348,6 +349,36 @@ def add(a, b):
     assert {t.error for t in result.tests} == {"UnsupportedReturn"}
 
 
+@pytest.mark.parametrize(
+    "value, expected",
+    [("1 << 100_000", 3), ("{1 << 100_000, 5}", {3, 5}), ("[(1 << 100_000,)]", [(3,)])],
+    ids=["int", "set_member", "nested"],
+)
+def test_an_int_too_long_to_print_is_wrong_not_a_crash(pool, host, value, expected):
+    """Python refuses to write an int of more than 4300 decimal digits: the trusted side
+    must never need to (it used to raise out of ``run_tests``, in the parent)."""
+    code = f"def add(a, b):\n    return {value}\n"
+    result = attack(
+        pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": expected}]
+    )
+    assert result.tests[0].error == "wrong" and result.tests[0].got
+
+
+@pytest.mark.parametrize("name", ["StopIteration", "StopAsyncIteration"])
+def test_raising_stop_iteration_does_not_end_the_tests_loop(pool, host, name):
+    """A StopIteration raised in a function that ``map`` calls ends the map as if exhausted:
+    ``all(map(candidate, xs))`` is True and ``for y in map(candidate, xs)`` checks nothing.
+    Re-raised as itself in the judge, the candidate's exception would do the same there."""
+    tests = [
+        {"assert_code": "assert all(map(add, [1, 2], [2, 3]))\n", "entry_point": "add"},
+        {"assert_code": "for y in map(add, [1], [2]):\n    assert y == 3\n", "entry_point": "add"},
+        {"assert_code": "assert list(map(add, [1], [2])) != [4]\n", "entry_point": "add"},
+    ]
+    code = f"def add(a, b):\n    raise {name}\n"
+    result = attack(pool, code, tests=tests)
+    assert {t.error for t in result.tests} == {name}
+
+
 def test_patched_builtins_and_harness(pool, host):
     code = """
 import builtins, sys
@@ -510,6 +541,97 @@ def _remove_host_ipc() -> None:
         libc.semctl(ident, 0, ipc_rmid)
 
 
+IPC_HOARD = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+def add(a, b):
+    shm = 0
+    for _ in range(16):  # 16 x 64 MiB, each touched then detached: RLIMIT_AS never sees it
+        sid = libc.shmget(0, 64 << 20, 0o1600)
+        addr = libc.shmat(sid, None, 0) if sid >= 0 else None
+        if addr in (None, ctypes.c_void_p(-1).value):
+            break
+        ctypes.memset(addr, 1, 64 << 20)
+        libc.shmdt(ctypes.c_void_p(addr))
+        shm += 64 << 20
+    sems = sum(32000 for _ in range(4) if libc.semget(0, 32000, 0o1600) >= 0)
+    queues = 0
+    while queues < 1000 and libc.msgget(0, 0o1600) >= 0:
+        queues += 1
+    return [shm > LIMIT, sems > 4096, queues > 64]
+"""
+
+
+def test_sysv_ipc_memory_is_capped(pool, host):
+    """SysV shared memory, semaphores and message queues are kernel memory that RLIMIT_AS
+    does not count; a fresh IPC namespace starts with limits in the terabytes."""
+    code = f"LIMIT = {LIMITS.memory_bytes}\n" + IPC_HOARD
+    r = attack(pool, code, tests=[{"entry_point": "add", "args": [1, 2], "expected": "pwned"}])
+    assert r.tests[0].got == repr([False, False, False]), r.tests[0].got
+
+
+MEMFD_HOARD = """
+import os
+def add(a, b):
+    held, fds = 0, []
+    try:
+        while held <= LIMIT:  # written, never mapped: RLIMIT_AS never sees it
+            fd = os.memfd_create("hoard")
+            fds.append(fd)
+            for _ in range(4):
+                os.write(fd, bytes(4 << 20))
+                held += 4 << 20
+    except OSError:
+        pass
+    return held > LIMIT
+"""
+
+
+def test_memfd_memory_is_not_outside_the_limit(pool, host):
+    """Each memfd holds up to file_bytes of memory that RLIMIT_AS does not count, one per
+    open file: 64 x 16 MiB per process by default, invisible to the OOM killer's choice."""
+    limits = Limits(memory_bytes=256 << 20, processes=16)
+    code = f"LIMIT = {limits.memory_bytes}\n" + MEMFD_HOARD
+    r = attack(
+        pool,
+        code,
+        tests=[{"entry_point": "add", "args": [1, 2], "expected": "pwned"}],
+        limits=limits,
+    )
+    assert r.tests[0].got == "False", r.tests[0].got
+
+
+def _have_cap(bit: int) -> bool:
+    with open("/proc/self/status") as f:
+        caps = next(line for line in f if line.startswith("CapEff:"))
+    return bool(int(caps.split()[1], 16) >> bit & 1)
+
+
+def test_a_candidate_is_the_oom_killers_first_choice(pool, host):
+    """What no rlimit counts (its /tmp, pipes, page tables) can still run the host out of
+    memory: the OOM killer must then take a candidate, never the trainer. Where the sandbox
+    holds CAP_SYS_RESOURCE (not in every container), the candidate cannot lower it either."""
+    code = """
+def add(a, b):
+    with open("/proc/self/oom_score_adj") as f:
+        seen = [f.read().strip()]
+    for value in ("-1000", "0", "999"):
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write(value)
+        except OSError:
+            pass
+    with open("/proc/self/oom_score_adj") as f:
+        return seen + [f.read().strip()]
+"""
+    r = attack(pool, code, tests=STEAL)
+    start, end = eval(r.tests[0].got)  # plain data
+    assert start == "1000", start
+    if _have_cap(24):  # CAP_SYS_RESOURCE: root's write also sets the floor
+        assert end == "1000", end
+
+
 def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
     """SysV shared memory, message queues and semaphores live in the IPC namespace, not the
     filesystem: without a fresh one per candidate they outlive it and carry its answers."""
@@ -523,6 +645,131 @@ def test_sysv_ipc_does_not_reach_the_next_candidate(pool, host):
     finally:
         single.close()
         _remove_host_ipc()
+
+
+# Kernel keyrings belong to a uid, not to a process or a namespace: a key added to the user
+# keyring (or the persistent one, kept for days) outlives the candidate and waits for the next
+# candidate of the same sandbox, which runs as the same uid.
+KEYS = "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nNR = {'x86_64': (248, 250), 'aarch64': (217, 219)}[__import__('platform').machine()]\n"
+KEY_WRITER = (
+    KEYS
+    + """
+def add(a, b):
+    made = []
+    if libc.syscall(NR[0], b"user", b"rlvr", b"answer=3", 8, ctypes.c_int(-4)) >= 0:
+        made.append("user")  # KEY_SPEC_USER_KEYRING
+    ring = libc.syscall(NR[1], 22, -1, ctypes.c_int(-4))  # KEYCTL_GET_PERSISTENT
+    if ring >= 0 and libc.syscall(NR[0], b"user", b"rlvr", b"answer=3", 8, ring) >= 0:
+        made.append("persistent")
+    return " ".join(made)
+"""
+)
+KEY_READER = (
+    KEYS
+    + """
+def add(a, b):
+    rings = [-4, -5, libc.syscall(NR[1], 22, -1, ctypes.c_int(-4))]
+    found = [r for r in rings if libc.syscall(NR[1], 10, ctypes.c_int(r), b"user", b"rlvr", 0) >= 0]
+    return "pwned" if found else ""
+"""
+)
+
+
+def _clear_keyrings(uid: int) -> None:
+    """Remove what a sandbox without the fix left in the kernel for ``uid``."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            libc = ctypes.CDLL(None)
+            os.setresuid(uid, uid, uid)
+            nr = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine, -1)
+            for ring in (-4, -5, libc.syscall(nr, 22, -1, ctypes.c_int(-4))):
+                libc.syscall(nr, 7, ctypes.c_int(ring))  # KEYCTL_CLEAR
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def test_kernel_keyrings_do_not_reach_the_next_candidate(host):
+    single = SandboxPool(workers=1)
+    try:
+        attack(single, KEY_WRITER, tests=STEAL)
+        attack(single, KEY_READER, tests=STEAL)
+        assert "seccomp" in single._all[0].isolation
+    finally:
+        uid = single._all[0].uid
+        single.close()
+        _clear_keyrings(uid)
+
+
+# Counters a sandbox keeps from one candidate to the next are a channel between them: the
+# sender moves the counter to a value it chose, the next candidate reads it.
+PID_SENDER = """
+import os
+def add(a, b):
+    for _ in range(4096):  # fork until the last pid handed out ends in the message
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        if pid % 1024 == MESSAGE:
+            return "sent"
+    return "not sent"
+"""
+PID_RECEIVER = "import os\ndef add(a, b):\n    return os.getpid() % 1024\n"
+
+
+def test_the_pid_counter_carries_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)  # the same PID namespace serves sender and receiver
+    try:
+        offsets = []
+        for message in (100, 500, 900):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + PID_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0].got
+            got = attack(single, PID_RECEIVER, tests=STEAL).tests[0].got
+            offsets.append((int(got) - message) % 1024)
+        # without the fix each receiver reads the message plus the same few pids in between
+        assert not (len(set(offsets)) == 1 and offsets[0] < 64), offsets
+    finally:
+        single.close()
+
+
+NET_SENDER = """
+import socket
+def add(a, b):
+    with open("/proc/self/net/snmp") as f:
+        head, values = [line.split() for line in f if line.startswith("Ip:")]
+    now = int(values[head.index("OutNoRoutes")])
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for _ in range((MESSAGE - now) % 1024):  # no route: each send bumps OutNoRoutes
+        try:
+            s.sendto(b"x", ("10.1.2.3", 9))
+        except OSError:
+            pass
+    return "sent"
+"""
+NET_RECEIVER = """
+def add(a, b):
+    with open("/proc/self/net/snmp") as f:
+        head, values = [line.split() for line in f if line.startswith("Ip:")]
+    return int(values[head.index("OutNoRoutes")]) % 1024
+"""
+
+
+def test_network_counters_carry_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)  # the same sandbox serves sender and receiver
+    try:
+        for message in (100, 500):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + NET_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0].got
+            got = attack(single, NET_RECEIVER, tests=STEAL).tests[0].got
+            assert got == "0", got  # a fresh network namespace: nothing counted yet
+    finally:
+        single.close()
 
 
 # ----------------------------------------------------------------------------- the invariant

@@ -367,3 +367,13 @@ def test_wire_refuses_deep_or_foreign_values():
         wire.decode(["S", [["l", []]]])  # an unhashable set member
     with pytest.raises(wire.WireError):
         wire.decode(["i", "f" * (wire.MAX_INT_HEX_DIGITS + 1)])
+
+
+def test_typed_equal_set_members_by_type_not_by_repr():
+    from verifiers.code import typed_equal
+
+    # equal frozensets built in another order print differently: still equal
+    assert typed_equal({frozenset([0, 8])}, {frozenset([8, 0])})
+    assert not typed_equal({frozenset([0, 8])}, {frozenset([8, 0.0])})  # 0 vs 0.0 inside
+    assert not typed_equal({(1,)}, {(True,)}) and not typed_equal({1: 2}, {True: 2})
+    assert typed_equal({1 << 20_000}, {1 << 20_000})  # no decimal repr needed

@@ -56,8 +56,26 @@ def typed_equal(got: Any, expected: Any, *, rel_tol: float = 1e-9, abs_tol: floa
     return got == expected
 
 
-def _member_types(values: Iterable[Any]) -> list[tuple[str, str]]:
-    return sorted((type(v).__name__, repr(v)) for v in values)
+def _member_types(values: Iterable[Any]) -> list[str]:
+    return sorted(map(_typed_key, values))
+
+
+def _typed_key(value: Any) -> str:
+    """Names a set member or dict key with its type, nested types included. Ints are in hex:
+    ``repr`` of an int over 4300 decimal digits raises, and the candidate chooses the int.
+    A frozenset's members are sorted, so equal frozensets get the same key.
+
+    >>> _typed_key((1, frozenset({2.0, True})))
+    'tuple(int:1,frozenset(bool:True,float:2.0))'
+    """
+    t = type(value)
+    if t is int:
+        return f"int:{value:x}"
+    if t is tuple:
+        return "tuple(" + ",".join(map(_typed_key, value)) + ")"
+    if t is frozenset:
+        return "frozenset(" + ",".join(sorted(map(_typed_key, value))) + ")"
+    return f"{t.__name__}:{value!r}"
 
 
 def normalise_stdout(text: str) -> list[str]:

@@ -18,7 +18,10 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
 * the **supervisor** (trusted, the PID namespace's init) reads the jobs, forks the judge,
   reads the candidate's output, enforces the deadline, kills and reaps;
 * the **zygote** is forked by the supervisor *before the first job is read*, builds the
-  allowlisted root (``jail.py``), pre-imports common modules, and from then on only ever
+  allowlisted root (``jail.py``), installs a seccomp filter every candidate inherits
+  (``seccomp.py``: no kernel keyrings, which belong to the uid and would outlive the
+  candidate, no memfds, whose memory no limit counts), pre-imports common modules, and
+  from then on only ever
   receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
   candidate's code or output. Each candidate is a fork of this clean process;
 * the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh
@@ -53,6 +56,7 @@ import fcntl
 import json
 import os
 import resource
+import secrets
 import select
 import signal
 import socket
@@ -65,6 +69,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jail  # noqa: E402  (the package is not importable under -I -S; its folder is)
+import seccomp  # noqa: E402
 import wire  # noqa: E402
 
 del sys.path[0]  # the candidate must not import our modules
@@ -215,6 +220,16 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         os.dup2(null, fd)
     os.close(null)
     report: dict = {}
+    ipc_sysctl = None
+    if config.get("ipc_ns", False):
+        # a fresh IPC namespace starts with SysV limits in the terabytes, memory RLIMIT_AS does
+        # not count: each candidate lowers its own through this folder (its /proc shows only
+        # processes), whose files name the IPC namespace of whoever opens them
+        try:
+            ipc_sysctl = os.open("/proc/sys/kernel", os.O_PATH | os.O_DIRECTORY)
+            report["ipc_limits"] = "yes: SysV shared memory within memory_bytes"
+        except OSError as e:
+            report["ipc_limits"] = f"no ({e})"
     if jailed:
         try:
             if err := _libc_call("unshare", CLONE_NEWNS):
@@ -228,9 +243,10 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         report["filesystem"] = (
             "host (no mount namespace): what the candidate's uid may read or write"
         )
+    report["seccomp"] = seccomp.install()  # inherited by every candidate, which cannot undo it
     sock.send(json.dumps(report).encode())
     uid, size = config.get("uid"), int(config.get("tmpfs_bytes", 64 << 20))
-    ipc_ns = config.get("ipc_ns", False)
+    net_ns = config.get("net_ns", False)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 16, 8)
@@ -247,7 +263,7 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
                 code = 71
                 try:
                     sock.close()  # a candidate must never be able to order a fork
-                    code = _candidate_main(fds, uid, size, ipc_ns, jailed)
+                    code = _candidate_main(fds, uid, size, ipc_sysctl, jailed, net_ns)
                 finally:
                     os._exit(code)
             for fd in fds:
@@ -273,11 +289,11 @@ class _SetupError(Exception):
     pass
 
 
-def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
-                    jailed: bool) -> int:  # fmt: skip
+def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_sysctl: int | None,
+                    jailed: bool, net_ns: bool) -> int:  # fmt: skip
     """A fork of the zygote: lock down, read its own job, run it. Returns the exit code."""
     try:
-        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_ns, jailed)
+        job = _become_candidate(fds, uid, tmpfs_bytes, ipc_sysctl, jailed, net_ns)
     except BaseException as e:
         try:
             os.write(fds[1], b"E" + repr(e).encode()[:500])
@@ -289,18 +305,22 @@ def _candidate_main(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: b
     return _run_script(job["code"])
 
 
-def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns: bool,
-                      jailed: bool) -> dict:  # fmt: skip
+def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int,
+                      ipc_sysctl: int | None, jailed: bool, net_ns: bool) -> dict:  # fmt: skip
     """Lock this forked child down; on success, report ready on the setup pipe and close it.
 
     ``fds``: job memfd, setup pipe, stdin, stdout, stderr, then (call mode) the request and
-    response ends of the channel, which end up as fds 3 and 4.
+    response ends of the channel, which end up as fds 3 and 4. ``ipc_sysctl``: the zygote's
+    ``/proc/sys/kernel`` when each candidate gets a fresh IPC namespace, else None.
+    ``net_ns``: a fresh network namespace too (its counters would otherwise carry data from
+    one candidate to the next: ``/proc/self/net/snmp`` counts what the last one sent).
     """
     os.setsid()
-    # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects and the
-    # /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
+    # Fresh namespaces, so nothing outlives the candidate: SysV/POSIX IPC objects, network
+    # state and the /tmp tmpfs die with its last process. The zygote proved the kernel allows them, so a
     # refusal here is an infrastructure fault (no signal), not a reason to run less isolated.
-    flags = (CLONE_NEWIPC if ipc_ns else 0) | (CLONE_NEWNS if jailed else 0)
+    flags = (CLONE_NEWIPC if ipc_sysctl is not None else 0) | (CLONE_NEWNS if jailed else 0)
+    flags |= CLONE_NEWNET if net_ns else 0
     if flags and (err := _libc_call("unshare", flags)):
         raise _SetupError(f"namespaces refused: {err}")
     if jailed:
@@ -312,6 +332,8 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns:
             raise _SetupError(f"tmpfs refused: {err}")
         os.chdir("/tmp")
     job = wire.unpack(_read_job(fds[0]))
+    if ipc_sysctl is not None:
+        _cap_ipc(ipc_sysctl, job["limits"]["memory_bytes"])
     if not jailed:  # no mount namespace: a folder the supervisor made and will remove
         os.chdir(job["cwd"])
     # move every source above the targets first: a received fd may sit on 3 or 4
@@ -344,6 +366,14 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns:
             raise _SetupError(f"setrlimit({which}) refused: {e}") from None
     if err := _libc_call("prctl", PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0):
         raise _SetupError(f"no_new_privs refused: {err}")
+    # what no rlimit counts (its /tmp, pipes, page tables) can still exhaust the host: the
+    # OOM killer then takes a candidate, never the trainer. Written with CAP_SYS_RESOURCE
+    # (where the container leaves us that), it is also the floor the candidate cannot lower.
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError as e:
+        raise _SetupError(f"oom_score_adj refused: {e}") from None
     if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
@@ -359,6 +389,27 @@ def _become_candidate(fds: list[int], uid: int | None, tmpfs_bytes: int, ipc_ns:
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.argv = ["candidate"]
     return job
+
+
+def _cap_ipc(sysctl_dir: int, memory_bytes: int) -> None:
+    """Lower the SysV IPC limits of this candidate's own, fresh IPC namespace: shared memory
+    to ``memory_bytes`` in all, a few small semaphore sets and message queues."""
+    values = {
+        "shmmax": memory_bytes,
+        "shmall": memory_bytes // os.sysconf("SC_PAGE_SIZE"),
+        "shmmni": 64,
+        "sem": "250 1024 32 32",  # per set, in all, per semop call, sets
+        "msgmni": 16,  # queues of at most msgmnb (16 KiB by default) each
+    }
+    for name, value in values.items():
+        try:
+            fd = os.open(name, os.O_WRONLY, dir_fd=sysctl_dir)
+            try:
+                os.write(fd, str(value).encode())
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise _SetupError(f"IPC limit {name} refused: {e}") from None
 
 
 def _read_job(fd: int) -> bytes:
@@ -475,10 +526,14 @@ class _Channel:
     def __init__(self, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         self.req_fd, self.resp_fd, self.max_bytes = req_fd, resp_fd, max_bytes
         self.next_id, self.dead = 0, False
+        # StopIteration from a function that ``map`` calls ends the map as if exhausted, so
+        # ``all(map(candidate, xs))`` would hold: those two arrive as CandidateError instead
         self.errors = {
             name: obj
             for name, obj in vars(builtins).items()
-            if isinstance(obj, type) and issubclass(obj, Exception)
+            if isinstance(obj, type)
+            and issubclass(obj, Exception)
+            and not issubclass(obj, (StopIteration, StopAsyncIteration))
         }
 
     def call(self, name: str, args: tuple, kwargs: dict):
@@ -727,7 +782,18 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
-def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool) -> dict:
+def _scramble_last_pid(pid_max: int) -> None:
+    """Hand the next candidate an unpredictable pid. Pids in our PID namespace are otherwise
+    sequential, so a candidate's pid says how many processes the one before it forked: a
+    channel from one candidate to the next. Unseeded on purpose: a seed would make the pid
+    predictable again."""
+    with contextlib.suppress(OSError), open("/proc/sys/kernel/ns_last_pid", "w") as f:
+        f.write(str(300 + secrets.randbelow(max(1, pid_max - 1300))))
+
+
+def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
+             pid_max: int | None = None) -> dict:  # fmt: skip
+    """Run one job; ``pid_max`` is set when the PID namespace is ours to scramble."""
     limits = job["limits"]
     call_mode = job["mode"] == "call"
     # what the candidate may hold: its own code and limits (never the tests or the stdin of
@@ -755,6 +821,8 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool) -> dict:
         theirs = [job_fd, setup_w, stdin_fd, out_w, err_w]
     start = time.monotonic()
     deadline = start + job["timeout"]
+    if pid_max:
+        _scramble_last_pid(pid_max)
     cand = zygote.fork(theirs)
     for fd in theirs:
         os.close(fd)
@@ -910,9 +978,16 @@ def main() -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     config["ipc_ns"] = isolation["ipc_namespace"] == "yes"
+    config["net_ns"] = isolation["net_namespace"] == "yes"
+    pid_max = None
+    if isolation["pid_namespace"] == "yes":
+        with contextlib.suppress(OSError, ValueError), open("/proc/sys/kernel/pid_max") as f:
+            pid_max = int(f.read())
+    isolation["candidate_pid"] = "random" if pid_max else "sequential"
     zygote, report = _start_zygote(config, jailed)
     isolation.update(report)
-    isolation["candidate_namespaces"] = "mount (own /tmp tmpfs), ipc" if jailed else "ipc"
+    net = ", net" if config["net_ns"] else ""
+    isolation["candidate_namespaces"] = ("mount (own /tmp tmpfs), ipc" if jailed else "ipc") + net
     _write_all(1, wire.pack({"hello": isolation}))
     while True:
         try:
@@ -922,7 +997,7 @@ def main() -> None:
         if job is None:
             break
         try:
-            reply = _run_job(job, config.get("uid"), zygote, jailed)
+            reply = _run_job(job, config.get("uid"), zygote, jailed, pid_max)
         except BaseException as e:
             reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}",
                      "restart": "sandbox error"}  # fmt: skip

@@ -90,7 +90,10 @@ def _call_spec(i: int, test: Mapping) -> dict:
 
 
 def _excerpt(value: Any, n: int = 200) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int over sys.get_int_max_str_digits() decimal digits, somewhere
+        text = f"<{type(value).__name__} holding an int too long to print>"
     return text if len(text) <= n else text[: n - 3] + "..."
 
 

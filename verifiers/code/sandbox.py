@@ -49,7 +49,8 @@ class Limits:
     memory_bytes: int = 1 << 30  # RLIMIT_AS
     cpu_s: int = 10  # RLIMIT_CPU; the wall-clock timeout is separate and usually shorter
     # RLIMIT_NPROC (tasks, threads included) for the candidate's own uid. Memory is capped per
-    # process, so the candidate's whole footprint is at most memory_bytes * processes.
+    # process, so the candidate's whole footprint is at most memory_bytes * processes, plus
+    # its /tmp (Sandbox.tmpfs_bytes) and SysV shared memory (memory_bytes; memfds are refused).
     processes: int = 8
     file_bytes: int = 16 << 20  # RLIMIT_FSIZE
     open_files: int = 64  # RLIMIT_NOFILE
