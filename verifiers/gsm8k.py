@@ -187,7 +187,8 @@ def _extract(completion: str, policy: str) -> _Found:
     if final.answer is None:
         return _Found(None, final.source)
     if final.source == "####":
-        return _read_line(final.answer)
+        line = _read_line(final.answer)
+        return _Found(line.text, line.source, line.problem, final.alternatives)
     if is_hedge(final.answer):
         return _Found(final.answer, final.source, (HEDGED, "more than one answer"))
     return _Found(final.answer, final.source, None, final.alternatives)
