@@ -238,6 +238,12 @@ CASES: list[tuple[str, str, float, str]] = [
     ("30", r"The angle is $\boxed{30}^\circ$.", 1.0, "box_in_expression"),
     ("5", "- \\boxed{5}", 1.0, "box_in_expression"),
     ("5", r"$x = \boxed{5}$ cm.", 1.0, "box_in_expression"),
+    ("5", r"**Answer:** \boxed{5}", 1.0, "box_in_expression"),
+    ("5", r"**\boxed{5}**", 1.0, "box_in_expression"),
+    ("5", r"So the answer is \boxed{5}!", 1.0, "box_in_expression"),
+    ("5", r"$x = {\boxed{5}}$", 1.0, "box_in_expression"),
+    ("5", r"$\textcolor{red}{\boxed{5}}$", 1.0, "box_in_expression"),
+    ("5", r"$\boxed{6}$ ${\color{white}\boxed{5}}$", 0.0, "hidden_answer"),
     # --- a22: more ways to offer a second value right after the box ----------------------
     ("5", r"\boxed{5} / 6", 0.0, "alternative_after"),
     ("5", r"\boxed{5} | 6", 0.0, "alternative_after"),

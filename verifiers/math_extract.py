@@ -504,10 +504,10 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     return None
 
 
-# Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial, a prime,
-# a letter: "\boxed{5}0" states 50, "\boxed{5}^2" 25.
+# Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
+# exclamation mark ending a sentence), a prime, a letter: "\boxed{5}0" states 50, "\boxed{5}^2" 25.
 _GLUED_AFTER_RE = re.compile(
-    r"\d|\.\d|!|'|_|[A-Za-z]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
+    r"\d|\.\d|!(?!\s|\Z)|'|_|[A-Za-z]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
 )
 # After a box, on its line: an operator or a separator and another value, "\boxed{5} + 6",
 # "\boxed{5} = 6", "\boxed{5} / 6", "\boxed{5} - 1", "\boxed{5} -- or 6".
@@ -518,7 +518,8 @@ _OPERATOR_AFTER_RE = re.compile(
 # Before a box: glued to a digit, a decimal point, a power or fraction sign ("1\boxed{5}",
 # "0.\boxed{5}", "2^\boxed{5}"), or after an operator ("-\boxed{5}", "6 - \boxed{5}").
 _GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
-_OPERATOR_BEFORE_RE = re.compile(r"(?:[-+*\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac))[ \t]*\Z")
+# (not "*": "**Answer:** \boxed{5}" is bold)
+_OPERATOR_BEFORE_RE = re.compile(r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac))[ \t]*\Z")
 # Commands whose braces may hold the final box: styling, never a value or a visibility.
 _WRAPPER_RE = re.compile(
     r"\\(?:text|textbf|mathbf|bm|boldsymbol|mathrm|underline|displaystyle|large|Large|"
@@ -543,8 +544,11 @@ def _box_in_expression(text: str, start: int, end: int) -> tuple[str, str] | Non
     if op is not None and text[line_start : max(line_start, start - 40) + op.start()].strip():
         return why  # a "-" opening its line is a list bullet, not a minus
     group = _enclosing_group(text, start)
-    if group is not None and not _WRAPPER_RE.search(text, max(0, group - 60), group):
-        return why
+    if group is None or _WRAPPER_RE.search(text, max(0, group - 60), group):
+        return None
+    only_box = not text[group + 1 : start].strip() and text[end : end + 64].lstrip().startswith("}")
+    if not only_box or text[max(0, group - 1) : group] not in ("", " ", "$", "\n", "\t"):
+        return why  # "{\boxed{5}}" alone is a plain group; "\frac{\boxed{5}}{2}" is not
     return None
 
 
