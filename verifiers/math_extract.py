@@ -179,7 +179,7 @@ _RETRACT_RE = re.compile(
     r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
     r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
     r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
-    r"hmm+,?\s+no\b|unless\s+(?:it|the\s+\w+|this|that|x)\b|if\s+not,|"
+    r"hmm+,?\s+no\b|could\s+be\s+wrong|maybe\s+(?:it'?s\s+|it\s+is\s+)?(?=\$|\\\(|\\boxed|[-+]?\d)|unless\s+(?:it|the\s+\w+|this|that|x)\b|if\s+not,|"
     r"(?:could|might|may|can)\s+(?:also|instead|even)\s+be\b|actually,?\s+(?=\$|\\\(|\\boxed|[-+]?\d)|"
     # other languages: French, German, Spanish, Chinese ("not right", "wrong", "should be")
     r"non,?\s+attend|nein\b|no,?\s+espera|en\s+realidad|\u4e0d\u5bf9|\u9519\u4e86|\u5e94\u8be5\u662f|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
@@ -471,7 +471,12 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
     skipped whatever its length, so no look-ahead window can be outrun."""
     closing = _CLOSING_RE.match(text, end)
+    after = closing.end() if closing else end
+    if text[after : after + 1].isdigit() and (after > end or text[end - 1 : end] in "$)]`"):
+        return MALFORMED, "a digit glued after the answer's closing delimiter"
     end = closing.end() if closing else end
+    if _OPERATOR_AFTER_RE.match(text, end):
+        return MALFORMED, "the answer is part of a larger expression"
     p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
     junk = text[end:p]
     if text.startswith("?", p):
@@ -507,12 +512,13 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
 # Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
 # exclamation mark ending a sentence), a prime, a letter: "\boxed{5}0" states 50, "\boxed{5}^2" 25.
 _GLUED_AFTER_RE = re.compile(
-    r"\d|\.\d|!(?!\s|\Z)|'|_|[A-Za-z]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
+    r"\d|\.\d|!(?!\s|\Z)|'|_|[A-Za-z]|\{\s*\}\s*[\^_]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
 )
 # After a box, on its line: an operator or a separator and another value, "\boxed{5} + 6",
 # "\boxed{5} = 6", "\boxed{5} / 6", "\boxed{5} - 1", "\boxed{5} -- or 6".
 _OPERATOR_AFTER_RE = re.compile(
-    r"[ \t]*(?:[-+*/|&=<>\u2013\u2014\u2212]+|\\(?:times|cdot|div|mid|vert|pm|mp|[lg]eq?|[lg]t)"
+    r"[ \t]*(?:[-+*/|&=<>\u2013\u2014\u2212\u2227\u2228]+|"
+    r"\\(?:times|cdot|div|mid|[vV]ert|\||parallel|pm|mp|[lg]eq?|[lg]t)"
     r"(?![A-Za-z]))[ \t]*(?:or[ \t/|]+)?(?:\$|\\\(|\\boxed|\\frac|[-+\u2212]?\.?\d)"
 )
 # Before a box: glued to a digit, a decimal point, a power or fraction sign ("1\boxed{5}",
