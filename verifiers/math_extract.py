@@ -922,6 +922,14 @@ _CHECKING_RE = re.compile(
 _FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
 
 
+# Before the final "answer is": "6, or the answer is 5", "The other answer is 5".
+_HEDGE_BEFORE_CLAUSE_RE = re.compile(
+    r"(?:\b(?:or|nor|alternatively|otherwise|either)\b[\s,]*(?:(?:the|my|our|an?)\s+)?|"
+    r"\b(?:other|another|alternative|second)\s+)(?:final\s+)?\Z",
+    re.IGNORECASE,
+)
+
+
 def _last_answer_is(text: str) -> re.Match[str] | None:
     """The last "answer is" / "answer:" that commits to a value, found from the end (most
     completions hold it near the end, so the scan stops early)."""
@@ -1072,6 +1080,11 @@ def final_answer(text: str) -> FinalAnswer:
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
+    lead = text[max(0, answer_is.start() - 60) : answer_is.start()]  # type: ignore[union-attr]
+    if _HEDGE_BEFORE_CLAUSE_RE.search(lead):
+        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], check_before=False)
+        why = "another answer offered just before it"
+        return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
     found = _finish(text, value, "answer_is", v_start, v_end, check_before=False)
     if found.problem is None and found.answer is not None:
