@@ -214,24 +214,29 @@ def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:
     return line
 
 
+COUNT = "count"  # the gold is a count of things: a completion's unit of measure is wrong
 _SOLUTION_NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
 _CALCULATOR_RE = re.compile(r"<<[^<>]*>>")
 
 
 def _unit_in_solution(solution: str, gold: Fraction) -> str | None:
-    """The unit a worked solution gives its final number in, read where it last writes it
-    (``$18``, ``18 cents``): the completion may not answer in another one."""
+    """The unit a worked solution gives its final number in, read where it last writes it with
+    one (``$18``, ``18 cents``): the completion may not answer in another one."""
     body = _CALCULATOR_RE.sub("", solution[: solution.rfind("####")])[-4000:]
     unit = None
     for m in _SOLUTION_NUMBER_RE.finditer(body):
         if parse_number(m.group(2)) != gold:
             continue
-        unit = None
+        # The last mention that names a unit: "She made $5 because 20 times .25 equals 5."
+        # is in dollars, though its last "5" names none.
         if m.group(1):
             unit = "dollar"
         elif m.group(3) and m.group(3).lower() != "in":  # "18 in total" names no inches
             read = read_words(m.group(3))
-            unit = None if read is None else read[1]
+            if read is not None:
+                # a count noun ("10 guests") is no unit of measure, yet no money either:
+                # "#### 10 cents" for it is wrong, "#### 10 people" is compared by its number
+                unit = read[1] or (COUNT if m.group(3).lower().endswith("s") else unit)
     return unit
 
 
