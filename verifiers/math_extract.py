@@ -130,6 +130,12 @@ _PAREN_HEDGE_RE = re.compile(
     r"\b(?:and|plus|also)\s+(?:\$|\\\(|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
+# A parenthesis opening the next sentence that offers a value: "\boxed{5}. (or $6$)".
+_NEXT_PAREN_HEDGE_RE = re.compile(
+    r"\s*(?:(?:or|nor|and/or|alternatively|maybe|possibly|perhaps|i\.?e\.?|not|approx\w*)\b|"
+    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d))",
+    re.IGNORECASE,
+)
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
 _HEDGE_BEFORE_RE = re.compile(
@@ -185,6 +191,10 @@ _RETRACT_RE = re.compile(
     r"non,?\s+attend|nein\b|no,?\s+espera|en\s+realidad|\u4e0d\u5bf9|\u9519\u4e86|\u5e94\u8be5\u662f|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
     r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
     re.IGNORECASE,
+)
+# Anywhere later: a parenthesis that opens with "or" and a value, "... [/asy] (or $6$)".
+_LATER_PAREN_HEDGE_RE = re.compile(
+    r"[(\[]\s*(?:or|maybe|possibly|perhaps)\s+(?:\$|\\\(|\\boxed|[-+]?\d)", re.IGNORECASE
 )
 _RELATION_BEFORE_RE = re.compile(
     r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
@@ -494,6 +504,13 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
     if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
         return HEDGED, "the next sentence offers another answer"
+    paren = _PAREN_AFTER_RE.match(text, q, min(len(text), q + 400))
+    if (
+        paren is not None
+        and text.startswith(("(", "[", "{"), q)
+        and _NEXT_PAREN_HEDGE_RE.match(paren.group(1))
+    ):
+        return HEDGED, "a parenthesised alternative after the answer"
     if "\n" not in junk:
         paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
         if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
@@ -501,7 +518,7 @@ def _hedge_after(text: str, end: int) -> tuple[str, str] | None:
     rest = text[p:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
-    retraction = _RETRACT_RE.search(rest)
+    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_HEDGE_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
     if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
