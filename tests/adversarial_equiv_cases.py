@@ -219,6 +219,10 @@ _ROWS: list[tuple[str, str, float, str]] = [
     ("5", B % r"6 + 0^{{9}^{99999}}", 0.0, "runaway"),
     ("5", B % r"4 \cdot 1^{(99999 \cdot 9)}", 0.0, "runaway"),
     ("5", B % r"\frac{(9999 \cdot 5)!}{(9999 \cdot 5)!} \cdot 6", 0.0, "runaway"),
+    ("5", B % ("(" * 40 + "x" + ")" * 40), 0.0, "runaway"),
+    # --- a prime mark: 5' is five feet (or minutes), not 5 ---
+    ("5", B % "5'", 0.0, "stray_token"),
+    ("f'(x)", B % "f'(x)", 1.0, "stray_token"),
 ]
 # fmt: on
 

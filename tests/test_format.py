@@ -243,6 +243,19 @@ def test_visible_text_next_to_invisible_characters_still_counts():
     assert rule(format_check("\u200bx<think>a</think><answer>4</answer>")) == "text_outside_tags"
 
 
+@pytest.mark.parametrize(
+    "drawn_as_nothing", ["$$", "**", "``", "\\,", "\\phantom{x}", "\\text{}", "{}", "$\\quad$"]
+)
+def test_markdown_and_latex_that_draw_nothing_are_empty(drawn_as_nothing):
+    v = format_check(f"<think>a</think><answer>{drawn_as_nothing}</answer>")
+    assert (v.reward, rule(v)) == (0.0, "empty_tag"), drawn_as_nothing
+
+
+def test_latex_that_draws_something_is_content():
+    for shown in ("\\alpha", "$x$", "\\text{5}", "{5}", "\\phantom{x}5", "**4**"):
+        assert format_reward(f"<think>a</think><answer>{shown}</answer>") == 1.0, shown
+
+
 def test_markup_that_shows_something_is_content():
     for shown in ("&amp;", "4<br>", "<!-- x", "x < 5", "a\u0301"):
         assert format_reward(f"<think>a</think><answer>{shown}</answer>") == 1.0, shown

@@ -216,3 +216,20 @@ def test_words_that_change_the_number_are_no_singular_noun(line):
 def test_strict_policy_and_a_later_answer(completion, reward, reason):
     v = gsm8k_check(completion, "18", policy="strict")
     assert (v.reward, v.reason) == (reward, reason), v
+
+
+def test_a_count_in_the_solution_refuses_a_unit_of_measure():
+    # gsm8k/test/499: the solution counts guests; "#### 10 cents" scored 1.0 (the README's
+    # probe command failed on it), while a count noun or no word at all still compares.
+    solution = (
+        "Then, X = 200/20 = 10, so when there are 10 guests the two venues will be equal "
+        "in cost.\n#### 10"
+    )
+    assert gsm8k_check("#### 10 cents", solution).reward == 0.0
+    assert gsm8k_check("#### 10 dollars", solution).reward == 0.0
+    assert gsm8k_check("#### 10 guests", solution).reward == 1.0
+    assert gsm8k_check("#### 10", solution).reward == 1.0
+    # A unit named earlier than the last unitless mention still holds: "$5 ... equals 5."
+    money = "She made $5 because 20 times .25 equals 5.\n#### 5"
+    assert gsm8k_check("#### 5 cents", money).reward == 0.0
+    assert gsm8k_check("#### 5", money).reward == 1.0

@@ -40,6 +40,7 @@ PATHOLOGICAL = [
     "2^" * 30 + "2",
     "{" * 200 + "2" + "}" * 200,
     r"\frac{1}{" * 60 + "2" + "}{1}" * 60,
+    "(" * 40 + "x" + ")" * 40,  # 5.4 s at the 5 s default deadline before the nesting guard
 ]
 
 
@@ -131,3 +132,13 @@ def test_every_in_process_step_is_quick(monkeypatch, gold, pred):
     equal, _, _ = vmath._compare(gold, pred, 5.0)
     assert equal is False
     assert time.perf_counter() - start < 0.5, pred[:40]
+
+
+def test_deep_brackets_are_refused_before_the_parser_and_shallow_ones_are_not():
+    deep = r"\boxed{" + "(" * 40 + "x" + ")" * 40 + "}"
+    start = time.perf_counter()
+    verdict = math_check(deep, "x + 1")
+    assert time.perf_counter() - start < 1.0
+    assert (verdict.reward, verdict.reason, verdict.details["path"]) == (0.0, "timeout", "guard")
+    assert "nested" in verdict.details["guard"]
+    assert runaway(r"\left(\frac{(x+1)^{2}}{[x-1]}\right)") is None

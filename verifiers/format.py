@@ -30,7 +30,9 @@ list: format characters (Cf: zero-width space U+200B, joiners, BOM, bidi marks, 
 characters), combining marks with no base (U+034F, the variation selectors U+FE0F and
 U+180B), controls, unassigned code points, the Hangul fillers and the blank braille pattern
 (by their Unicode names), and markup that renders as nothing: ``&nbsp;`` and other entities
-of such characters, ``<!-- comments -->`` and bare tags (``<br>``). Otherwise a policy learns
+of such characters, ``<!-- comments -->`` and bare tags (``<br>``), and markdown/LaTeX that
+draws nothing (``$$``, ``**``, backticks, ``{}``, ``\,``, ``\quad``, ``\phantom{x}``, an
+empty ``\text{}``). Otherwise a policy learns
 that ``<answer>\u200b</answer>`` passes the emptiness rule.
 - ``pattern_mismatch``: ``re.search(pattern, completion)`` found nothing (anchor with
   ``\A``/``\Z`` to constrain the whole text; pass a compiled pattern to choose flags).
@@ -107,6 +109,14 @@ def _is_blank_char(c: str) -> bool:
     return any(word in name for word in _BLANK_NAME_WORDS)
 
 
+# Markdown and LaTeX that draw nothing: emphasis and code markers, math delimiters, braces,
+# spacing commands, \phantom{...}, an empty \text{}. Removing them leaves any visible text.
+_INVISIBLE_LATEX_RE = re.compile(
+    r"\\(?:[hv]?phantom|hspace\*?|vspace\*?)\s*\{[^{}]{0,200}\}|\\(?:[,;:! ]|q?quad(?![A-Za-z])|"
+    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|[*_`~$#{}\\]"
+)
+
+
 def _without_comments(text: str) -> str:
     """``text`` without its ``<!-- ... -->`` comments (an unclosed one is kept as text)."""
     out, i = [], 0
@@ -128,14 +138,16 @@ def _is_blank(text: str) -> bool:
     markup tags and entities that decode to those."""
     if _only_blank_chars(text):
         return True
-    if "<" not in text and "&" not in text:
-        return False
-    shown = _MARKUP_TAG_RE.sub("", _without_comments(text))
-    if "&" in shown:
-        for entity in _BLANK_ENTITIES:  # the common ones in C, before the general decoder
-            shown = shown.replace(entity, "")
-        shown = html.unescape(shown) if "&" in shown else shown
-    return _only_blank_chars(shown)
+    shown = text
+    if "<" in text or "&" in text:
+        shown = _MARKUP_TAG_RE.sub("", _without_comments(text))
+        if "&" in shown:
+            for entity in _BLANK_ENTITIES:  # the common ones in C, before the general decoder
+                shown = shown.replace(entity, "")
+            shown = html.unescape(shown) if "&" in shown else shown
+        if _only_blank_chars(shown):
+            return True
+    return _only_blank_chars(_INVISIBLE_LATEX_RE.sub("", shown))
 
 
 def _only_blank_chars(text: str) -> bool:

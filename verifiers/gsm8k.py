@@ -83,7 +83,7 @@ def parse_gsm8k_answer(row_answer: str) -> str:
     return format_fraction(value)
 
 
-def _gold_value(answer: str) -> tuple[Fraction, frozenset[str] | None]:
+def _gold_value(answer: str) -> tuple[Fraction, str | None]:
     """The gold number and its unit when the answer names one (``$18``, ``18 dollars``, or a
     worked solution that writes ``$18`` before its ``#### 18``)."""
     if not isinstance(answer, str):
@@ -95,8 +95,7 @@ def _gold_value(answer: str) -> tuple[Fraction, frozenset[str] | None]:
     quantity = parse_quantity(answer)
     if quantity is None:
         raise ValueError(f"answer is not a number (GSM8K answers are): {answer[:80]!r}")
-    value, unit = quantity
-    return value, None if unit is None else frozenset((unit,))
+    return quantity
 
 
 @dataclass(frozen=True)
@@ -188,7 +187,8 @@ def _extract(completion: str, policy: str) -> _Found:
     if final.answer is None:
         return _Found(None, final.source)
     if final.source == "####":
-        return _read_line(final.answer)
+        line = _read_line(final.answer)
+        return _Found(line.text, line.source, line.problem, final.alternatives)
     if is_hedge(final.answer):
         return _Found(final.answer, final.source, (HEDGED, "more than one answer"))
     return _Found(final.answer, final.source, None, final.alternatives)
@@ -214,27 +214,30 @@ def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:
     return line
 
 
+COUNT = "count"  # the gold is a count of things: a completion's unit of measure is wrong
 _SOLUTION_NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
 _CALCULATOR_RE = re.compile(r"<<[^<>]*>>")
 
 
-def _unit_in_solution(solution: str, gold: Fraction) -> frozenset[str] | None:
-    """The units a worked solution gives its final number in (``$18``, ``18 cents``), every
-    place it writes that number with one: the completion may not answer in another. A later
-    bare mention ("... equals 5.") does not erase an earlier ``$5``; a number the solution
-    writes in two units (``5 apples`` and ``$5``) accepts either. None: no unit anywhere."""
+def _unit_in_solution(solution: str, gold: Fraction) -> str | None:
+    """The unit a worked solution gives its final number in, read where it last writes it with
+    one (``$18``, ``18 cents``): the completion may not answer in another one."""
     body = _CALCULATOR_RE.sub("", solution[: solution.rfind("####")])[-4000:]
-    units: set[str] = set()
+    unit = None
     for m in _SOLUTION_NUMBER_RE.finditer(body):
         if parse_number(m.group(2)) != gold:
             continue
+        # The last mention that names a unit: "She made $5 because 20 times .25 equals 5."
+        # is in dollars, though its last "5" names none.
         if m.group(1):
-            units.add("dollar")
+            unit = "dollar"
         elif m.group(3) and m.group(3).lower() != "in":  # "18 in total" names no inches
             read = read_words(m.group(3))
-            if read is not None and read[1] is not None:
-                units.add(read[1])
-    return frozenset(units) or None
+            if read is not None:
+                # a count noun ("10 guests") is no unit of measure, yet no money either:
+                # "#### 10 cents" for it is wrong, "#### 10 people" is compared by its number
+                unit = read[1] or (COUNT if m.group(3).lower().endswith("s") else unit)
+    return unit
 
 
 def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") -> Verdict:
@@ -264,8 +267,8 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
         return Verdict(0.0, NO_ANSWER, found.text, gold_text, details)
     pred, unit = amount
     pred_norm = format_fraction(pred)
-    if unit is not None and gold_unit is not None and unit not in gold_unit:
-        details["units"] = (sorted(gold_unit), unit)
+    if unit is not None and gold_unit is not None and unit != gold_unit:
+        details["units"] = (gold_unit, unit)
         return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, details)
     for alternative in found.alternatives if pred == gold else ():
         # "18, or \boxed{18}": one answer written twice only if both are right.

@@ -44,7 +44,7 @@ Before any of these, a hedged prediction scores 0 with reason ``hedged``: altern
 4", "3 \text{ or } 4", "5 \vee 6"), a list ("6, 7") against a gold that is a single value
 (no comma, no ``\pm``), or an answer that a short tail takes back ("5. No wait", "5?"). After
 the ``string`` path, a prediction holding a token no final answer holds unless the gold does
-(``\neq``, ``\to``, ``\approx``, ``\ldots``, ``\phantom``, ``?``, ``\text{}`` that is neither
+(``\neq``, ``\to``, ``\approx``, ``\ldots``, ``\phantom``, ``?``, a prime ``'``, ``\text{}`` that is neither
 a unit nor the gold's text) scores 0 with reason ``malformed``: sympy's parsers would drop the
 token and read the number beside it. A numeral with a base subscript (``101_2``) is compared
 digit by digit with a gold in the same base and never equals a plain gold (``101`` is not
@@ -137,7 +137,8 @@ _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNO
 # left ("\neq 5", "\to 6"), an approximation, an ellipsis, an invisible \phantom, a "?".
 # sympy's parsers skip or drop them and read what remains as the answer.
 _STRAY_RE = re.compile(
-    r"\?|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
+    # "'": a prime (5' is five feet or minutes, f' a derivative) the gold must also hold
+    r"\?|'|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
     r"(?:long)?(?:right|left|leftright)arrow|(?:Long)?(?:Right|Left|Leftright)arrow|"
     r"wedge|land|forall|exists|therefore|because|approx|sim|simeq|propto|"
     r"[lcvd]?dots)(?![a-zA-Z])"

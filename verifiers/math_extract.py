@@ -19,8 +19,16 @@ in one place, with nothing after it that offers another. In detail:
    ``Alternatively, ...``, ``Actually, it is 6``, ``scratch that``, a ``?``), or a box left
    open after it. Any of these: reward 0, reason ``hedged`` (``malformed`` for an open box).
 4. Approximations are hedges: ``~18``, ``about 18``, ``18 approx``, ``\approx 18`` score 0.
+   A box that is one operand of a larger expression (``\frac{\boxed{5}}{2}``, ``-\boxed{5}``,
+   ``\boxed{5}0``, ``\boxed{5}^2``, ``\boxed{5} + 6``) states that expression: ``malformed``.
+   A value standing alone on the completion's last line, after the answer (``\boxed{5}``
+   ... ``\n\n**6**``, ``Final: 6``), is offered too: the answer counts only if it is the same.
 5. Characters that render as nothing (Unicode's default-ignorable set: zero-width spaces
-   and joiners, variation selectors, bidi marks) are removed before reading.
+   and joiners, variation selectors, bidi marks) are removed before reading, and lookalikes
+   (fullwidth forms, math bold letters, Cyrillic/Greek letters shaped like Latin ones) are
+   read as the ASCII they show. A commitment that does not show (inside ``<!-- -->``,
+   ``\phantom{}``, white text) is no commitment; a final box after a TeX comment sign ``%``
+   on its line is refused (``malformed``).
 6. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
    than ``MAX_BOX_CHARS`` scores 0 with the reason; markup tags on the ``####`` line
    (``#### 18 <b>or 19</b>``) are read through, never treated as its end. More than
@@ -43,6 +51,7 @@ is judged in milliseconds whatever it holds.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from verifiers.exact_numbers import find_numbers, parse_number
@@ -87,7 +96,10 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 # ("5 and it is prime" keeps 5, "5 and 6" offers two).
 _ALWAYS_HEDGE_AFTER_RE = re.compile(
     r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
-    r"respectively|maybe|perhaps|possibly|probably)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
+    r"respectively|maybe|perhaps|possibly|probably|"
+    # "or" in other languages ("o"/"ou"/"of" only with a value after: "5 o 6")
+    r"oder|oppure|ou(?=\s*[-+$\\\d])|o(?=\s*[-+$\\\d])|\u0438\u043b\u0438|\u6216|\u307e\u305f\u306f|"
+    r"ho\u1eb7c|atau|veya|eller|lub|albo|nebo)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
     r"\s*\\text\{\s*or\b|\s*\?",
     re.IGNORECASE,
 )
@@ -107,20 +119,20 @@ _NEXT_SENTENCE_HEDGE_RE = re.compile(
     r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
     re.IGNORECASE,
 )
-# Anywhere after the answer: a parenthesis that opens with "or" and a value, "... possible
-# values of $x$. (or $7$)". Far from the answer it still offers another one.
-_LATER_PAREN_OR_RE = re.compile(
-    r"\(\s*(?:or|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
-    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
 # A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
 # "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
 # incorrect)" offer nothing.
-_PAREN_AFTER_RE = re.compile(r"[ \t]*\(([^()\n]{0,200})\)?")
+_PAREN_AFTER_RE = re.compile(r"[ \t]*[(\[{]([^()\[\]{}\n]{0,200})[)\]}]?")
 _PAREN_HEDGE_RE = re.compile(
     r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
-    r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b",
+    r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b|"
+    r"\b(?:and|plus|also)\s+(?:\$|\\\(|[-+\u2212]?\.?\d)",
+    re.IGNORECASE,
+)
+# A parenthesis opening the next sentence that offers a value: "\boxed{5}. (or $6$)".
+_NEXT_PAREN_HEDGE_RE = re.compile(
+    r"\s*(?:(?:or|nor|and/or|alternatively|maybe|possibly|perhaps|i\.?e\.?|not|approx\w*)\b|"
+    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d))",
     re.IGNORECASE,
 )
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
@@ -172,9 +184,16 @@ _RETRACT_RE = re.compile(
     r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
     r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
     r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
-    r"hmm+,?\s+no\b|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
+    r"hmm+,?\s+no\b|could\s+be\s+wrong|maybe\s+(?:it'?s\s+|it\s+is\s+)?(?=\$|\\\(|\\boxed|[-+]?\d)|unless\s+(?:it|the\s+\w+|this|that|x)\b|if\s+not,|"
+    r"(?:could|might|may|can)\s+(?:also|instead|even)\s+be\b|actually,?\s+(?=\$|\\\(|\\boxed|[-+]?\d)|"
+    # other languages: French, German, Spanish, Chinese ("not right", "wrong", "should be")
+    r"non,?\s+attend|nein\b|no,?\s+espera|en\s+realidad|\u4e0d\u5bf9|\u9519\u4e86|\u5e94\u8be5\u662f|(?:it|that|this|the\s+answer)\s+(?:should|must)\s+(?:be|have\s+been)\s+"
     r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
     re.IGNORECASE,
+)
+# Anywhere later: a parenthesis that opens with "or" and a value, "... [/asy] (or $6$)".
+_LATER_PAREN_HEDGE_RE = re.compile(
+    r"[(\[]\s*(?:or|maybe|possibly|perhaps)\s+(?:\$|\\\(|\\boxed|[-+]?\d)", re.IGNORECASE
 )
 _RELATION_BEFORE_RE = re.compile(
     r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
@@ -184,7 +203,7 @@ _RELATION_BEFORE_RE = re.compile(
 _IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
 _WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
 # Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
-_CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*))+")
+_CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*|`))+")
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
 # render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
 # as the hedge it shows, never as a box followed by an unknown character.
@@ -194,7 +213,38 @@ _IGNORABLE_RANGES = (
     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )  # fmt: skip
-_IGNORABLE = dict.fromkeys(c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1))
+_IGNORABLE: dict[int, int | None] = dict.fromkeys(
+    c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1)
+)
+
+
+def _lookalikes() -> dict[int, int]:
+    r"""Characters drawn as an ASCII one: fullwidth forms (U+FF01-FF5E: fullwidth "or",
+    "####"), the bold/italic/script math letters and digits, and the Cyrillic and Greek letters
+    shaped like Latin ones. Read as that ASCII character, one for one (positions do not move),
+    so ``\boxed{5}`` then a Cyrillic "or" and 6 is the hedge it shows. Superscripts and
+    subscripts are no lookalikes: U+00B2 after x is x^2, not x2."""
+    table: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+    for c in range(0x1D400, 0x1D800):
+        decomposition = unicodedata.decomposition(chr(c))
+        if decomposition.startswith("<font>"):
+            ascii_char = chr(int(decomposition.split()[1], 16))
+            if ascii_char.isascii() and ascii_char.isalnum():
+                table[c] = ord(ascii_char)
+    # Latin letter: its Cyrillic and Greek lookalikes, by code point.
+    shapes = {"a": (0x430,), "c": (0x441,), "e": (0x435,), "o": (0x43E, 0x3BF), "p": (0x440,),
+              "x": (0x445,), "y": (0x443,), "i": (0x456,), "A": (0x410, 0x391),
+              "B": (0x412, 0x392), "E": (0x415, 0x395), "H": (0x41D, 0x397),
+              "K": (0x41A, 0x39A), "M": (0x41C, 0x39C), "O": (0x41E, 0x39F),
+              "P": (0x420, 0x3A1), "C": (0x421,), "T": (0x422, 0x3A4),
+              "X": (0x425, 0x3A7)}  # fmt: skip
+    for latin, codes in shapes.items():
+        table.update((code, ord(latin)) for code in codes)
+    return table
+
+
+# One pass over a non-ASCII completion: invisible characters out, lookalikes to ASCII.
+_READ_AS_ASCII: dict[int, int | None] = {**_lookalikes(), **_IGNORABLE}
 _DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -237,6 +287,55 @@ def end_of_answer_line(line: str) -> str:
     ('42', '18 or 19')
     """
     return " ".join(_MARKUP_TAG_RE.sub(" ", line).split())
+
+
+# --- what does not show -------------------------------------------------------------------
+
+_COMMITMENT_RE = re.compile(r"\\boxed|\\fbox|####|answer", re.IGNORECASE)
+# Groups drawn invisibly: \phantom{...} and kin, and white text (\textcolor{white}{...},
+# \color{white}{...}).
+_HIDDEN_GROUP_RE = re.compile(
+    r"\\(?:[hv]?phantom|(?:text)?color\s*\{\s*white\s*\})\s*(?=\{)", re.IGNORECASE
+)
+
+
+# A TeX comment sign: a "%" that is not escaped and not a percent sign after a number.
+_TEX_COMMENT_RE = re.compile(r"(?<![\\\d\s])\s*%|^\s*%", re.MULTILINE)
+
+
+def _without_hidden_answers(text: str) -> str:
+    r"""``text`` with every answer that does not show blanked out (spaces, so that positions
+    stay): an HTML comment ``<!-- \boxed{5} -->`` (an unclosed one hides the rest of the text),
+    ``\phantom{\boxed{5}}``, ``\textcolor{white}{\boxed{5}}``. Only regions holding a
+    commitment (a box, ``####``, "answer") are blanked: "5 <!-- or 6 -->" still reads as the
+    hedge it is written as. Each region is scanned once (linear)."""
+    regions: list[tuple[int, int]] = []
+    if "<!--" in text:
+        i = text.find("<!--")
+        while i >= 0:
+            close = text.find("-->", i + 4)
+            end = len(text) if close < 0 else close + 3
+            regions.append((i, end))
+            i = text.find("<!--", end) if close >= 0 else -1
+    if "phantom" in text or "olor" in text:
+        for m in _HIDDEN_GROUP_RE.finditer(text):
+            if regions and m.start() < regions[-1][1]:
+                continue
+            box = _box_at(text, m.end())
+            end = len(text) if isinstance(box, str) else m.end() if box is None else box[2]
+            regions.append((m.start(), end))
+    regions = [r for r in regions if _COMMITMENT_RE.search(text, *r)]
+    if not regions:
+        return text
+    regions.sort()
+    pieces, at = [], 0
+    for start, end in regions:
+        start = max(start, at)
+        if end > start:
+            pieces += [text[at:start], " " * (end - start)]
+            at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 # --- boxes -------------------------------------------------------------------------------
@@ -382,7 +481,12 @@ def hedge_after(text: str, end: int) -> tuple[str, str] | None:
     Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
     skipped whatever its length, so no look-ahead window can be outrun."""
     closing = _CLOSING_RE.match(text, end)
+    after = closing.end() if closing else end
+    if text[after : after + 1].isdigit() and (after > end or text[end - 1 : end] in "$)]`"):
+        return MALFORMED, "a digit glued after the answer's closing delimiter"
     end = closing.end() if closing else end
+    if _OPERATOR_AFTER_RE.match(text, end):
+        return MALFORMED, "the answer is part of a larger expression"
     p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
     junk = text[end:p]
     if text.startswith("?", p):
@@ -400,6 +504,13 @@ def hedge_after(text: str, end: int) -> tuple[str, str] | None:
     q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
     if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
         return HEDGED, "the next sentence offers another answer"
+    paren = _PAREN_AFTER_RE.match(text, q, min(len(text), q + 400))
+    if (
+        paren is not None
+        and text.startswith(("(", "[", "{"), q)
+        and _NEXT_PAREN_HEDGE_RE.match(paren.group(1))
+    ):
+        return HEDGED, "a parenthesised alternative after the answer"
     if "\n" not in junk:
         paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
         if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
@@ -407,11 +518,77 @@ def hedge_after(text: str, end: int) -> tuple[str, str] | None:
     rest = text[p:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
-    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_OR_RE.search(rest)
+    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_HEDGE_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
     if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
         return MALFORMED, "a box opened after the answer"
+    return None
+
+
+# Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
+# exclamation mark ending a sentence), a prime, a letter: "\boxed{5}0" states 50, "\boxed{5}^2" 25.
+_GLUED_AFTER_RE = re.compile(
+    r"\d|\.\d|!(?!\s|\Z)|'|_|[A-Za-z]|\{\s*\}\s*[\^_]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
+)
+# After a box, on its line: an operator or a separator and another value, "\boxed{5} + 6",
+# "\boxed{5} = 6", "\boxed{5} / 6", "\boxed{5} - 1", "\boxed{5} -- or 6".
+_OPERATOR_AFTER_RE = re.compile(
+    r"[ \t]*(?:[-+*/|&=<>\u2013\u2014\u2212\u2227\u2228]+|"
+    r"\\(?:times|cdot|div|mid|[vV]ert|\||parallel|pm|mp|[lg]eq?|[lg]t)"
+    r"(?![A-Za-z]))[ \t]*(?:or[ \t/|]+)?(?:\$|\\\(|\\boxed|\\frac|[-+\u2212]?\.?\d)"
+)
+# Before a box: glued to a digit, a decimal point, a power or fraction sign ("1\boxed{5}",
+# "0.\boxed{5}", "2^\boxed{5}"), or after an operator ("-\boxed{5}", "6 - \boxed{5}").
+_GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
+# (not "*": "**Answer:** \boxed{5}" is bold)
+_OPERATOR_BEFORE_RE = re.compile(r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac))[ \t]*\Z")
+# Commands whose braces may hold the final box: styling, never a value or a visibility.
+_WRAPPER_RE = re.compile(
+    r"\\(?:text|textbf|mathbf|bm|boldsymbol|mathrm|underline|displaystyle|large|Large|"
+    r"(?:text)?color\s*\{(?!\s*white)[^{}]*\})\s*\Z"
+)
+
+
+def _box_in_expression(text: str, start: int, end: int) -> tuple[str, str] | None:
+    """Why the box ``text[start:end]`` is one operand of a larger expression (its value is
+    not what the completion states), or None."""
+    why = MALFORMED, "the final box is part of a larger expression"
+    if end < len(text) and _GLUED_AFTER_RE.match(text, end):
+        return why
+    closing = _CLOSING_RE.match(text, end)
+    if _OPERATOR_AFTER_RE.match(text, closing.end() if closing else end):
+        return why
+    line_start = text.rfind("\n", 0, start) + 1
+    head = text[max(line_start, start - 40) : start]
+    if _GLUED_BEFORE_RE.search(head):
+        return why
+    op = _OPERATOR_BEFORE_RE.search(head)
+    if op is not None and text[line_start : max(line_start, start - 40) + op.start()].strip():
+        return why  # a "-" opening its line is a list bullet, not a minus
+    group = _enclosing_group(text, start)
+    if group is None or _WRAPPER_RE.search(text, max(0, group - 60), group):
+        return None
+    only_box = not text[group + 1 : start].strip() and text[end : end + 64].lstrip().startswith("}")
+    if not only_box or text[max(0, group - 1) : group] not in ("", " ", "$", "\n", "\t"):
+        return why  # "{\boxed{5}}" alone is a plain group; "\frac{\boxed{5}}{2}" is not
+    return None
+
+
+def _enclosing_group(text: str, pos: int) -> int | None:
+    """The index of the nearest unmatched ``{`` before ``pos`` (within ``MAX_BOX_CHARS``), or
+    None: a box enclosed by braces that are no box's."""
+    level = 0
+    braces = [
+        m for m in _BRACE_RE.finditer(text, max(0, pos - MAX_BOX_CHARS), pos) if len(m.group()) == 1
+    ]
+    for m in reversed(braces):
+        if m.group() == "}":
+            level += 1
+        elif level:
+            level -= 1
+        else:
+            return m.start()
     return None
 
 
@@ -719,7 +896,16 @@ def _bare_number(text: str) -> FinalAnswer:
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
     problem = hedge_after(text, end) or _approx_before(text, start)
+    if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
+        problem = HEDGED, "a range of values, not one"
     return FinalAnswer(answer, "last_number", end, problem)
+
+
+# "17-18 dollars", "17\u201318", "between 17 and 18": the last number closes a range.
+_RANGE_BEFORE_RE = re.compile(
+    r"(?:\d\s*[-\u2013\u2014]|\bbetween\s+\$?\d[\d,.]*(?:\s+[A-Za-z]+)?\s+and)\s*\$?\s*\Z",
+    re.IGNORECASE,
+)
 
 
 def _approx_before(text: str, start: int) -> tuple[str, str] | None:
@@ -751,6 +937,14 @@ _CHECKING_RE = re.compile(
 
 
 _FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
+
+
+# Before the final "answer is": "6, or the answer is 5", "The other answer is 5".
+_HEDGE_BEFORE_CLAUSE_RE = re.compile(
+    r"(?:\b(?:or|nor|alternatively|otherwise|either)\b[\s,]*(?:(?:the|my|our|an?)\s+)?|"
+    r"\b(?:other|another|alternative|second)\s+)(?:final\s+)?\Z",
+    re.IGNORECASE,
+)
 
 
 def _last_answer_is(text: str) -> re.Match[str] | None:
@@ -802,7 +996,30 @@ def _finish(
                 alternatives = (alternative,)
     if problem is None:
         problem = hedge_after(text, end)
+    if problem is None:
+        later = _last_line_value(text, end)
+        if later is not None and later != answer:
+            alternatives += (later,)
     return FinalAnswer(answer, source, end, problem, alternatives)
+
+
+# A last line that is only a value, maybe labelled: "6", "**6**", "$6$", "Final: 6".
+_LINE_VALUE_RE = re.compile(
+    r"[\s>#*_-]*(?:[A-Za-z][A-Za-z ]{0,30}:[\s*_]*)?(?:\$\$?|\\\(|\\\[)?\s*"
+    r"(?P<value>[-+\u2212]?(?:\\?\$)?(?:\d[\d,]*(?:\.\d+)?(?:/\d+)?|\\[dt]?frac\{-?\d+\}\{\d+\})"
+    r"(?:\\?%)?)\s*(?:\$\$?|\\\)|\\\])?[\s*_.]*"
+)
+
+
+def _last_line_value(text: str, end: int) -> str | None:
+    """The value that a later line standing alone at the end of the completion offers
+    (``\\boxed{5}`` ... ``\n\n6``): another answer, which counts only if it is right too."""
+    stop = len(text.rstrip())
+    line_start = text.rfind("\n", end, stop) + 1
+    if line_start <= end or stop - line_start > 100:
+        return None
+    m = _LINE_VALUE_RE.fullmatch(text, line_start, stop)
+    return None if m is None else _clean(m.group("value"))
 
 
 def final_answer(text: str) -> FinalAnswer:
@@ -822,13 +1039,25 @@ def final_answer(text: str) -> FinalAnswer:
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
     if not text.isascii():
-        text = text.translate(_IGNORABLE)
+        text = text.translate(_READ_AS_ASCII)
+    text = _without_hidden_answers(text)
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
+    line_start = 0 if box is None else text.rfind("\n", 0, box[0]) + 1
+    if (
+        box is not None
+        and text.find("%", line_start, box[0]) >= 0
+        and _TEX_COMMENT_RE.search(text, line_start, box[0])
+    ):
+        why = "the final box follows a TeX comment sign '%' on its line (hidden in math)"
+        return FinalAnswer(None, "boxed", len(text), (MALFORMED, why))
     hashes = text.rfind("####")
     while hashes > 0 and text[hashes - 1] == "#":
         hashes -= 1
+    if hashes > 0:
+        # "#### 19 #### 18" is one line that holds two values, read from its first '####'
+        hashes = text.find("####", text.rfind("\n", 0, hashes) + 1)
     answer_is = _last_answer_is(text)
     starts = {
         "boxed": -1 if box is None else box[0],
@@ -853,7 +1082,11 @@ def final_answer(text: str) -> FinalAnswer:
         content, why = _unwrap_box(text[c_start:c_end])
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
-        return _finish(text, content, "boxed", start, end, check_before=True)
+        found = _finish(text, content, "boxed", start, end, check_before=True)
+        inside = None if found.problem else _box_in_expression(text, start, end)
+        if inside is not None:
+            return FinalAnswer(found.answer, "boxed", end, inside)
+        return found
     if source == "####":
         line = _hashes_line(text, hashes)
         if isinstance(line, str):
@@ -864,6 +1097,11 @@ def final_answer(text: str) -> FinalAnswer:
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
+    lead = text[max(0, answer_is.start() - 60) : answer_is.start()]  # type: ignore[union-attr]
+    if _HEDGE_BEFORE_CLAUSE_RE.search(lead):
+        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], check_before=False)
+        why = "another answer offered just before it"
+        return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
     found = _finish(text, value, "answer_is", v_start, v_end, check_before=False)
     if found.problem is None and found.answer is not None:
