@@ -25,6 +25,7 @@ Which models: those :func:`policy_opt.kv_decode.supports` accepts.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from typing import Any
 
 import torch
@@ -98,9 +99,17 @@ class StaticDecoder:
             logits = self._step()
         # Capturing records the kernels without running them: the state (column, bias,
         # cache) stays where the eager step left it, and the first replay runs step 2.
-        self.graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(self.graph), _graph_safe_autocast():
-            self.graph_logits = self._step()
+        # Not yet run on a GPU by its authors (README, "One GPU"): a capture the model's kernels
+        # refuse falls back to eager steps on the same static cache, with one warning, instead
+        # of ending the run. Capture records without running, so the state is untouched.
+        try:
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph), _graph_safe_autocast():
+                self.graph_logits = self._step()
+        except Exception as err:  # noqa: BLE001 - any capture failure has the same way out
+            self.graph, self.graph_logits, self.graphs = None, None, False
+            warnings.warn(f"CUDA graph capture failed ({type(err).__name__}: {err}); decoding "
+                          "eagerly over the static cache", RuntimeWarning, stacklevel=2)
         return logits
 
     def _step(self) -> torch.Tensor:
