@@ -387,7 +387,7 @@ def _probe(host: str, port: int, timeout: float) -> str | None:
         try:
             socket.create_connection((host, port), timeout=timeout).close()
             result.append(None)
-        except OSError as err:
+        except Exception as err:  # noqa: BLE001 - any failure means: no hub from here
             result.append(f"no connection to {host}: {type(err).__name__}")
 
     # getaddrinfo ignores the socket timeout, so the whole probe runs in a thread we stop
