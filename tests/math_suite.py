@@ -127,7 +127,9 @@ CASES: list[Case] = [Case(*row) for row in [
     ("extraction", r"\frac{a+1}{b}", r"\boxed{\frac{a+1}{b}}", True),
     ("extraction", "4", r"\boxed 4", True),
     ("extraction", "4", r"so \boxed{4} and then more text about 5", True),
-    ("extraction", "4", r"\boxed{4} then a truncated \boxed{5", True),
+    # A box opened after the answer and never closed: the completion was writing another
+    # answer when it stopped, so the final answer is unknown (issue 22's rule: refused).
+    ("extraction", "4", r"\boxed{4} then a truncated \boxed{5", False),
     ("extraction", "72", "48 + 24 = 72 clips.\n#### 72", True),
     ("extraction", "72", "48 + 24 = 72 clips.\n#### 70", False),
     ("extraction", "72", "So in total 48 + 24 = 72", True),

@@ -3,7 +3,8 @@ r"""Equivalence cases from the test suites of two established graders we did not
 Rows have the shape of ``tests/adversarial_*_cases.py``: ``(gold, completion, expected_reward,
 class_name)``. The pairs and their labels are the sources' own, unchanged; only the form is
 ours: the prediction is put in ``\boxed{}`` so that the comparison, not the extraction, is
-measured, and each symmetric pair of the second source is listed in both orders, as its test
+measured (a prediction ending in a lone backslash gets a space before the closing brace, which
+it would otherwise escape), and each symmetric pair of the second source is listed in both orders, as its test
 runs it. Non-string inputs of that source (``5``, ``5.0``, ``5 / 2``) are written as the strings
 Python prints for them; its ``(0, None)`` pair has no string form and is left out.
 
@@ -84,6 +85,10 @@ _NEMO_SKILLS: list[tuple[str, str, bool]] = [
 
 
 def _row(gold: str, pred: str, equivalent: bool, source: str) -> tuple[str, str, float, str]:
+    # A prediction ending in a lone backslash ("185\\") would escape the box's closing brace
+    # ("\\boxed{185\\}" never closes): a space after it keeps the box a box, for both graders.
+    if (len(pred) - len(pred.rstrip("\\"))) % 2:
+        pred += " "
     return gold, f"$\\boxed{{{pred}}}$", 1.0 if equivalent else 0.0, source
 
 

@@ -21,10 +21,6 @@ KNOWN_DISAGREEMENTS = {
     ("17", "17\\text{ any text}"): "unknown words in \\text{} may negate the number: refused",
     ("C", "C. x = 42"): "a choice followed by text is no bare choice: refused when unsure",
     ("C. x = 42", "C"): "the same pair the other way round",
-    # The cases are scored boxed: a trailing backslash then escapes the closing brace, so the
-    # box never closes (refused as malformed; the source compares raw strings).
-    ("185", "185\\"): "boxed, '185\\' leaves the box unclosed: refused",
-    ("185\\", "185\\"): "the same unclosed box",
 }
 
 

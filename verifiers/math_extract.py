@@ -268,15 +268,19 @@ class FinalAnswer:
 
 
 def _clean(ans: str) -> str:
-    ans = ans.strip()
+    ans = _TRAILING_JUNK_RE.sub("", ans.lstrip())  # before a strip() splits "\\ " apart
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**")):
         if len(ans) >= len(left) + len(right) and ans.startswith(left) and ans.endswith(right):
             ans = ans[len(left) : len(ans) - len(right)].strip()
     ans = ans.strip("*").strip()
-    # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays).
-    while ans.endswith((".", ",", ";", ":")) or ans.endswith("\\."):
-        ans = ans[:-1].rstrip()
+    # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
+    # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
+    # (a control space whose space was stripped) carries nothing.
+    ans = _TRAILING_JUNK_RE.sub("", ans)
     return ans.strip("$").strip()
+
+
+_TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
 
 
 def end_of_answer_line(line: str) -> str:
