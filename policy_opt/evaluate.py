@@ -225,16 +225,15 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
 
 def main(argv: list[str] | None = None) -> int:
     from policy_opt.config import ConfigError, small_model_note
-    from policy_opt.distributed import shutdown
-    from policy_opt.train import Trainer, TrainingError, check_model_flag
+    from policy_opt.train import Trainer, check_model_flag, run_command
 
-    trainer = None
-    try:
+    def body(made: list[Trainer]) -> None:
         cfg, out = parse_eval_args(argv)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
         check_model_flag(cfg.model)
         trainer = Trainer(cfg)
+        made.append(trainer)
         note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()),
                                 ("max_new_tokens", "eval_prompts"))
         if note:
@@ -256,19 +255,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"pass@{k} {result['pass_at_k']:.3f}, mean@{k} "
                   f"{result['sampled_accuracy']:.3f}")
             print(f"wrote {out / 'summary.json'}, {out / 'completions.jsonl'}")
-    except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except TrainingError as err:
-        print(f"evaluation stopped: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if trainer is not None:
-            shutdown(trainer.dist)
-    return 0
+
+    return run_command(body, "evaluation stopped")
 
 
 if __name__ == "__main__":

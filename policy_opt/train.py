@@ -25,7 +25,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence, Sized
+from collections.abc import Callable, Sequence, Sized
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -978,32 +978,42 @@ def _json_record(line: str) -> dict | None:
     return rec if isinstance(rec, dict) else None
 
 
-def main(argv: list[str] | None = None) -> int:
-    trainer = None
+def run_command(body: Callable[[list[Trainer]], int | None], stopped: str) -> int:
+    """Run a CLI's ``body`` with the exit codes both CLIs share: 0 done (or ``body``'s own
+    code), 2 a bad flag (ConfigError), 1 ``stopped`` by a TrainingError, 130 Ctrl-C. ``body``
+    appends the Trainer it builds to its argument, so its process group is shut down on
+    every path."""
+    made: list[Trainer] = []
     try:
-        cfg = parse_config(argv)
-        check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
-        check_model_flag(cfg.model)
-        trainer = Trainer(cfg)
-        note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()))
-        if note:
-            trainer.log(note)
-        trainer.train()
-        if trainer.interrupted:
-            return trainer.interrupted
+        return body(made) or 0
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except TrainingError as err:
-        print(f"training stopped: {err}", file=sys.stderr)
+        print(f"{stopped}: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     finally:
-        if trainer is not None:
+        for trainer in made:
             shutdown(trainer.dist)
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    def body(made: list[Trainer]) -> int | None:
+        cfg = parse_config(argv)
+        check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
+        check_model_flag(cfg.model)
+        trainer = Trainer(cfg)
+        made.append(trainer)
+        note = small_model_note(cfg, sum(p.numel() for p in trainer.model.parameters()))
+        if note:
+            trainer.log(note)
+        trainer.train()
+        return trainer.interrupted
+
+    return run_command(body, "training stopped")
 
 
 if __name__ == "__main__":
