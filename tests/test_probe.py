@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from verifiers.cli import main
+from verifiers.number_words import number_words
 from verifiers.probes import ProbeRow, families, generate, pasteable
-from verifiers.probes.answer import find_slot, number_words, wrong_answer
+from verifiers.probes.answer import find_slot, wrong_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 _SHARED = ROOT.parent / "shared" / "data"

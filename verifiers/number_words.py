@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["read_number_words", "read_spaced_digits"]
+__all__ = ["number_words", "read_number_words", "read_spaced_digits"]
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -74,3 +74,24 @@ def read_spaced_digits(text: str) -> str | None:
     if m is None:
         return None
     return m.group(1) + re.sub(r"\D", "", m.group(2)) + (m.group(3) or "")
+
+
+def number_words(n: int) -> str | None:
+    """``n`` in English words for 0 <= n < 10**6 (the reader's inverse), else None.
+
+    >>> number_words(1205), read_number_words(number_words(1205))
+    ('one thousand two hundred five', 1205)
+    """
+    if not 0 <= n < 10**6:
+        return None
+    ones, tens = list(_UNITS), {v // 10: k for k, v in _TENS.items()}
+    if n < 20:
+        return ones[n]
+    if n < 100:
+        return tens[n // 10] + ("" if n % 10 == 0 else "-" + ones[n % 10])
+    if n < 1000:
+        rest = n % 100
+        return ones[n // 100] + " hundred" + ("" if rest == 0 else " " + number_words(rest))
+    rest = n % 1000
+    head = number_words(n // 1000) + " thousand"  # type: ignore[operator]
+    return head + ("" if rest == 0 else " " + number_words(rest))  # type: ignore[operator]

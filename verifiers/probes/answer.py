@@ -5,8 +5,6 @@ r"""Where the final answer sits in a reference completion, and answers derived f
 ('\\frac{1}{2}', '\\boxed{', '}', '}$.')
 >>> wrong_answer("\\frac{1}{2}"), wrong_answer("-1,250"), wrong_answer("\\pi")
 ('\\frac{1}{3}', '-1,251', '\\pi+1')
->>> number_words(1250)
-'one thousand two hundred fifty'
 """
 
 from __future__ import annotations
@@ -130,25 +128,3 @@ def negated(answer: str) -> str | None:
     return None
 
 
-_ONES = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen",
-)  # fmt: skip
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
-def number_words(n: int) -> str | None:
-    """``n`` in English words for 0 <= n < 10**6, else None."""
-    if not 0 <= n < 10**6:
-        return None
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
-    if n < 1000:
-        rest = n % 100
-        return _ONES[n // 100] + " hundred" + ("" if rest == 0 else " " + number_words(rest))
-    rest = n % 1000
-    head = number_words(n // 1000) + " thousand"
-    return head + ("" if rest == 0 else " " + number_words(rest))  # type: ignore[operator]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from verifiers.probes.answer import as_number, negated, number_words
+from verifiers.number_words import number_words
+from verifiers.probes.answer import as_number, negated
 from verifiers.probes.registry import ProbeRow, family
 
 Item = tuple[str, int, str, str]
