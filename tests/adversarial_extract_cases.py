@@ -296,6 +296,13 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", "\\boxed{5}\n\nNon, attendez, c'est 6.", 0.0, "retraction"),
     ("5", "\\boxed{5}\n\nNein, es ist 6.", 0.0, "retraction"),
     ("5", "\\boxed{5}\n\n\u4e0d\u5bf9\uff0c\u7b54\u6848\u662f6", 0.0, "retraction"),
+    # A second value beside the boxed answer on its line, however it is spaced.
+    ("5", r"\boxed{5} 6", 0.0, "beside"),
+    ("5", r"\boxed{5}\ 6", 0.0, "beside"),
+    ("5", r"\boxed{5}\quad 6", 0.0, "beside"),
+    ("5", "\\boxed{5}" + "\\ " * 100000 + "6", 0.0, "beside"),
+    ("5", r"\boxed{5} \boxed{6}", 0.0, "beside"),
+    ("5", "\\boxed{5}\n\nThat is the count.", 1.0, "beside"),
 ]
 
 GSM8K_CASES: list[tuple[str, str, float, str]] = [

@@ -111,6 +111,10 @@ _VALUE_AFTER_HEDGE_RE = re.compile(
 # Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
 # separators and delimiters.
 _JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
+# A box, or a number that ends its line or sentence: a second answer standing alone.
+_LONE_VALUE_RE = re.compile(
+    r"(?:\\boxed|\\fbox)\s*\{|[-+\u2212]?\d[\d,]*(?:\.\d+)?[ \t]*[.;!?]?[ \t$]*(?:\n|\Z)"
+)
 _VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
 # A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
 # ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
@@ -505,6 +509,10 @@ def hedge_after(text: str, end: int) -> tuple[str, str] | None:
         return HEDGED, "another answer offered right after it"
     if ("," in junk or ";" in junk) and _VALUE_START_RE.match(tail):
         return HEDGED, "a list of answers"
+    if junk and "\n" not in junk and _LONE_VALUE_RE.match(text, p):
+        # "\boxed{5} 6", "\boxed{5}\quad 6": a second value beside the answer, on its line
+        # (not the start of more text: "\boxed{(B)} 3(1 + r/10)^x = 7" restates choice B)
+        return HEDGED, "another value right beside the answer"
     q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
     if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
         return HEDGED, "the next sentence offers another answer"
