@@ -62,7 +62,13 @@ def test_feedback_then_fix_through_the_bridge():
                                                                 tokenize=False)
         feedback = ep.info["messages"][-2]
         assert feedback["role"] == "user"
-        assert re.match(r"Your code failed (\d+) of \1 tests:\nTest 1: assert ", feedback["content"])
+        # The example the prompt shows is quoted; the other scored asserts never are.
+        assert re.match(r"Your code failed (\d+) of \1 tests\.\nExample 1 from the problem "
+                        r"failed: assert ", feedback["content"])
+        env = CodeFeedbackEnv("mbpp", split="train")
+        env.reset(options={"row_id": row_id})
+        for hidden in env.row.info["tests"][1:]:
+            assert hidden["assert_code"] not in feedback["content"]
 
 
 def test_all_attempts_fail_scores_the_last_attempt():

@@ -70,3 +70,95 @@ def mbpp_tests(row: Mapping[str, Any]) -> list[dict[str, str]]:
     entry = mbpp_entry_point(row)
     setup = "\n".join(row.get("test_imports") or [])
     return [{"assert_code": t, "entry_point": entry, "setup": setup} for t in row["test_list"]]
+
+
+# A docstring example's separator between the call and its value: "==", "==>", "=>", "->",
+# "➞", "=", "returns", "should return", optionally after "#".
+_EXAMPLE_SEP = re.compile(r"\s*#?\s*(?:==>|==|=>|->|➞|=|(?:should\s+)?returns?)\s*", re.I)
+
+
+def _balanced_call(line: str, start: int) -> int | None:
+    """The index just past the ``)`` closing the call whose ``(`` follows ``start``."""
+    depth, quote = 0, ""
+    for i in range(line.index("(", start), len(line)):
+        ch = line[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _longest_expression(text: str) -> str | None:
+    """The longest prefix of ``text`` that is one Python expression (a value, not a name)."""
+    text = text.strip()
+    for end in range(len(text), 0, -1):
+        candidate = text[:end].rstrip(" .,;")
+        if not candidate:
+            continue
+        try:
+            tree = ast.parse(candidate, mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        try:
+            ast.literal_eval(tree)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return None  # "3 - 0 - 1 = 2", a name, a call: not a plain value
+        return ast.unparse(tree)  # drops a trailing comment or newline
+    return None
+
+
+def humaneval_examples(row: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The examples a HumanEval prompt's docstring shows, as assert tests with the setup of
+    :func:`humaneval_tests` (doctest ``>>> f(x)`` / ``value`` pairs, and lines such as
+    ``f(x) == y``, ``f(x) ➞ y``, ``f(x) => y``, ``f(x) returns y`` whose value is a Python
+    literal). These are what the prompt already tells the model, so a code env may show
+    their inputs, expected values and the candidate's output.
+
+    >>> prompt = "def inc(x):\\n    >>> inc(1)\\n    2\\n    inc(4) ➞ 5\\n"
+    >>> [t["assert_code"] for t in humaneval_examples({"entry_point": "inc", "prompt": prompt})]
+    ['assert inc(1) == 2', 'assert inc(4) == 5']
+    """
+    import doctest
+
+    prompt, entry = str(row.get("prompt") or ""), str(row.get("entry_point") or "")
+    if not entry:
+        return []
+    found: list[str] = []
+    try:
+        doc_examples = doctest.DocTestParser().get_examples(prompt)
+    except ValueError:  # inconsistent indentation in a docstring
+        doc_examples = []
+    for example in doc_examples:
+        source, want = example.source.strip(), _longest_expression(example.want)
+        if want is not None and f"{entry}(" in source and "\n" not in source:
+            found.append(f"assert {source} == {want}")
+    call = re.compile(rf"(?<![\w.]){re.escape(entry)}\s*\(")
+    for line in prompt.splitlines():
+        if ">>>" in line or line.lstrip().startswith("def "):
+            continue
+        for match in call.finditer(line):
+            end = _balanced_call(line, match.start())
+            if end is None or _longest_expression(line[match.start():end]) is not None:
+                continue
+            sep = _EXAMPLE_SEP.match(line, end)
+            if sep is None or sep.end() == end:
+                continue
+            want = _longest_expression(line[sep.end():])
+            called = line[match.start():end]
+            try:
+                ast.parse(called, mode="eval")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            if want is not None:
+                found.append(f"assert {called} == {want}")
+    setup = _without_function(prompt, entry)
+    unique = list(dict.fromkeys(found))
+    return [{"assert_code": a, "entry_point": entry, "setup": setup} for a in unique]
+
