@@ -83,7 +83,7 @@ def family(name: str) -> Callable[[Policy], Policy]:
 
 # ----------------------------------------------------------------------- what policies read
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)")
 _QUOTED = re.compile(r"'([^'\n]{1,200})'|\"([^\"\n]{1,200})\"")
 _DEF = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")
 _CALL_EQ = re.compile(r"([A-Za-z_]\w*)\s*\(")
@@ -93,8 +93,8 @@ def literals(text: str) -> list[str]:
     """Every number and quoted string in ``text``, first seen first, without repeats.
 
     Example:
-        >>> literals('assert f("abc") == 3 and 3 < 4.5')
-        ['abc', '3', '4.5']
+        >>> literals('assert f("abc") == 3 and 3 < 4.5. It was 7.')
+        ['abc', '3', '4.5', '7']
     """
     found = [(m.start(), m.group(0)) for m in _NUMBER.finditer(text)]
     found += [(m.start(), m.group(1) or m.group(2)) for m in _QUOTED.finditer(text)]
@@ -247,7 +247,7 @@ def paste(value: Any, limit: int | None = 2_000) -> str:
         >>> paste("ab" * 500 + "!")
         "'ab' * 500 + '!'"
     """
-    if not isinstance(value, str) or len(value) <= (limit or 300):
+    if not isinstance(value, str) or len(value) <= 300:
         return repr(value)
     for width in range(1, 65):
         unit = value[:width]
@@ -258,7 +258,7 @@ def paste(value: Any, limit: int | None = 2_000) -> str:
             rest = value[count * width:]
             head = f"{unit!r} * {count}"
             return f"{head} + {paste(rest, limit)}" if rest else head
-    if limit is None:
+    if limit is None or len(value) <= limit:
         return repr(value)
     return f"{value[:limit]!r} + <{len(value) - limit} chars cut>"
 
