@@ -105,3 +105,17 @@ def test_cli_exit_status_and_json():
     assert _cli("guess-number", "--family", "nope").returncode == 2
     listed = _cli("--list-families")
     assert listed.returncode == 0 and "lookup" in listed.stdout and "malformed" in listed.stdout
+
+
+def test_the_docs_family_example_registers_and_plays():
+    import re
+
+    text = (ROOT / "docs" / "env_probe.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(# my_families.py.*?)```", text, flags=re.S)[0]
+    assert len(code.strip().splitlines()) <= 14  # "a family in about a dozen lines"
+    exec(compile(code, "docs/env_probe.md", "exec"), {"__name__": "my_families"})
+    try:
+        report = probe("odd_envs:LeakyQuiz", rows=1, families=["shout"])
+        assert report.families["shout"]["episodes"] == 1
+    finally:
+        FAMILIES.pop("shout", None)
