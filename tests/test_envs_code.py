@@ -197,3 +197,29 @@ def test_without_public_tests_the_feedback_says_counts_and_failure_kinds_only():
         "Fix the code and reply with the whole function (2 attempts left)."]
     reply, *_ = env.step("```python\ndef first_repeated_char(s):\n    return s[0]\n```")
     assert reply[0]["content"].splitlines()[1] == "Tests not shown: 1 of 3 failed (wrong answer)."
+
+
+def test_humaneval_docstring_examples_become_public_tests():
+    from verifiers.code.datasets import humaneval_examples
+
+    prompt = '''def f(x, y=0):
+    """Add.
+    >>> f(1)
+    1
+    >>> f(2) == 2
+    >>> f(a)
+    3
+    f(3, 4) ➞ 7
+    f(5) => 5 because five
+    f(6, 1) returns 7.
+    f(7) == ""aaa"
+    f(8) -> 8 - 0 = 8
+    For example: f(9) should return 9
+    """
+'''
+    tests = humaneval_examples({"prompt": prompt, "entry_point": "f"})
+    assert [t["assert_code"] for t in tests] == [
+        "assert f(1) == 1", "assert f(2) == 2", "assert f(3, 4) == 7", "assert f(5) == 5",
+        "assert f(6, 1) == 7", "assert f(9) == 9"]
+    assert {t["entry_point"] for t in tests} == {"f"} and tests[0]["setup"] == ""
+    assert humaneval_examples({"prompt": "def g():\n    pass\n", "entry_point": "g"}) == []

@@ -96,11 +96,15 @@ def _balanced_call(line: str, start: int) -> int | None:
 
 
 def _longest_expression(text: str) -> str | None:
-    """The longest prefix of ``text`` that is one Python expression (a value, not a name)."""
+    """The literal value ``text`` starts with (``[1, 5] # note`` -> ``[1, 5]``), written
+    back by ``ast.unparse``; ``None`` when it starts with anything else or the value runs
+    on into more text (``""aaa"`` is not ``''``)."""
     text = text.strip()
     for end in range(len(text), 0, -1):
         candidate = text[:end].rstrip(" .,;")
-        if not candidate:
+        rest = text[end:].lstrip(" .,;")
+        if not candidate or (rest and not rest.startswith(("#", "(", "because", "since"))
+                             and not text[end - 1:end].isspace()):
             continue
         try:
             tree = ast.parse(candidate, mode="eval")
@@ -112,6 +116,37 @@ def _longest_expression(text: str) -> str | None:
             return None  # "3 - 0 - 1 = 2", a name, a call: not a plain value
         return ast.unparse(tree)  # drops a trailing comment or newline
     return None
+
+
+def _literal_call(source: str, entry: str) -> bool:
+    """Whether ``source`` is one call of ``entry`` with literal arguments (``is_happy(a)``
+    names a variable the docstring never defines)."""
+    try:
+        node = ast.parse(source.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == entry):
+        return False
+    try:
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            ast.literal_eval(arg)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _literal_comparison(source: str, entry: str) -> bool:
+    """Whether ``source`` is ``entry(literals) == literal`` (a doctest that prints True)."""
+    try:
+        node = ast.parse(source.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1
+            and isinstance(node.ops[0], ast.Eq)):
+        return False
+    right = ast.unparse(node.comparators[0])
+    return _literal_call(ast.unparse(node.left), entry) and _longest_expression(right) == right
 
 
 def humaneval_examples(row: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -136,28 +171,25 @@ def humaneval_examples(row: Mapping[str, Any]) -> list[dict[str, str]]:
     except ValueError:  # inconsistent indentation in a docstring
         doc_examples = []
     for example in doc_examples:
-        source, want = example.source.strip(), _longest_expression(example.want)
-        if want is not None and f"{entry}(" in source and "\n" not in source:
-            found.append(f"assert {source} == {want}")
+        source, want = example.source.strip(), example.want.strip()
+        if _literal_call(source, entry) and _longest_expression(want) is not None:
+            found.append(f"assert {source} == {_longest_expression(want)}")
+        elif _literal_comparison(source, entry) and want in ("", "True", '"""', "'''"):
+            found.append(f"assert {source}")  # ">>> f(x) == 3" with no output, or True
     call = re.compile(rf"(?<![\w.]){re.escape(entry)}\s*\(")
     for line in prompt.splitlines():
         if ">>>" in line or line.lstrip().startswith("def "):
             continue
         for match in call.finditer(line):
             end = _balanced_call(line, match.start())
-            if end is None or _longest_expression(line[match.start():end]) is not None:
+            if end is None or not _literal_call(line[match.start():end], entry):
                 continue
             sep = _EXAMPLE_SEP.match(line, end)
             if sep is None or sep.end() == end:
                 continue
             want = _longest_expression(line[sep.end():])
-            called = line[match.start():end]
-            try:
-                ast.parse(called, mode="eval")
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
             if want is not None:
-                found.append(f"assert {called} == {want}")
+                found.append(f"assert {line[match.start():end]} == {want}")
     setup = _without_function(prompt, entry)
     unique = list(dict.fromkeys(found))
     return [{"assert_code": a, "entry_point": entry, "setup": setup} for a in unique]
