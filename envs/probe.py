@@ -118,7 +118,11 @@ def call_table(text: str) -> tuple[list[str], list[tuple[tuple, Any]]]:
     """
     names: list[str] = list(_DEF.findall(text))
     table: list[tuple[tuple, Any]] = []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        # a doctest pair ">>> f(x)" / "value" reads as "f(x) == value"
+        if line.strip().startswith(">>>") and i + 1 < len(lines) and lines[i + 1].strip():
+            line = f"{line.strip()[3:]} == {lines[i + 1].strip()}"
         if "==" not in line or len(line) > 5_000:
             continue
         for match in _CALL_EQ.finditer(line):
