@@ -255,9 +255,8 @@ def paste(value: Any, limit: int | None = 2_000) -> str:
         return repr(value)
     for width in range(1, 65):
         unit = value[:width]
-        count = 1
-        while value.startswith(unit, count * width):
-            count += 1
+        run = re.match(f"(?:{re.escape(unit)})+", value)
+        count = (run.end() if run else 0) // width
         if count * width >= 100:
             rest = value[count * width:]
             head = f"{unit!r} * {count}"
