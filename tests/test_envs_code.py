@@ -162,7 +162,8 @@ def test_feedback_never_quotes_a_hidden_test_even_when_the_code_echoes_it(task, 
         public = {t["assert_code"] for t in env.row.info["public_tests"]}
         hidden = "\n".join(t["assert_code"] for t in env.row.info["tests"]
                            if t["assert_code"] not in public)
-        secret = set(literals(hidden)) - set(literals(prompt + "\n".join(actions)))
+        # Later actions copy what the feedback said, so only the first (data-free) one counts.
+        secret = set(literals(hidden)) - set(literals(prompt + "\n" + actions[0]))
         secret -= {str(i) for i in range(-1, 21)}  # counts the feedback states itself
         said = set(literals("\n".join(feedback)))
         assert not secret & said, (env.row.id, secret & said, feedback)
