@@ -1,6 +1,7 @@
 """Gymnasium text environments: observation = the chat messages the env adds, action = the
 model's text. Importing the package registers every task as ``rlvr/<task>-v0`` and the
 multi-turn envs (``rlvr/guess-number-v0``, ``rlvr/calculator-v0``, ``rlvr/code-feedback-v0``).
+``python -m envs probe NAME`` plays adversarial policies against any of them (``envs.probe``).
 
 Example:
     >>> import envs, gymnasium

@@ -300,7 +300,8 @@ class ToolUseEnv(TaskEnvMixin, TextEnv):
     ## Arguments
     ``task`` (default ``"arithmetic"``), ``split``, ``task_kwargs``, ``task_seed``,
     ``limit``, ``path`` (as for ``SingleTurnEnv``), ``max_turns``, ``max_calls_per_turn``
-    (default 4; extra calls get an error), ``tool_role`` (default ``"tool"``; use ``"user"``
+    (default 4, at most 63; the calls past it are not run and get one error message that
+    says how many were dropped), ``tool_role`` (default ``"tool"``; use ``"user"``
     for chat templates without a tool role), ``max_chars``, ``render_mode`` (``"ansi"``).
     """
 
@@ -311,7 +312,9 @@ class ToolUseEnv(TaskEnvMixin, TextEnv):
                  max_chars: int = 100_000, render_mode: str | None = None):
         if tool_role not in ("tool", "user"):
             raise ValueError(f"tool_role must be 'tool' or 'user', got {show(tool_role)}")
-        max_calls_per_turn = check_int("max_calls_per_turn", max_calls_per_turn, minimum=1)
+        # At most one reply per call plus one for the dropped ones, within ChatMessages' 64.
+        max_calls_per_turn = check_int("max_calls_per_turn", max_calls_per_turn, minimum=1,
+                                       maximum=63)
         super().__init__(max_turns=max_turns, max_chars=max_chars, render_mode=render_mode)
         self._init_task(task, split=split, task_kwargs=task_kwargs, task_seed=task_seed,
                         limit=limit, path=path)
@@ -337,14 +340,20 @@ class ToolUseEnv(TaskEnvMixin, TextEnv):
                         tool_errors=self.tool_errors)
             return [], reward, True, info
         replies = []
-        for i, call in enumerate(calls):
-            if i >= self.max_calls_per_turn:
-                result = f"Error: at most {self.max_calls_per_turn} tool calls per turn"
-            else:
-                result = run_tool_call(call)
+        for call in calls[: self.max_calls_per_turn]:
+            result = run_tool_call(call)
             self.tool_calls += 1
             self.tool_errors += result.startswith("Error:")
             replies.append({"role": self.tool_role, "content": result})
+        dropped = len(calls) - self.max_calls_per_turn
+        if dropped > 0:
+            # One message for all of them: a reply per call would let a flood of calls push
+            # the observation past its space's max_messages.
+            replies.append({"role": self.tool_role, "content": (
+                f"Error: at most {self.max_calls_per_turn} tool calls per turn; "
+                f"{dropped} more {'call was' if dropped == 1 else 'calls were'} dropped")})
+            self.tool_calls += dropped
+            self.tool_errors += dropped
         return replies, 0.0, False, {"tool_calls": self.tool_calls,
                                      "tool_errors": self.tool_errors}
 

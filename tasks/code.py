@@ -90,7 +90,9 @@ def _mbpp_problem(record: Record, split: str) -> Problem:
     except ValueError as e:
         raise DataError(f"{record.where}: field 'test_list': {e}") from None
     question = f"{description}\nYour code should pass this test:\n{test_list[0]}"
-    info = {"tests": tuple(tests), "task_id": task_id}
+    # public_tests: the tests the prompt shows (a feedback env may quote them; see
+    # envs/code_feedback.py). Here the first assert, which the question repeats.
+    info = {"tests": tuple(tests), "public_tests": (tests[0],), "task_id": task_id}
     return Problem(f"mbpp/{split}/{task_id}", question, code, info)
 
 
@@ -132,6 +134,7 @@ def humaneval(
 ) -> Task:
     """HumanEval (test only)."""
     from verifiers.code import humaneval_tests
+    from verifiers.code.datasets import humaneval_examples
 
     def problems(split: str, seed: int, path: str | None) -> Iterator[Problem]:
         for record in HUMANEVAL.records(split, path):
@@ -140,7 +143,10 @@ def humaneval(
             tests = humaneval_tests(
                 {"test": record.field("test"), "entry_point": entry_point, "prompt": prompt}
             )
-            info = {"tests": tuple(tests), "prefix": prompt, "task_id": task_id}
+            # public_tests: the docstring's examples, which the prompt shows.
+            examples = humaneval_examples({"prompt": prompt, "entry_point": entry_point})
+            info = {"tests": tuple(tests), "public_tests": tuple(examples), "prefix": prompt,
+                    "task_id": task_id}
             question = f"```python\n{prompt.rstrip()}\n```"
             yield Problem(
                 f"humaneval/{split}/{task_id.rsplit('/', 1)[-1]}", question, prompt + solution, info

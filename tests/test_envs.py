@@ -289,6 +289,25 @@ def test_tool_env_truncates_a_model_that_only_calls_tools():
     assert (reward, terminated, truncated, info["correct"]) == (0.0, False, True, False)
 
 
+def test_tool_call_flood_gets_one_error_message_and_stays_in_the_observation_space():
+    from gymnasium.utils.passive_env_checker import env_step_passive_checker
+
+    env = ToolUseEnv(SumTask(), max_turns=3)
+    env.reset(seed=0, options={"row": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the passive checker warns on an observation outside
+        reply, reward, terminated, truncated, info = env_step_passive_checker(
+            env, "<calculator>1</calculator>" * 100)
+    assert reply in env.observation_space and len(reply) == 5
+    assert [m["content"] for m in reply[:4]] == ["1"] * 4
+    assert reply[4]["content"] == "Error: at most 4 tool calls per turn; 96 more calls were dropped"
+    assert (info["tool_calls"], info["tool_errors"]) == (100, 96)
+    reply, *_ = env.step("<calculator>1</calculator>" * 5)
+    assert reply[-1]["content"].endswith("1 more call was dropped")
+    with pytest.raises(ValueError, match="max_calls_per_turn must be <= 63"):
+        ToolUseEnv(SumTask(), max_calls_per_turn=64)
+
+
 def test_episode_ends_truncated_when_the_conversation_exceeds_max_chars():
     env = GuessNumberEnv(max_chars=300)
     env.reset(seed=0, options={"secret": 50})
