@@ -36,7 +36,9 @@ columns, one value per completion; it wants one ``float | None`` per completion 
 becomes NaN, which TRL excludes: no signal). The adapter takes the reference from
 ``columns[answer_key]`` and gives the remaining columns to the rubric as ``info``; a reward
 that needs no gold (every function's answer parameter has a default, as ``format_reward``)
-works without that column. A conversational completion (a list of messages) is scored on the
+works without that column. Each row's info also gets ``completion_length``, the number of
+TRL's ``completion_ids`` (the length terms of ``verifiers.length`` read it), unless a column
+has that name. A conversational completion (a list of messages) is scored on the
 text of its last assistant message. When TRL passes ``log_metric``, the adapter logs, per
 batch, the mean of each function's reward (``<name>/<function>``), the fraction of samples
 without signal (``<name>/no_signal``) and the number of reward errors (``<name>/errors``).
@@ -380,6 +382,11 @@ class TRLReward:
             _warn_shadowed(self.rubric, self.__name__, list(columns),
                            f"the reference comes from answer_key={self.answer_key!r}")
         infos = [{k: v[i] for k, v in columns.items()} for i in range(n)]
+        ids = kwargs.get("completion_ids")
+        if "completion_length" not in columns and isinstance(ids, Sequence) and len(ids) == n:
+            # the length terms of verifiers.length read it (TRL passes token ids, not lengths)
+            for info, token_ids in zip(infos, ids):
+                info["completion_length"] = len(token_ids)
         return [completion_text(c) for c in completions], golds, infos
 
     def _finish(self, scores: list[RubricScore], kwargs: Mapping[str, Any]
