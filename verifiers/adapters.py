@@ -92,19 +92,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-import numbers
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from verifiers.adapter_golds import GoldMode, abest_of, best_of, candidates
 from verifiers.async_rewards import is_async_reward
 from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
 __all__ = ["AsyncTRLReward", "TRLReward", "VerlComputeScore", "VerlScore", "completion_text",
            "to_trl", "to_verl"]
 
-GoldMode = Literal["any", "as_is"]
 
 # Keys of to_verl's result besides the per-function rewards.
 _VERL_KEYS = ("score", "no_signal", "errors")
@@ -228,78 +227,6 @@ def _default_name(fn_or_rubric: Any) -> str:
     return getattr(fn_or_rubric, "__name__", None) or type(fn_or_rubric).__name__
 
 
-def _as_reference(value: Any) -> Any:
-    # Datasets often store numeric answers as numbers (numpy ones in verl's parquet rows);
-    # the verifiers compare strings.
-    if hasattr(value, "item") and getattr(value, "shape", None) == ():  # a numpy scalar
-        value = value.item()
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return str(value)
-    return value
-
-
-def _is_listlike(value: Any) -> bool:
-    if isinstance(value, (list, tuple)):
-        return True
-    return hasattr(value, "tolist") and getattr(value, "shape", ()) != ()  # a numpy array
-
-
-def _candidates(gold: Any, field: str, mode: GoldMode) -> list[Any]:
-    """The references one sample's gold stands for: itself, or (mode ``"any"``) each element
-    of a list/tuple/array of strings or numbers. Raises ``TypeError`` naming ``field`` for a
-    list gold that cannot mean "any of these"."""
-    if mode == "as_is" or not _is_listlike(gold):
-        return [_as_reference(gold)]
-    if getattr(gold, "ndim", 1) != 1:
-        raise TypeError(f"{field} is a {gold.ndim}-d array {gold!r:.80}: a gold array must be "
-                        "1-d (any of its items counts as correct); pass gold='as_is' if the "
-                        "reward function takes it whole")
-    items = [_as_reference(g) for g in (gold.tolist() if hasattr(gold, "tolist") else gold)]
-    if not items:
-        raise TypeError(f"{field} is an empty {type(gold).__name__}: no reference to score "
-                        "against (every sample would carry no signal)")
-    for k, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(
-                f"{field} is a list whose item [{k}] is a {type(item).__name__} ({item!r:.60}): "
-                "a list gold means 'any of these answers' and must hold str or numbers; pass "
-                "gold='as_is' if the reward function takes the structure itself")
-    return items
-
-
-def _best_of(rubric: Rubric, completions: Sequence[Any], golds: Sequence[list[Any]],
-             infos: Sequence[Mapping[str, Any]], workers: int | None) -> list[RubricScore]:
-    """Each sample scored against each of its candidate golds; the best total wins (a
-    number beats ``None``; ties go to the first candidate)."""
-    if all(len(g) == 1 for g in golds):
-        return rubric.score_batch(list(completions), [g[0] for g in golds], list(infos),
-                                  workers=workers)
-    owner = [i for i, g in enumerate(golds) for _ in g]
-    flat = rubric.score_batch([completions[i] for i in owner], [a for g in golds for a in g],
-                              [infos[i] for i in owner], workers=workers)
-    return _pick_best(owner, flat, len(golds))
-
-
-def _pick_best(owner: Sequence[int], flat: Sequence[RubricScore], n: int) -> list[RubricScore]:
-    best: list[RubricScore | None] = [None] * n
-    for i, score in zip(owner, flat):
-        held = best[i]
-        if held is None or (score.total is not None
-                            and (held.total is None or score.total > held.total)):
-            best[i] = score
-    return best  # type: ignore[return-value]
-
-
-async def _abest_of(rubric: Rubric, completions: Sequence[Any], golds: Sequence[list[Any]],
-                    infos: Sequence[Mapping[str, Any]], workers: int | None
-                    ) -> list[RubricScore]:
-    owner = [i for i, g in enumerate(golds) for _ in g]
-    flat = await rubric.ascore_batch([completions[i] for i in owner],
-                                     [a for g in golds for a in g],
-                                     [infos[i] for i in owner], workers=workers)
-    return _pick_best(owner, flat, len(golds))
-
-
 def completion_text(completion: Any) -> Any:
     """The text to score: a str as is; for a conversational completion (a list of message
     dicts) the content of the last assistant message ("" when there is none). Content given
@@ -354,7 +281,7 @@ class TRLReward:
         self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
     ) -> list[float | None]:
         texts, golds, infos = self._prepare(completions, kwargs)
-        scores = _best_of(self.rubric, texts, golds, infos, self.workers)
+        scores = best_of(self.rubric, texts, golds, infos, self.workers)
         return self._finish(scores, kwargs)
 
     def _prepare(self, completions: Sequence[Any], kwargs: Mapping[str, Any]
@@ -374,7 +301,7 @@ class TRLReward:
                 )
         gold = columns.pop(self.answer_key, None)
         golds = ([[None]] * n if gold is None else
-                 [_candidates(a, f"column {self.answer_key!r} (row {i})", self.gold)
+                 [candidates(a, f"column {self.answer_key!r} (row {i})", self.gold)
                   for i, a in enumerate(gold)])
         _check_required(self.rubric, self.__name__, "dataset columns", columns, {})
         if not self._warned:
@@ -414,7 +341,7 @@ class AsyncTRLReward(TRLReward):
         self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
     ) -> list[float | None]:
         texts, golds, infos = self._prepare(completions, kwargs)
-        scores = await _abest_of(self.rubric, texts, golds, infos, self.workers)
+        scores = await abest_of(self.rubric, texts, golds, infos, self.workers)
         return self._finish(scores, kwargs)
 
 
@@ -553,7 +480,7 @@ class VerlComputeScore:
         info = self._info(extra_info)
         self._first_call_checks(info, options)
         score = None
-        for gold in _candidates(ground_truth, "ground_truth", self.gold):
+        for gold in candidates(ground_truth, "ground_truth", self.gold):
             candidate = self.rubric.score(solution_str, gold, **info, **{_OPTIONS: options})
             if score is None or (candidate.total is not None
                                  and (score.total is None or candidate.total > score.total)):
@@ -574,8 +501,8 @@ class VerlComputeScore:
         options = self._options(kwargs)
         info = {**self._info(extra_info), _OPTIONS: options}
         self._first_call_checks({k: v for k, v in info.items() if k != _OPTIONS}, options)
-        golds = _candidates(ground_truth, "ground_truth", self.gold)
-        (score,) = await _abest_of(self.rubric, [solution_str], [golds], [info], self.workers)
+        golds = candidates(ground_truth, "ground_truth", self.gold)
+        (score,) = await abest_of(self.rubric, [solution_str], [golds], [info], self.workers)
         return self._result(score)
 
     def batch(
@@ -599,9 +526,9 @@ class VerlComputeScore:
         if infos:
             self._first_call_checks({k: v for k, v in infos[0].items() if k != _OPTIONS},
                                     options)
-        golds = [_candidates(g, f"ground_truths[{i}]", self.gold)
+        golds = [candidates(g, f"ground_truths[{i}]", self.gold)
                  for i, g in enumerate(ground_truths)]
-        scores = _best_of(self.rubric, list(solution_strs), golds, infos, self.workers)
+        scores = best_of(self.rubric, list(solution_strs), golds, infos, self.workers)
         return [self._result(s) for s in scores]
 
     @staticmethod
