@@ -13,6 +13,7 @@ Example:
     'rlvr/guess-number-v0'
 """
 
+import tasks.verifiers_check  # noqa: F401 - first: one-line error if 'verifiers' is PyPI's
 from envs.base import ChatMessages, EpisodeOver, TextEnv, UnicodeText
 from envs.code_feedback import CodeFeedbackEnv
 from envs.guess_number import GuessNumberEnv

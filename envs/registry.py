@@ -55,8 +55,25 @@ def register_all() -> list[str]:
         for name in tasks.names():
             if name in MULTI_TURN:
                 continue  # a task may not shadow a multi-turn env's alias
-            ids.append(_register(_id(name), "envs.single_turn:SingleTurnEnv", {"task": name}))
+            module = tasks.registry.module_of(name)
+            if module is None:
+                ids.append(_register(_id(name), "envs.single_turn:SingleTurnEnv", {"task": name}))
+            else:  # a worker process must import the module that registers the task
+                ids.append(_register(_id(name), "envs.registry:user_task_env",
+                                     {"task": name, "task_module": module}))
     return ids
+
+
+def user_task_env(task: str, task_module: str, **kwargs: Any) -> gymnasium.Env:
+    """The env of a task registered by the user's module ``task_module``, importing that
+    module first when this process has not (a ``spawn``/``forkserver`` vector-env worker)."""
+    import tasks
+    from envs.single_turn import SingleTurnEnv
+    from tasks.registry import import_user_module
+
+    if task not in tasks.names():
+        import_user_module(task_module)
+    return SingleTurnEnv(task, **kwargs)
 
 
 def _register(env_id: str, entry_point: str, kwargs: dict[str, Any]) -> str:

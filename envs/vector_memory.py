@@ -13,6 +13,14 @@ The batch of observations is a live view (``ChatMessagesBatch``): Gymnasium buil
 and reads it after every step (its ``copy=True`` default hands out a ``deepcopy``, a tuple
 of message lists, as its unshared path does).
 
+A sub-env that fails to build in its worker process (an unknown task in a ``spawn`` worker,
+a missing dependency) used to kill the worker before Gymnasium's error reporting starts, so
+the parent saw only ``ConnectionResetError``/``EOFError``. Importing this module wraps
+Gymnasium's worker (``gymnasium.vector.async_vector_env._async_worker``, which
+``AsyncVectorEnv`` looks up when it starts its workers) so that the construction error goes
+through Gymnasium's own error queue: the parent raises the worker's exception, its traceback
+logged, from ``AsyncVectorEnv(...)`` itself.
+
 Example:
     >>> import multiprocessing
     >>> from envs.base import ChatMessages
@@ -29,10 +37,13 @@ from __future__ import annotations
 import copy
 import pickle
 import struct
+import sys
+import traceback
 from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
+from gymnasium.vector import async_vector_env
 from gymnasium.vector.utils import (
     create_shared_memory,
     read_from_shared_memory,
@@ -107,3 +118,39 @@ def _write(space: ChatMessages, index: int, value: Any, shared_memory: Any) -> N
     start = index * slot
     _HEADER.pack_into(buffer, start, len(payload))
     buffer[start + _HEADER.size : start + _HEADER.size + len(payload)] = payload
+
+
+_gymnasium_worker = async_vector_env._async_worker
+
+
+def _async_worker(index: int, env_fn: Any, pipe: Any, parent_pipe: Any, shared_memory: Any,
+                  error_queue: Any, *args: Any, **kwargs: Any) -> None:
+    """Gymnasium's worker, with a failure to build the env reported like any other error."""
+    try:
+        env = env_fn()
+    except Exception:  # noqa: BLE001 - whatever it is, the parent must see it, not a reset
+        parent_pipe.close()
+        _report_until_closed(index, pipe, error_queue, sys.exc_info(), traceback.format_exc())
+        return
+    _gymnasium_worker(index, lambda: env, pipe, parent_pipe, shared_memory, error_queue,
+                      *args, **kwargs)
+
+
+def _report_until_closed(index: int, pipe: Any, error_queue: Any, exc_info: Any,
+                         trace: str) -> None:
+    # Gymnasium's protocol: each command a failed worker cannot serve is answered with
+    # (None, False) and one entry on the error queue, which the parent turns into its raise.
+    exc_type, exc = exc_info[:2]
+    while True:
+        try:
+            command, _ = pipe.recv()
+        except (EOFError, OSError):  # the parent closed the pipe after raising
+            return
+        if command == "close":
+            pipe.send((None, True))
+            return
+        error_queue.put((index, exc_type, exc, trace))
+        pipe.send((None, False))
+
+
+async_vector_env._async_worker = _async_worker

@@ -11,6 +11,7 @@ True
 See docs/new_task.md to write a new task, and ``python -m tasks --help`` for the CLI.
 """
 
+import tasks.verifiers_check  # noqa: F401 - first: one-line error if 'verifiers' is PyPI's
 from tasks.base import Problem, Row, Task
 from tasks.prompts import Prompt, render_plain
 from tasks.registry import get, names, register

@@ -114,6 +114,18 @@ def import_user_module(name: str) -> None:
         raise ImportError(f"{name}: cannot import it: {type(e).__name__}: {e}") from None
 
 
+def module_of(name: str) -> str | None:
+    """The module whose import registers task ``name``: ``None`` for a built-in (it imports
+    itself), an unknown name, or a task registered in ``__main__`` (not importable by name).
+    A fresh process (a vector env's ``spawn``/``forkserver`` worker) imports it to find the
+    task."""
+    found = _REGISTRY.get(name)
+    if found is None or name in _BUILTIN:
+        return None
+    module = getattr(found, "__module__", None)
+    return module if module and module != "__main__" else None
+
+
 def name_of(factory: Factory) -> str | None:
     """The name ``factory`` is registered under (``None`` when it is not registered)."""
     for name, known in _REGISTRY.items():

@@ -11,8 +11,10 @@ collected into per-sample lists).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import math
+import time
 from collections import defaultdict
 from types import SimpleNamespace
 
@@ -241,3 +243,31 @@ def test_verl_passes_extra_info_and_reward_kwargs_but_not_reward_model_plumbing(
 def test_verl_rejects_names_that_clash_with_result_keys():
     with pytest.raises(ValueError, match="score"):
         to_verl(Rubric([RewardFunc("score", format_reward)]))
+
+
+async def async_judge(completion, answer, **info):
+    await asyncio.sleep(0.3)
+    return Verdict(float(completion.strip().endswith(str(answer))), "judged")
+
+
+def test_trl_awaits_an_async_rubric_on_its_own_loop_next_to_sync_rewards():
+    from trl.trainer.utils import shutdown_event_loop_in_daemon, start_event_loop_in_daemon
+
+    judged = to_trl(Rubric([RewardFunc("judge", async_judge)]), name="judge")
+    trainer = StandInTrainer([judged, to_trl(gsm8k_check)])
+    thread, trainer.async_loop, ready = start_event_loop_in_daemon()
+    ready.wait()
+    try:
+        n = 6
+        prompts = ["What is 3+4?"] * n
+        completions = ["#### 7", "#### 8"] * (n // 2)
+        inputs = [{"prompt": p, "answer": "7"} for p in prompts]
+        start = time.monotonic()
+        rewards = trainer.rewards(inputs, prompts, completions)
+        elapsed = time.monotonic() - start
+    finally:
+        shutdown_event_loop_in_daemon(thread, trainer.async_loop)
+    assert rewards[:, 0].tolist() == [1.0, 0.0] * (n // 2)
+    assert rewards[:, 1].tolist() == [1.0, 0.0] * (n // 2)
+    assert elapsed < n * 0.3 / 2, f"{n} judge calls of 0.3 s took {elapsed:.2f} s"
+    assert trainer._pending_metrics["judge/judge"] == [pytest.approx(0.5)]

@@ -4,39 +4,20 @@
 ``to_trl`` rewards, and its ``_calculate_rewards`` (the method ``GRPOTrainer`` calls on every
 batch) is called on the same trainer for the cases a step cannot pin down.
 
-**verl**: verl 0.9.1 (``pip download verl==0.9.1 --no-deps``) cannot be imported here:
-``verl/__init__.py`` imports ``verl/protocol.py``, which imports ``ray`` (and its managers
-need ``tensordict``/``DataProto``), so its reward managers are mirrored below from that pinned
-source, call for call, minus tensors and printing:
-
-- ``verl/workers/reward_manager/naive.py`` ``NaiveRewardManager.__call__``: keyword call
-  ``compute_score(data_source=, solution_str=, ground_truth=, extra_info=)`` with
-  ``extra_info["num_turns"]`` and ``extra_info["rollout_reward_scores"]`` added; a dict's keys
-  are collected per sample.
-- ``verl/workers/reward_manager/dapo.py``: the same call (no ``num_turns``); a float is also
-  logged as ``acc``.
-- ``verl/workers/reward_manager/batch.py`` ``BatchRewardManager.verify``: one call
-  ``compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=,
-  **reward_kwargs)`` returning a list.
-- ``verl/workers/reward_manager/prime.py``: ``evaluation_func(task, completion, reference,
-  task_extra_info)`` positionally in a ``ProcessPoolExecutor``; ``None``/exception -> 0.0, a
-  number -> ``float``, anything else -> ``float(result[0])``.
-- ``verl/trainer/ppo/reward.py`` ``get_custom_reward_fn``: ``custom_reward_function.
-  reward_kwargs`` merged into every call's keywords, the configured ones winning.
-- ``verl/experimental/reward_loop/reward_manager/naive.py``: the per-sample keyword call of
-  the reward loop, plus ``reward_router_address`` / ``reward_model_tokenizer`` when a
-  reward model is configured.
+**verl**: verl 0.9.1's reward managers, mirrored in ``tests/verl_managers.py`` (verl
+imports ``ray`` and cannot be imported here).
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 
 import numpy as np
 import pytest
+from verl_managers import batch as batch_manager
+from verl_managers import dapo as dapo_manager
+from verl_managers import naive as naive_manager
+from verl_managers import prime as prime_manager
 
 from verifiers.adapters import to_trl, to_verl
 from verifiers.format import format_reward
@@ -159,87 +140,6 @@ def custom_reward_fn(raw_fn, reward_kwargs):
     return call
 
 
-def naive_manager(compute_score, samples):
-    rewards, extra = [], defaultdict(list)
-    for s in samples:
-        extra_info = s.get("extra_info", {})
-        extra_info["num_turns"] = None
-        extra_info["rollout_reward_scores"] = {}
-        score = compute_score(data_source=s["data_source"], solution_str=s["response"],
-                              ground_truth=s["reward_model"]["ground_truth"],
-                              extra_info=extra_info)
-        if isinstance(score, dict):
-            reward = score["score"]
-            for key, value in score.items():
-                extra[key].append(value)
-        else:
-            reward = score
-        rewards.append(reward)
-    return rewards, dict(extra)
-
-
-def dapo_manager(compute_score, samples):
-    rewards, extra = [], defaultdict(list)
-    for s in samples:
-        extra_info = s.get("extra_info", {})
-        extra_info["rollout_reward_scores"] = {}
-        result = compute_score(data_source=s["data_source"], solution_str=s["response"],
-                               ground_truth=s["reward_model"]["ground_truth"],
-                               extra_info=extra_info)
-        if isinstance(result, dict):
-            score = result["score"]
-            for key, value in result.items():
-                extra[key].append(value)
-        else:
-            score = result
-            extra["acc"].append(score)
-        rewards.append(score)
-    return rewards, dict(extra)
-
-
-def batch_manager(compute_score, samples, **reward_kwargs):
-    extras = np.array([s.get("extra_info", {}) for s in samples], dtype=object)
-    for e in extras:
-        e["rollout_reward_scores"] = {}
-    scores = compute_score(
-        data_sources=np.array([s["data_source"] for s in samples], dtype=object),
-        solution_strs=[s["response"] for s in samples],
-        ground_truths=[s["reward_model"].get("ground_truth", None) for s in samples],
-        extra_infos=extras, **reward_kwargs)
-    rewards, extra = [], defaultdict(list)
-    for score in scores:
-        if isinstance(score, dict):
-            rewards.append(score["score"])
-            for key, value in score.items():
-                extra[key].append(value)
-        else:
-            rewards.append(score)
-    return rewards, dict(extra)
-
-
-def prime_manager(compute_score, samples):
-    """prime.py: positional calls in a process pool; its result handling, exactly."""
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        futures = [pool.submit(partial(compute_score, s["data_source"], s["response"],
-                                       s["reward_model"]["ground_truth"], s.get("extra_info")))
-                   for s in samples]
-        results = []
-        for f in futures:
-            try:
-                results.append(f.result(timeout=120))
-            except Exception as e:  # noqa: BLE001 - prime turns any failure into None
-                results.append(e)
-    scores = []
-    for result in results:
-        if isinstance(result, Exception) or result is None:
-            scores.append(0.0)
-        elif isinstance(result, int | float | bool):
-            scores.append(float(result))
-        else:
-            scores.append(float(result[0]))
-    return scores
-
-
 def accuracy(completion, answer, **info):
     """A task-style reward (``**info``): the case where extra_info['answer'] collided."""
     return gsm8k_check(completion, answer)
@@ -265,11 +165,12 @@ def test_verl_reward_kwargs_from_the_config_reach_the_verifier():
         naive_manager(typo, _samples())
 
 
-def test_verl_prime_needs_the_float_mode_and_gets_it():
+def test_verl_prime_reads_both_result_forms():
+    # #35: prime indexes a non-number result with [0]; the default dict result used to
+    # raise there, and prime scores the whole batch 0.0 when that happens.
     samples = _samples()
     assert prime_manager(to_verl(gsm8k_check, result="float"), samples) == [1.0, 1.0, 0.0]
-    with pytest.raises(KeyError):  # prime indexes a non-number result with [0]
-        prime_manager(to_verl(gsm8k_check), samples)
+    assert prime_manager(to_verl(gsm8k_check), _samples()) == [1.0, 1.0, 0.0]
 
 
 def test_verl_reward_loop_passes_reward_model_plumbing_that_is_left_out():

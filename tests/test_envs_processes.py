@@ -124,3 +124,67 @@ def test_the_total_character_bound_is_part_of_the_space():
     assert not space.contains([{"role": "user", "content": "x" * 10}] * 2)
     env = gymnasium.make("rlvr/guess-number-v0")
     assert env.observation_space.max_total_chars == env.unwrapped.max_chars
+
+
+QUAD_MODULE = '''
+import tasks
+from tasks import Problem, Task
+from verifiers.gsm8k import gsm8k_check
+from verifiers.rubric import Rubric
+
+
+def problems(split, seed, path):
+    return (Problem(f"q/{i}", f"What is 2*2 (take {i})?", "4") for i in range(5))
+
+
+@tasks.register("quad")
+def make_quad() -> Task:
+    return Task("quad", problems, Rubric([gsm8k_check]))
+'''
+
+VEC_SCRIPT = '''
+import sys, gymnasium
+{setup}
+import envs  # registers rlvr/<task>-v0 for every task registered so far
+for context in ("spawn", "forkserver"):
+    try:
+        vec = gymnasium.make_vec("rlvr/quad-v0", 2, vectorization_mode="async",
+                                 vector_kwargs={{"context": context}})
+    except Exception as e:
+        print(context, "raised", type(e).__name__, str(e).replace(chr(10), " "))
+        continue
+    try:
+        obs, _ = vec.reset(seed=[0, 1])
+        _, rewards, *_ = vec.step(("#### 4", "#### 5"))
+        print(context, "ok", "2*2" in obs[1][-1]["content"], [float(r) for r in rewards])
+    finally:
+        vec.close()
+'''
+
+
+def _vec_run(tmp_path: Path, setup: str) -> list[str]:
+    (tmp_path / "quad_tasks.py").write_text(QUAD_MODULE)
+    env_vars = {"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", VEC_SCRIPT.format(setup=setup)],
+                         capture_output=True, text=True, timeout=300, env=env_vars,
+                         cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout.strip().splitlines()
+
+
+def test_a_task_registered_in_an_importable_module_works_under_spawn_and_forkserver(tmp_path):
+    lines = _vec_run(tmp_path, "import quad_tasks")
+    assert [line.split()[:2] for line in lines] == [["spawn", "ok"], ["forkserver", "ok"]]
+    for line in lines:
+        assert line.endswith("True [1.0, 0.0]"), line
+
+
+def test_a_worker_that_cannot_build_the_env_raises_its_own_error_in_the_parent(tmp_path):
+    # Registered in __main__ (a `python -c` script): a spawn/forkserver worker cannot
+    # import it, so it does not know the task; the parent must say so, not ConnectionReset.
+    lines = _vec_run(tmp_path, QUAD_MODULE)
+    assert len(lines) == 2
+    for context, line in zip(("spawn", "forkserver"), lines):
+        assert line.startswith(f"{context} raised "), line
+        assert "ConnectionResetError" not in line and "EOFError" not in line, line
+        assert "unknown task 'quad'" in line, line

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import math
 import os
 import pickle
+import time
 
 import pytest
 
@@ -361,3 +363,84 @@ def test_score_batch_refuses_a_bare_string():
         rubric.score_batch("ab", ["1", "2"])
     with pytest.raises(TypeError, match="answers must be a sequence"):
         rubric.score_batch(["a", "b"], "12")
+
+
+# --- async reward functions ------------------------------------------------------------
+
+
+async def slow_judge(completion, answer, **info):
+    """A remote judge: waits on I/O, then compares."""
+    await asyncio.sleep(0.4)
+    return Verdict(float(completion == answer), f"judged {info.get('index')}")
+
+
+async def hangs(completion, answer):
+    await asyncio.sleep(60)
+    return 1.0
+
+
+async def async_boom(completion, answer):
+    raise ConnectionError("judge unreachable")
+
+
+async def async_returns(value, completion, answer):
+    return value
+
+
+class AsyncJudge:
+    async def __call__(self, completion, answer):
+        await asyncio.sleep(0)
+        return 1.0
+
+
+def test_async_reward_functions_are_awaited_and_typed():
+    rubric = Rubric([RewardFunc("judge", slow_judge), RewardFunc("fmt", format_reward)])
+    s = rubric.score("x", "x", index=3)
+    assert s.breakdown == {"judge": 1.0, "fmt": 0.0} and s.reasons["judge"] == "judged 3"
+    assert s.unguarded == () and s.errors == ()
+    assert Rubric([AsyncJudge()]).score("x", "y").total == 1.0
+    assert Rubric([functools.partial(async_returns, 0.25)]).score("x", "y").total == 0.25
+
+
+def test_async_functions_of_a_batch_run_concurrently():
+    rubric = Rubric([RewardFunc("judge", slow_judge)])
+    n = 8
+    start = time.monotonic()
+    scores = rubric.score_batch(["a"] * n, ["a"] * (n - 1) + ["b"], [{"index": i} for i in range(n)],
+                                workers=1)
+    elapsed = time.monotonic() - start
+    assert [s.total for s in scores] == [1.0] * (n - 1) + [0.0]
+    assert [s.reasons["judge"] for s in scores] == [f"judged {i}" for i in range(n)]
+    assert elapsed < n * 0.4 / 2, f"{n} calls of 0.4 s took {elapsed:.2f} s: not concurrent"
+
+
+def test_async_deadline_cancels_and_errors_are_typed_and_counted():
+    rubric = Rubric([RewardFunc("slow", hangs)], timeout=0.3)
+    start = time.monotonic()
+    s = rubric.score("x", "y")
+    assert time.monotonic() - start < 5
+    assert s.total is None and s.errors[0].kind == "timeout" and "cancelled" in s.reasons["slow"]
+    s = Rubric([async_boom]).score("x", "y")
+    assert s.total is None and s.errors[0].kind == "exception"
+    assert "ConnectionError: judge unreachable" in s.errors[0].message
+    for bad in (float("nan"), 2.0, "1.0"):
+        r = Rubric([RewardFunc("r", functools.partial(async_returns, bad))])
+        assert r.score("x", "y").errors[0].kind == "invalid_return"
+        assert r.counters["errors/invalid_return/r"] == 1
+
+
+def test_async_and_sync_functions_mix_under_a_gate_and_inside_a_running_loop():
+    rubric = Rubric([RewardFunc("fmt", format_reward), RewardFunc("judge", slow_judge)],
+                    gate="fmt")
+    s = rubric.score("x", "x")
+    assert s.total == 0.0 and s.reasons["judge"] == "gated: fmt=0 < 1"
+    good = "<think>a</think><answer>b</answer>"
+
+    async def main():
+        one = await rubric.ascore(good, good)
+        many = await rubric.ascore_batch([good, "x"], [good, "x"])
+        return one, many
+
+    one, many = asyncio.run(main())
+    assert one.breakdown == {"fmt": 1.0, "judge": 1.0}
+    assert [s.total for s in many] == [1.0, 0.0]

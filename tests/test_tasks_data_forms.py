@@ -160,3 +160,44 @@ def test_train_reads_its_data_from_path(tmp_path: Path, tiny_model: Path, monkey
     assert main(argv) == 0
     assert (out / "metrics.jsonl").is_file()
     assert main([*argv[:2], "--path", str(tmp_path / "missing"), *argv[4:]]) == 2
+
+
+def test_files_are_read_by_the_datasets_loaders(tmp_path: Path, monkeypatch):
+    import datasets
+
+    calls = []
+    real = datasets.load_dataset
+
+    def spy(kind, *args, **kwargs):
+        calls.append((kind, kwargs.get("data_files")))
+        return real(kind, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "load_dataset", spy)
+    (tmp_path / "test.jsonl").write_text('{"question": "q", "answer": "#### 2"}\n')
+    (tmp_path / "train.csv").write_text("question,answer\nq,#### 3\n")
+    _parquet(tmp_path / "validation.parquet", TEST)
+    source = DataSource("demo")
+    for split in ("test", "train", "validation"):
+        assert len(source.records(split, path=str(tmp_path))) == 1
+    assert calls == [("json", str(tmp_path / "test.jsonl")), ("csv", str(tmp_path / "train.csv")),
+                     ("parquet", str(tmp_path / "validation.parquet"))]
+
+
+def test_csv_values_keep_their_types(tmp_path: Path):
+    from tasks.sources import read_records
+
+    (tmp_path / "t.csv").write_text('question,level,weight,answer\n"1+1?",3,0.5,#### 2\n')
+    (record,) = read_records(str(tmp_path / "t.csv"))
+    assert record.data == {"question": "1+1?", "level": 3, "weight": 0.5, "answer": "#### 2"}
+    assert record.field("level", int) == 3
+
+
+def test_json_lines_errors_still_name_the_line_past_blank_lines(tmp_path: Path):
+    from tasks.sources import read_records
+
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"question": "q", "answer": "#### 1"}\n\n{"question": "r"}\n')
+    records = read_records(str(path))
+    assert [r.where for r in records] == [f"{path} line 1", f"{path} line 3"]
+    with pytest.raises(DataError, match=f"^{path} line 3: missing field 'answer'"):
+        records[1].field("answer")

@@ -36,7 +36,9 @@ columns, one value per completion; it wants one ``float | None`` per completion 
 becomes NaN, which TRL excludes: no signal). The adapter takes the reference from
 ``columns[answer_key]`` and gives the remaining columns to the rubric as ``info``; a reward
 that needs no gold (every function's answer parameter has a default, as ``format_reward``)
-works without that column. A conversational completion (a list of messages) is scored on the
+works without that column. Each row's info also gets ``completion_length``, the number of
+TRL's ``completion_ids`` (the length terms of ``verifiers.length`` read it), unless a column
+has that name. A conversational completion (a list of messages) is scored on the
 text of its last assistant message. When TRL passes ``log_metric``, the adapter logs, per
 batch, the mean of each function's reward (``<name>/<function>``), the fraction of samples
 without signal (``<name>/no_signal``) and the number of reward errors (``<name>/errors``).
@@ -58,6 +60,30 @@ in verl's reward metrics, and counted in ``.rubric.counters``. Per-function rewa
 included under their names (0.0 where the function gave none; ``no_signal`` says when that
 happened).
 
+**No silent zeros** (both adapters).
+
+- verl's ``prime`` manager reads ``float(result[0])`` from anything that is not a number and
+  turns any failure into 0.0 for the whole batch; the default dict result is a ``VerlScore``,
+  a dict whose ``[0]`` (and ``float()``) is the score, so every manager reads it at its
+  defaults.
+- A gold given as a list, tuple or 1-d numpy array of strings/numbers (verl's
+  ``ground_truth``, a dataset column of acceptable answers) means "any of these": each is
+  scored and the best total wins (``RubricScore.reasons`` of the winner; the rubric's
+  counters count every candidate). A gold that is an empty list, a nested list, or a list of
+  other things raises a ``TypeError`` naming the field (``ground_truth``, or the TRL column)
+  instead of scoring every sample as no signal; a function that takes a structured gold
+  itself (a list of test cases) gets it unchanged with ``gold="as_is"``.
+
+**Async reward functions** (see ``verifiers.rubric``): ``to_trl`` of a rubric with one
+returns a reward whose ``__call__`` is ``async`` (TRL awaits such rewards on its own event
+loop, concurrently with the others). ``to_verl`` returns a sync ``compute_score`` by default,
+which every manager can call (the async functions run on the rubric's event loop, a batch
+concurrently); ``to_verl(..., asynchronous=True)`` returns an ``async def`` one
+(``inspect.iscoroutinefunction`` is true), which verl's reward-loop managers await on their
+loop instead of a thread. Only those: ``naive``, ``dapo``, ``batch`` and ``prime`` call
+``compute_score`` synchronously and would get a coroutine (``prime`` would score it 0.0),
+which is why the sync form is the default.
+
 ``.rubric`` on an adapter is the rubric it scores with: the given one's functions, weights,
 gate and deadline, each behind the rule above, with its own counters.
 """
@@ -66,15 +92,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-import numbers
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from verifiers.adapter_golds import GoldMode, abest_of, best_of, candidates
+from verifiers.async_rewards import is_async_reward
 from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
-__all__ = ["TRLReward", "VerlComputeScore", "completion_text", "to_trl", "to_verl"]
+__all__ = ["AsyncTRLReward", "TRLReward", "VerlComputeScore", "VerlScore", "completion_text",
+           "to_trl", "to_verl"]
+
 
 # Keys of to_verl's result besides the per-function rewards.
 _VERL_KEYS = ("score", "no_signal", "errors")
@@ -144,6 +173,7 @@ class _Routed:
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
         self.params = _params(fn)
+        self.is_async = is_async_reward(fn)  # the rubric awaits what this returns
 
     def __call__(self, completion: Any, answer: Any, /, **info: Any) -> Any:
         options = info.pop(_OPTIONS, None) or {}
@@ -197,16 +227,6 @@ def _default_name(fn_or_rubric: Any) -> str:
     return getattr(fn_or_rubric, "__name__", None) or type(fn_or_rubric).__name__
 
 
-def _as_reference(value: Any) -> Any:
-    # Datasets often store numeric answers as numbers (numpy ones in verl's parquet rows);
-    # the verifiers compare strings.
-    if hasattr(value, "item") and getattr(value, "shape", None) == ():  # a numpy scalar
-        value = value.item()
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return str(value)
-    return value
-
-
 def completion_text(completion: Any) -> Any:
     """The text to score: a str as is; for a conversational completion (a list of message
     dicts) the content of the last assistant message ("" when there is none). Content given
@@ -243,9 +263,11 @@ class TRLReward:
     """A TRL ``GRPOTrainer`` reward function: ``(prompts, completions, **kwargs)`` ->
     ``list[float | None]``. Built by ``to_trl``; ``__name__`` is the name TRL logs it under."""
 
-    def __init__(self, rubric: Rubric, *, answer_key: str, name: str, workers: int | None) -> None:
+    def __init__(self, rubric: Rubric, *, answer_key: str, name: str, workers: int | None,
+                 gold: GoldMode = "any") -> None:
         self.rubric = rubric
         self.answer_key = answer_key
+        self.gold = gold
         self.__name__ = name
         self.workers = workers
         params = _params_of(rubric).values()
@@ -258,6 +280,12 @@ class TRLReward:
     def __call__(
         self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
     ) -> list[float | None]:
+        texts, golds, infos = self._prepare(completions, kwargs)
+        scores = best_of(self.rubric, texts, golds, infos, self.workers)
+        return self._finish(scores, kwargs)
+
+    def _prepare(self, completions: Sequence[Any], kwargs: Mapping[str, Any]
+                 ) -> tuple[list[Any], list[list[Any]], list[dict[str, Any]]]:
         n = len(completions)
         columns = {k: v for k, v in kwargs.items() if k not in _TRL_MACHINERY}
         if self.answer_key not in columns and self.needs_gold:
@@ -272,15 +300,24 @@ class TRLReward:
                     f"column {key!r} must hold one value per completion ({n}), got {values!r:.80}"
                 )
         gold = columns.pop(self.answer_key, None)
-        answers = [None] * n if gold is None else [_as_reference(a) for a in gold]
+        golds = ([[None]] * n if gold is None else
+                 [candidates(a, f"column {self.answer_key!r} (row {i})", self.gold)
+                  for i, a in enumerate(gold)])
         _check_required(self.rubric, self.__name__, "dataset columns", columns, {})
         if not self._warned:
             self._warned = True
             _warn_shadowed(self.rubric, self.__name__, list(columns),
                            f"the reference comes from answer_key={self.answer_key!r}")
         infos = [{k: v[i] for k, v in columns.items()} for i in range(n)]
-        texts = [completion_text(c) for c in completions]
-        scores = self.rubric.score_batch(texts, answers, infos, workers=self.workers)
+        ids = kwargs.get("completion_ids")
+        if "completion_length" not in columns and isinstance(ids, Sequence) and len(ids) == n:
+            # the length terms of verifiers.length read it (TRL passes token ids, not lengths)
+            for info, token_ids in zip(infos, ids):
+                info["completion_length"] = len(token_ids)
+        return [completion_text(c) for c in completions], golds, infos
+
+    def _finish(self, scores: list[RubricScore], kwargs: Mapping[str, Any]
+                ) -> list[float | None]:
         log_metric = kwargs.get("log_metric")
         if callable(log_metric) and scores:
             self._log(log_metric, scores)
@@ -296,18 +333,33 @@ class TRLReward:
         log_metric(f"{self.__name__}/errors", float(sum(len(s.errors) for s in scores)))
 
 
+class AsyncTRLReward(TRLReward):
+    """A ``TRLReward`` for a rubric with async functions: TRL awaits its ``__call__`` on the
+    trainer's event loop (``trl.trainer.utils.is_async_callable``)."""
+
+    async def __call__(  # type: ignore[override]
+        self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
+    ) -> list[float | None]:
+        texts, golds, infos = self._prepare(completions, kwargs)
+        scores = await abest_of(self.rubric, texts, golds, infos, self.workers)
+        return self._finish(scores, kwargs)
+
+
 def to_trl(
     fn_or_rubric: Callable[..., Any] | Rubric,
     *,
     answer_key: str = "answer",
     name: str | None = None,
     workers: int | None = None,
+    gold: GoldMode = "any",
 ) -> TRLReward:
     """A TRL ``GRPOTrainer`` reward function from a reward function or a ``Rubric``.
 
     ``answer_key``: the dataset column holding the reference. ``name``: what TRL logs it as
     (default: the function's name, or ``"rubric"``). ``workers``: samples scored at once
-    (``Rubric.score_batch``).
+    (``Rubric.score_batch``). ``gold``: ``"any"`` (a list of answers in the column means any
+    of them) or ``"as_is"`` (the function takes the value whole). A rubric with an async
+    function gives an ``AsyncTRLReward``.
 
     >>> from verifiers.gsm8k import gsm8k_check
     >>> r = to_trl(gsm8k_check, answer_key="solution")
@@ -316,13 +368,21 @@ def to_trl(
     """
     if not isinstance(answer_key, str) or not answer_key:
         raise ValueError(f"answer_key must be a non-empty str, got {answer_key!r}")
+    _check_gold_mode(gold)
     rubric = _as_rubric(fn_or_rubric)
-    return TRLReward(
+    cls = AsyncTRLReward if rubric.has_async else TRLReward
+    return cls(
         rubric,
         answer_key=answer_key,
         name=name or _default_name(fn_or_rubric),
         workers=workers,
+        gold=gold,
     )
+
+
+def _check_gold_mode(gold: Any) -> None:
+    if gold not in ("any", "as_is"):
+        raise ValueError(f"gold must be 'any' or 'as_is', got {gold!r}")
 
 
 def _warn_shadowed(rubric: Rubric, adapter: str, keys: Sequence[str], source: str) -> None:
@@ -366,15 +426,36 @@ def _check_options(rubric: Rubric, adapter: str, options: Mapping[str, Any]) -> 
         raise TypeError(f"{adapter}: reward_kwargs {why} (the functions take: {takes})")
 
 
+class VerlScore(dict):
+    """``to_verl``'s dict result. verl's ``prime`` manager takes ``float(result[0])`` of any
+    result that is not a number (and scores the whole batch 0.0 when that raises), so
+    ``[0]`` and ``float()`` give the score; every other manager reads the dict.
+
+    >>> s = VerlScore(score=0.5, no_signal=0.0)
+    >>> s[0], float(s), s["score"]
+    (0.5, 0.5, 0.5)
+    """
+
+    def __getitem__(self, key: Any) -> Any:
+        if type(key) is int and key == 0 and not dict.__contains__(self, 0):
+            key = "score"
+        return dict.__getitem__(self, key)
+
+    def __float__(self) -> float:
+        return float(dict.__getitem__(self, "score"))
+
+
 class VerlComputeScore:
     """A verl ``compute_score``; built by ``to_verl``. Called one sample at a time (naive,
     dapo, prime and the reward-loop managers) or, with ``data_sources=``, ``solution_strs=``,
     ``ground_truths=``, ``extra_infos=``, a batch at a time (``reward_manager=batch``)."""
 
-    def __init__(self, rubric: Rubric, name: str, result: str, workers: int | None) -> None:
+    def __init__(self, rubric: Rubric, name: str, result: str, workers: int | None,
+                 gold: GoldMode = "any") -> None:
         self.rubric = rubric
         self.__name__ = name
         self.result = result
+        self.gold = gold
         self.workers = workers
         self._checked: set[tuple[str, ...]] = set()
         self._warned = False
@@ -398,8 +479,30 @@ class VerlComputeScore:
         options = self._options(kwargs)
         info = self._info(extra_info)
         self._first_call_checks(info, options)
-        score = self.rubric.score(solution_str, _as_reference(ground_truth),
-                                  **info, **{_OPTIONS: options})
+        score = None
+        for gold in candidates(ground_truth, "ground_truth", self.gold):
+            candidate = self.rubric.score(solution_str, gold, **info, **{_OPTIONS: options})
+            if score is None or (candidate.total is not None
+                                 and (score.total is None or candidate.total > score.total)):
+                score = candidate
+            if score.total == 1.0:
+                break
+        return self._result(score)
+
+    async def acall(
+        self,
+        data_source: Any = None,
+        solution_str: Any = None,
+        ground_truth: Any = None,
+        extra_info: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> dict[str, float] | float:
+        """The per-sample call for verl's reward-loop managers, awaited on their loop."""
+        options = self._options(kwargs)
+        info = {**self._info(extra_info), _OPTIONS: options}
+        self._first_call_checks({k: v for k, v in info.items() if k != _OPTIONS}, options)
+        golds = candidates(ground_truth, "ground_truth", self.gold)
+        (score,) = await abest_of(self.rubric, [solution_str], [golds], [info], self.workers)
         return self._result(score)
 
     def batch(
@@ -423,9 +526,9 @@ class VerlComputeScore:
         if infos:
             self._first_call_checks({k: v for k, v in infos[0].items() if k != _OPTIONS},
                                     options)
-        scores = self.rubric.score_batch(list(solution_strs),
-                                         [_as_reference(g) for g in ground_truths], infos,
-                                         workers=self.workers)
+        golds = [candidates(g, f"ground_truths[{i}]", self.gold)
+                 for i, g in enumerate(ground_truths)]
+        scores = best_of(self.rubric, list(solution_strs), golds, infos, self.workers)
         return [self._result(s) for s in scores]
 
     @staticmethod
@@ -456,7 +559,7 @@ class VerlComputeScore:
         total = 0.0 if score.total is None else float(score.total)
         if self.result == "float":
             return total
-        result = {"score": total}
+        result = VerlScore(score=total)
         for fn_name, value in score.breakdown.items():
             result[fn_name] = 0.0 if value is None else float(value)
         result["no_signal"] = float(score.total is None)
@@ -464,21 +567,32 @@ class VerlComputeScore:
         return result
 
 
+async def _verl_async_compute_score(adapter: VerlComputeScore, *args: Any, **kwargs: Any
+                                    ) -> dict[str, float] | float:
+    return await adapter.acall(*args, **kwargs)
+
+
 def to_verl(
     fn_or_rubric: Callable[..., Any] | Rubric,
     *,
     result: Literal["dict", "float"] = "dict",
     workers: int | None = None,
-) -> VerlComputeScore:
+    gold: GoldMode = "any",
+    asynchronous: bool = False,
+) -> Any:
     """A verl ``compute_score(data_source, solution_str, ground_truth, extra_info=None,
     **reward_kwargs)`` from a reward function or a ``Rubric``; the same object takes the
     batch manager's ``compute_score(data_sources=, solution_strs=, ground_truths=,
     extra_infos=, **reward_kwargs)``.
 
-    ``result="dict"`` (default) returns ``{"score", <function>..., "no_signal", "errors"}``;
-    ``result="float"`` returns the score alone, for managers that take only a number
-    (``prime``; a sample without signal is then 0.0, counted in ``.rubric.counters``).
-    ``workers``: samples scored at once in a batch call.
+    ``result="dict"`` (default) returns a ``VerlScore`` ``{"score", <function>...,
+    "no_signal", "errors"}`` that ``prime`` reads as a number too; ``result="float"``
+    returns the score alone (a sample without signal is then 0.0, counted in
+    ``.rubric.counters``). ``workers``: samples scored at once in a batch call. ``gold``:
+    ``"any"`` (a list ``ground_truth`` means any of its items) or ``"as_is"`` (passed whole).
+    ``asynchronous=True`` returns an ``async def`` compute_score (a ``functools.partial``
+    of one, with ``.rubric``) for verl's reward-loop managers, which await it; the default
+    sync ``VerlComputeScore`` works with every manager, async functions included.
 
     Point verl's ``custom_reward_function.path`` at a file that defines
     ``compute_score = to_verl(my_rubric)`` and set ``custom_reward_function.name=compute_score``.
@@ -491,8 +605,14 @@ def to_verl(
     """
     if result not in ("dict", "float"):
         raise ValueError(f"result must be 'dict' or 'float', got {result!r}")
+    _check_gold_mode(gold)
     rubric = _as_rubric(fn_or_rubric)
     clash = sorted(set(rubric.names) & set(_VERL_KEYS))
     if clash:
         raise ValueError(f"reward function names {clash} clash with verl result keys {_VERL_KEYS}")
-    return VerlComputeScore(rubric, _default_name(fn_or_rubric), result, workers)
+    adapter = VerlComputeScore(rubric, _default_name(fn_or_rubric), result, workers, gold)
+    if not asynchronous:
+        return adapter
+    compute_score = functools.partial(_verl_async_compute_score, adapter)
+    compute_score.rubric = adapter.rubric  # type: ignore[attr-defined]
+    return compute_score

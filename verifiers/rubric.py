@@ -53,10 +53,23 @@ the worker processes of ``verifiers.deadline``, so the samples are scored in par
 processes (at most ``verifiers.deadline.set_max_workers`` at once) with deadlines enforced
 from outside. Unguarded functions run in the threads (parallel only where they release the
 GIL).
+
+**Async reward functions** (``async def``, a ``functools.partial`` of one, or an instance
+whose ``__call__`` is ``async``: the way in for judges and remote checkers) are awaited on an
+event loop, never sent to a worker process. Their deadline is ``asyncio.wait_for``: a call
+still pending after ``timeout`` seconds is cancelled and reported as a ``"timeout"`` error;
+one that blocks the loop with synchronous work cannot be cancelled and is reported as a
+timeout when it returns, as an in-process function is. Errors and returns are typed as for
+sync functions. ``score_batch`` awaits the samples of a batch concurrently (all of them: an
+async call waits on I/O, not on a CPU), while the rubric's sync functions still run at most
+``workers`` at a time in threads. ``score``/``score_batch`` run them on a private event loop
+thread, so they work from sync code; inside a running event loop, ``await
+rubric.ascore(...)`` / ``rubric.ascore_batch(...)`` instead.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import math
 import numbers
@@ -66,15 +79,17 @@ import threading
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from verifiers.async_rewards import call_async, is_async_reward, run_coroutine
 from verifiers.deadline import DeadlineExceeded, WorkerError, run_with_deadline
 from verifiers.types import Verdict
 
-__all__ = ["DEFAULT_TIMEOUT", "RewardError", "RewardFunc", "Rubric", "RubricScore"]
+__all__ = ["DEFAULT_TIMEOUT", "RewardError", "RewardFunc", "Rubric", "RubricScore",
+           "is_async_reward"]
 
 # A backstop against hangs, not a precision limit: it also covers a nested worker's start-up
 # (verifiers.math starts its own sympy worker, which can take seconds on a cold, busy machine).
@@ -145,7 +160,8 @@ class RewardFunc:
 
     ``in_process=True`` calls ``fn`` in the calling process (soft deadline): for functions
     with their own hard deadline or trivially fast ones. ``takes_info`` (computed) says
-    whether ``fn`` accepts ``**info``.
+    whether ``fn`` accepts ``**info``; ``is_async`` (computed) whether it is awaited
+    (``is_async_reward``).
 
     >>> from verifiers.format import format_reward
     >>> RewardFunc("format", format_reward, weight=0.5).takes_info
@@ -158,6 +174,7 @@ class RewardFunc:
     in_process: bool = False
     takes_info: bool = field(init=False, repr=False, compare=False)
     picklable: bool = field(init=False, repr=False, compare=False)
+    is_async: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -174,12 +191,15 @@ class RewardFunc:
             )
         object.__setattr__(self, "weight", float(weight))
         object.__setattr__(self, "takes_info", _accepts_var_kwargs(self.fn))
-        object.__setattr__(self, "picklable", _is_picklable(self.fn))
+        object.__setattr__(self, "is_async", is_async_reward(self.fn))
+        # an async function is awaited here, never pickled into a worker
+        object.__setattr__(self, "picklable", self.is_async or _is_picklable(self.fn))
 
     @property
     def guarded(self) -> bool:
-        """Whether calls run in a killable worker with a hard deadline."""
-        return self.picklable and not self.in_process
+        """Whether calls run in a killable worker (sync) or are cancelled at the deadline
+        (async)."""
+        return self.is_async or (self.picklable and not self.in_process)
 
 
 def _call(fn: Callable[..., Any], completion: Any, answer: Any, info: Mapping[str, Any] | None):
@@ -367,12 +387,49 @@ class Rubric:
             # the training run (a guarded one already reports it from its worker).
             reward, reason = None, None
             error = RewardError(rf.name, "exception", f"{type(exc).__name__}: {exc}")
+        return self._counted(rf, counts, reward, reason, error)
+
+    def _counted(self, rf: RewardFunc, counts: list[str], reward: float | None,
+                 reason: str | None, error: RewardError | None
+                 ) -> tuple[float | None, str | None, RewardError | None]:
         if error is not None:
             counts += ["errors", f"errors/{error.kind}", f"errors/{error.kind}/{rf.name}"]
         elif reward is None:
             counts.append(f"no_signal/{rf.name}")
         self._count(*counts)
         return reward, reason, error
+
+    async def _arun(
+        self, rf: RewardFunc, completion: Any, answer: Any, info: Mapping[str, Any],
+        sync_slots: asyncio.Semaphore | None,
+    ) -> tuple[float | None, str | None, RewardError | None]:
+        if not rf.is_async:  # a sync function: in a thread, as score() would call it
+            if sync_slots is None:
+                return await asyncio.to_thread(self._run, rf, completion, answer, info)
+            async with sync_slots:
+                return await asyncio.to_thread(self._run, rf, completion, answer, info)
+        kwargs = dict(info) if rf.takes_info else None
+        start = time.monotonic()
+        try:
+            value = await asyncio.wait_for(call_async(rf.fn, completion, answer, kwargs),
+                                           self.timeout)
+            if time.monotonic() - start > self.timeout:  # it blocked the loop: not cancellable
+                raise DeadlineExceeded(self.timeout, rf.name)
+            reward, reason, error = _as_reward(rf.name, value)
+        except (asyncio.TimeoutError, DeadlineExceeded) as exc:
+            reward, reason = None, None
+            how = ("cancelled" if isinstance(exc, asyncio.TimeoutError)
+                   else "blocked the event loop, could not be cancelled")
+            error = RewardError(rf.name, "timeout", f"exceeded {self.timeout:g} s ({how})")
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - fn's failures are reported
+            reward, reason = None, None
+            error = RewardError(rf.name, "exception", f"{type(exc).__name__}: {exc}")
+        return self._counted(rf, ["calls"], reward, reason, error)
+
+    @property
+    def has_async(self) -> bool:
+        """Whether any function is async (then ``score`` runs them on an event loop)."""
+        return any(f.is_async for f in self.funcs)
 
     def score(self, completion: Any, answer: Any, /, **info: Any) -> RubricScore:
         """Score one completion against its reference; ``info`` goes to functions taking it.
@@ -382,6 +439,35 @@ class Rubric:
         >>> s.total, s.reasons["format_check"]
         (0.0, 'missing_tag: <think> not found')
         """
+        if self.has_async:
+            return run_coroutine(self.ascore(completion, answer, **info))
+        steps = self._steps()
+        rf = next(steps)
+        while True:
+            try:
+                rf = steps.send(self._run(rf, completion, answer, info))
+            except StopIteration as done:
+                return done.value
+
+    async def ascore(self, completion: Any, answer: Any, /, **info: Any) -> RubricScore:
+        """``score`` for async code: async functions are awaited, sync ones run in a thread."""
+        return await self._ascore(completion, answer, info, None)
+
+    async def _ascore(self, completion: Any, answer: Any, info: Mapping[str, Any],
+                      sync_slots: asyncio.Semaphore | None) -> RubricScore:
+        steps = self._steps()
+        rf = next(steps)
+        while True:
+            result = await self._arun(rf, completion, answer, info, sync_slots)
+            try:
+                rf = steps.send(result)
+            except StopIteration as done:
+                return done.value
+
+    def _steps(self) -> Generator[RewardFunc, tuple[float | None, str | None,
+                                                     RewardError | None], RubricScore]:
+        """One sample's scoring, shared by the sync and async paths: yields each function to
+        run (the gate first), receives its ``(reward, reason, error)``, returns the score."""
         breakdown: dict[str, float | None] = {}
         reasons: dict[str, str] = {}
         errors: list[RewardError] = []
@@ -399,7 +485,7 @@ class Rubric:
                     breakdown[rf.name] = 0.0
                     reasons[rf.name] = f"gated: {self.gate}={gate_value:g} < 1"
                 continue
-            reward, reason, error = self._run(rf, completion, answer, info)
+            reward, reason, error = yield rf
             breakdown[rf.name] = reward
             if error is not None:
                 errors.append(error)
@@ -441,6 +527,43 @@ class Rubric:
         >>> [s.total for s in scores]
         [1.0, 0.0]
         """
+        infos, workers = self._check_batch(completions, answers, infos, workers)
+        if self.has_async:
+            return run_coroutine(self._ascore_batch(completions, answers, infos, workers))
+        n = len(completions)
+
+        def one(i: int) -> RubricScore:
+            return self.score(completions[i], answers[i], **infos[i])
+
+        if workers == 1:
+            return [one(i) for i in range(n)]
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rubric") as pool:
+            return list(pool.map(one, range(n)))
+
+    async def ascore_batch(
+        self,
+        completions: Sequence[Any],
+        answers: Sequence[Any],
+        infos: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        workers: int | None = None,
+    ) -> list[RubricScore]:
+        """``score_batch`` for async code: every sample's async calls are awaited
+        concurrently; sync calls run in threads, ``workers`` at a time."""
+        infos, workers = self._check_batch(completions, answers, infos, workers)
+        return await self._ascore_batch(completions, answers, infos, workers)
+
+    async def _ascore_batch(self, completions: Sequence[Any], answers: Sequence[Any],
+                            infos: Sequence[Mapping[str, Any]], workers: int
+                            ) -> list[RubricScore]:
+        slots = asyncio.Semaphore(workers)
+        return list(await asyncio.gather(*(
+            self._ascore(c, a, i, slots) for c, a, i in zip(completions, answers, infos))))
+
+    @staticmethod
+    def _check_batch(completions: Sequence[Any], answers: Sequence[Any],
+                     infos: Sequence[Mapping[str, Any]] | None, workers: int | None
+                     ) -> tuple[Sequence[Mapping[str, Any]], int]:
         # A str is a Sequence too: one completion passed bare was scored per character.
         for label, items in (("completions", completions), ("answers", answers)):
             if isinstance(items, (str, bytes)):
@@ -459,12 +582,4 @@ class Rubric:
             workers = os.cpu_count() or 1
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive int, got {workers!r}")
-        workers = min(workers, max(n, 1))
-
-        def one(i: int) -> RubricScore:
-            return self.score(completions[i], answers[i], **infos[i])
-
-        if workers == 1:
-            return [one(i) for i in range(n)]
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rubric") as pool:
-            return list(pool.map(one, range(n)))
+        return infos, min(workers, max(n, 1))
