@@ -43,9 +43,9 @@ def math500(
             for key, kind in (("subject", str), ("level", (int, str)), ("unique_id", str)):
                 if key in record.data:
                     info[key] = record.field(key, kind)
-            yield Problem(
-                f"math500/{split}/{i}", record.field("problem"), record.field("answer"), info
-            )
+            # a CSV or JSON column of plain integers is read as ints; the gold is their text
+            answer = str(record.field("answer", (str, int)))
+            yield Problem(f"math500/{split}/{i}", record.field("problem"), answer, info)
 
     return Task(
         "math500",

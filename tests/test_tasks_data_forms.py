@@ -201,3 +201,14 @@ def test_json_lines_errors_still_name_the_line_past_blank_lines(tmp_path: Path):
     assert [r.where for r in records] == [f"{path} line 1", f"{path} line 3"]
     with pytest.raises(DataError, match=f"^{path} line 3: missing field 'answer'"):
         records[1].field("answer")
+
+
+def test_math500_csv_with_integer_answers(tmp_path: Path):
+    """A CSV whose answer column is all integers is read as ints; math500 takes their text."""
+    import tasks
+
+    folder = tmp_path / "math500"
+    folder.mkdir()
+    (folder / "test.csv").write_text("problem,solution,answer\n1+1?,\\boxed{2},2\n2+2?,\\boxed{4},4\n")
+    rows = list(tasks.get("math500").rows("test", path=str(folder)))
+    assert [r.answer for r in rows] == ["2", "4"]
