@@ -83,6 +83,7 @@ and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and facto
 from __future__ import annotations
 
 import re
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -102,7 +103,10 @@ from verifiers.math_forms import (
     choice_letter,
     digits_apart,
     drop_assignment,
+    labelled_values,
     latex_from_unicode,
+    split_top_level,
+    symbolic_power,
     words_key,
 )
 from verifiers.types import (
@@ -158,6 +162,7 @@ _BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?
 # Brackets, and list separators: a comma or semicolon other than a thousands separator.
 # Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
 _SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
+_PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
 _TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
 _TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
@@ -262,7 +267,18 @@ def _stray(gold: str, pred: str) -> str | None:
 
 
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
-    """(equal?, reason, details); equal is None when no signal could be obtained."""
+    """(equal?, reason, details) for a bare gold and a bare prediction; equal is None when no
+    signal could be obtained. Every sympy call it makes, together, runs within ``timeout``.
+
+    Equal: the same exact value however written (rationals and powers compared exactly, never
+    to a fixed number of digits); a fraction or decimal for a percent gold (``0.5`` for
+    ``50\\%``); the value of a labelled gold (``7:32`` for ``S_{MBCN}:S=7:32``, ``4, 5`` for
+    ``AB=4, CD=5``, in the gold's order); an interval for a condition on one variable
+    (``(5, \\infty)`` for ``x > 5``); the members of a gold that is a set or list of solutions,
+    in any order (``(6, 2), (2, 2)`` for ``(2,2),(6,2)``). Not equal: a tuple in another order or
+    written as a set; several values against a gold that is one value (reason ``hedged``).
+    """
+    deadline = time.monotonic() + timeout
     if len(pred) > MAX_ANSWER_CHARS:
         # First, so that every in-process step below reads at most this much.
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
@@ -278,8 +294,13 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     if "=" not in gold:
         pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
     if "=" not in pred:
-        gold = drop_assignment(gold)
-    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
+        labelled = labelled_values(gold)
+        if labelled is not None and len(labelled) > 1:
+            return _compare_in_order(labelled, pred, deadline)
+        gold = labelled[0] if labelled else drop_assignment(gold)
+    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not _RELATION_RE.search(gold):
+        # A gold that is a set of reals ("x > 3", "(-\infty, 2) \cup (3, \infty)") may be
+        # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
     p_items, g_items = _list_items(pred), _list_items(gold)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
@@ -296,7 +317,7 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
-        equal = g_num == p_num
+        equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
         if not equal and long_decimal_matches(pred, g_num):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
@@ -335,8 +356,16 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
     if mismatch:
         return False, WRONG, {"path": "shape", "shape": mismatch}
+    for side, text in (("answer", gold), ("prediction", pred)):
+        why = symbolic_power(text)
+        if why is not None:
+            return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
     try:
-        equal = run_with_deadline(_SYMBOLIC, gold, pred, timeout=timeout)
+        percent = _percent_only_in(gold, pred)
+        equal = run_with_deadline(_SYMBOLIC, gold, pred, percent=percent, timeout=left)
     except DeadlineExceeded:
         return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
     except WorkerError as exc:
@@ -344,6 +373,30 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
             return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
         return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+def _percent_only_in(gold: str, pred: str) -> bool:
+    """Whether the gold is a percent and the prediction is not: then the prediction may be the
+    fraction (``0.5`` for ``50\\%``) as well as the number of percent (``50``)."""
+    return _PERCENT_END_RE.search(gold) is not None and _PERCENT_END_RE.search(pred) is None
+
+
+def _compare_in_order(
+    values: list[str], pred: str, deadline: float
+) -> tuple[bool | None, str, dict[str, Any]]:
+    """A labelled gold list (``AB=4, CD=5``) against an unlabelled prediction: as many items,
+    each equal to the gold's value at its place, all within one deadline."""
+    items = split_top_level(pred)
+    if len(items) != len(values):
+        return False, WRONG, {"path": "shape", "shape": f"{len(items)} items vs {len(values)}"}
+    for value, item in zip(values, items):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, TIMEOUT, {"path": "labelled", "timeout": True}
+        equal, reason, details = _compare(value, item, left)
+        if not equal:
+            return equal, reason, {**details, "labelled": True}
+    return True, CORRECT, {"path": "labelled"}
 
 
 def _fraction(value: Any) -> Fraction:
@@ -402,9 +455,14 @@ _ALGEBRAIC_COMMANDS = {
 _VARIABLE_RE = re.compile(r"[a-df-hj-zA-Z]")  # letters other than e (Euler) and i (imaginary)
 
 
+_RELATION_RE = re.compile(r"[<>]|\\(?:[lg]eq?|[lg]t|in|ni|subset(?:eq)?|cup|cap|setminus)(?![a-z])")
+
+
 def _shape(text: str, is_number: bool) -> str:
     if is_number or evaluate_constant(text) is not None:
         return "constant"
+    if _RELATION_RE.search(text):
+        return "other"  # "x > 5" is the set (5, \infty); only sympy reads it
     if _MULTI_RE.search(text):
         return "collection"  # tuples, lists, intervals, sets, matrices
     if (
