@@ -109,6 +109,8 @@ class _Parser:
         # Binary magnitudes of the values the expression passes through: their spread is the
         # cancellation a fixed precision would hide (10^{100} + 1 - 10^{100}).
         self.mags: list[int] = []
+        # Digits of the longest numeral: a fixed precision would round it (sqrt{10^{117}+1}).
+        self.digits = 0
 
     def note(self, value: Any) -> Any:
         if value:
@@ -215,6 +217,7 @@ class _Parser:
         tok = self.take()
         mp = self.mp
         if tok[0].isdigit() or tok[0] == ".":
+            self.digits = max(self.digits, len(tok))
             return mp.mpf(tok)
         if tok in _OPEN:
             value = self.expr()
@@ -285,7 +288,8 @@ def _tokens(latex: str) -> list[str]:
 
 
 def _evaluate(latex: str, dps: int = _DPS) -> tuple[Any, int] | None:
-    """(value at ``dps`` digits, spread in bits of the magnitudes passed through), or None."""
+    """(value at ``dps`` digits, bits a fixed precision could lose: the spread of the
+    magnitudes passed through plus the longest numeral), or None."""
     if not isinstance(latex, str) or not latex.strip() or len(latex) > _MAX_CHARS:
         return None
     ctx = _context(dps)
@@ -299,7 +303,7 @@ def _evaluate(latex: str, dps: int = _DPS) -> tuple[Any, int] | None:
     if not isinstance(value, ctx.mpf) or not ctx.isfinite(value):
         return None
     spread = max(parser.mags) - min(parser.mags) if parser.mags else 0
-    return value, spread
+    return value, spread + (parser.digits * 10) // 3 + 1
 
 
 def _tokens_or_none(latex: str) -> list[str] | None:
