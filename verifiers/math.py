@@ -84,7 +84,6 @@ from __future__ import annotations
 
 import re
 import time
-from fractions import Fraction
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
@@ -93,10 +92,9 @@ from verifiers.exact_numbers import (
     long_decimal_matches,
     parse_number,
     parse_quantity,
-    read_words,
 )
 from verifiers.latex_guard import MAX_EXPONENT, runaway
-from verifiers.latex_numeric import compare_constants, evaluate_constant
+from verifiers.latex_numeric import compare_constants
 from verifiers.math_extract import _clean, extract_answer, final_answer, last_boxed
 from verifiers.math_forms import (
     as_solution_list,
@@ -108,6 +106,15 @@ from verifiers.math_forms import (
     split_top_level,
     symbolic_power,
     words_key,
+)
+from verifiers.math_screens import (
+    RELATION_RE,
+    base_numeral,
+    list_items,
+    printed_value_of,
+    shape_mismatch,
+    stray_token,
+    without_checked_approximation,
 )
 from verifiers.types import (
     CORRECT,
@@ -137,35 +144,8 @@ DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
 MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
 
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
-# Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
-# left ("\neq 5", "\to 6"), an approximation, an ellipsis, an invisible \phantom, a "?".
-# sympy's parsers skip or drop them and read what remains as the answer.
-_STRAY_RE = re.compile(
-    # "'": a prime (5' is five feet or minutes, f' a derivative) the gold must also hold
-    r"\?|'|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
-    r"(?:long)?(?:right|left|leftright)arrow|(?:Long)?(?:Right|Left|Leftright)arrow|"
-    r"wedge|land|forall|exists|therefore|because|approx|sim|simeq|propto|"
-    r"[lcvd]?dots)(?![a-zA-Z])"
-)
-# Spellings of one symbol: "x \ne 5" against a gold "x \neq 5" is no stray token.
-_STRAY_ALIASES = {
-    r"\ne": r"\neq",
-    r"\to": r"\rightarrow",
-    r"\gets": r"\leftarrow",
-    r"\land": r"\wedge",
-    r"\lnot": r"\neg",
-    r"\implies": r"\Longrightarrow",
-    r"\impliedby": r"\Longleftarrow",
-    r"\dots": r"\ldots",
-}
-_BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?")
-# Brackets, and list separators: a comma or semicolon other than a thousands separator.
-# Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
-_SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
 _PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
-_TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
-_TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
 _WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
@@ -207,65 +187,6 @@ def _guard(text: str) -> str | None:
     return runaway(text)
 
 
-def _list_items(text: str) -> int:
-    """How many items a comma/semicolon list at the top level of ``text`` has; commas inside
-    brackets, and a comma before exactly three digits (``1,000``, ``1,\\!000``), are not
-    separators. 1 for anything that holds no separator anywhere; 0 (never "one item") when some
-    bracket holds one, so that ``(1, 2)`` is no single value either."""
-    depth, items, any_separator = 0, 1, False
-    for m in _SEPARATOR_RE.finditer(text):
-        tok = m.group(0)
-        if tok in ("\\{", "\\}"):
-            tok = tok[1]
-        elif tok[0] == "\\":
-            continue
-        if tok in "([{":
-            depth += 1
-        elif tok in ")]}":
-            depth = max(depth - 1, 0)
-        else:
-            any_separator = True
-            items += depth == 0
-    return items if items > 1 or not any_separator else 0
-
-
-def _base_numeral(text: str) -> tuple[str, int] | None:
-    """``(digits, base)`` of a numeral with a base subscript (``1011_2``, ``(A3)_{16}``), the
-    digits upper-cased without leading zeros; None for anything else (``x_1``, ``a_n``)."""
-    m = _BASE_RE.fullmatch(text.strip())
-    if m is None:
-        return None
-    digits, base = m.group(1).upper().lstrip("0") or "0", int(m.group(2))
-    if not 2 <= base <= 36 or not (any(c.isdigit() for c in digits) or base > 10):
-        return None
-    if any(int(c, 36) >= base for c in digits):
-        return None
-    return digits, base
-
-
-def _stray(gold: str, pred: str) -> str | None:
-    """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
-    gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
-    for m in _STRAY_RE.finditer(pred):
-        if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
-            return m.group(0)
-    # Words in \text{} are a number, a unit, a count noun, or text the gold also holds:
-    # "\text{not } 5" and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
-    gold_lower = gold.lower()
-    for m in _TEXT_ARG_RE.finditer(pred):
-        words = m.group(1).strip()
-        if (
-            words.lower() in _TEXT_OK
-            or len(words) == 1
-            or words.lower() in gold_lower
-            or read_words(words) is not None
-            or parse_quantity(words) is not None  # \text{12 cm}
-        ):
-            continue
-        return m.group(0)
-    return None
-
-
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details) for a bare gold and a bare prediction; equal is None when no
     signal could be obtained. Every sympy call it makes, together, runs within ``timeout``.
@@ -284,10 +205,10 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
-    pred = _without_checked_approximation(pred)
+    pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
-    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+    if list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
         # tuple: (1, -2) is one ordered answer.
         pred = as_solution_list(pred) or pred
@@ -298,11 +219,11 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if labelled is not None and len(labelled) > 1:
             return _compare_in_order(labelled, pred, deadline)
         gold = labelled[0] if labelled else drop_assignment(gold)
-    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not _RELATION_RE.search(gold):
+    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not RELATION_RE.search(gold):
         # A gold that is a set of reals ("x > 3", "(-\infty, 2) \cup (3, \infty)") may be
         # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
-    p_items, g_items = _list_items(pred), _list_items(gold)
+    p_items, g_items = list_items(pred), list_items(gold)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma).
         return False, HEDGED, {"path": "hedge", "items": p_items}
@@ -334,10 +255,10 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     g_words = words_key(gold)
     if g_words is not None and g_words == words_key(pred):
         return True, CORRECT, {"path": "string"}
-    stray = _stray(gold, pred)
+    stray = stray_token(gold, pred)
     if stray is not None:
         return False, MALFORMED, {"path": "screen", "stray": stray}
-    g_base, p_base = _base_numeral(gold), _base_numeral(pred)
+    g_base, p_base = base_numeral(gold), base_numeral(pred)
     if p_base is not None and p_base[1] != 10:
         # 101_2 is five, not the gold's 101; a gold in the same base compares digit by digit.
         equal = p_base == g_base
@@ -349,11 +270,11 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
     constant = compare_constants(gold, pred)
-    if constant is False and p_num is not None and _printed_value_of(gold, pred):
+    if constant is False and p_num is not None and printed_value_of(gold, pred):
         return True, CORRECT, {"path": "numeric", "printed_digits": True}
     if constant is not None:
         return constant, CORRECT if constant else WRONG, {"path": "numeric"}
-    mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
+    mismatch = shape_mismatch(gold, pred, g_num is not None, p_num is not None)
     if mismatch:
         return False, WRONG, {"path": "shape", "shape": mismatch}
     for side, text in (("answer", gold), ("prediction", pred)):
@@ -397,100 +318,6 @@ def _compare_in_order(
         if not equal:
             return equal, reason, {**details, "labelled": True}
     return True, CORRECT, {"path": "labelled"}
-
-
-def _fraction(value: Any) -> Fraction:
-    """An mpmath number as the exact binary fraction it holds."""
-    man, exp = value.man_exp
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
-
-
-_APPROX_RE = re.compile(r"(.{1,300}?)\s*\\approx\s*(-?\d{1,40}(?:\.\d{1,40})?)")
-
-
-def _without_checked_approximation(pred: str) -> str:
-    """``\\frac{\\sqrt{3}}{3} \\approx 0.577`` is the exact answer with its decimal value: when
-    the decimal is the constant's value rounded at its last digit, the exact part is
-    the answer. Any other ``\\approx`` stays, and the stray-token screen refuses it."""
-    m = _APPROX_RE.fullmatch(pred.strip())
-    if m is None or "\\approx" in m.group(1):
-        return pred
-    exact = evaluate_constant(m.group(1))
-    if exact is None:
-        return pred
-    shown = m.group(2)
-    decimals = len(shown.partition(".")[2])
-    if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
-        return m.group(1)
-    return pred
-
-
-def _printed_value_of(gold: str, pred: str) -> bool:
-    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
-    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
-    value = evaluate_constant(gold)
-    if value is None or not value:
-        return False
-    exact = _fraction(value)
-    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
-    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
-
-
-_MULTI_RE = re.compile(
-    r"(?<!\d),|,(?!\d{3}(?!\d))|\\begin\{[pbvB]?matrix\}|\\cup\b|\\in\b|\\infty\b"
-)
-_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\{[^{}]*\}|\\[a-zA-Z]+")
-_COMMAND_NAME_RE = re.compile(r"\\[a-zA-Z]+")
-_ALGEBRAIC_COMMANDS = {
-    "\\frac",
-    "\\dfrac",
-    "\\tfrac",
-    "\\sqrt",
-    "\\cdot",
-    "\\times",
-    "\\left",
-    "\\right",
-    "\\pi",
-}
-_VARIABLE_RE = re.compile(r"[a-df-hj-zA-Z]")  # letters other than e (Euler) and i (imaginary)
-
-
-_RELATION_RE = re.compile(r"[<>]|\\(?:[lg]eq?|[lg]t|in|ni|subset(?:eq)?|cup|cap|setminus)(?![a-z])")
-
-
-def _shape(text: str, is_number: bool) -> str:
-    if is_number or evaluate_constant(text) is not None:
-        return "constant"
-    if _RELATION_RE.search(text):
-        return "other"  # "x > 5" is the set (5, \infty); only sympy reads it
-    if _MULTI_RE.search(text):
-        return "collection"  # tuples, lists, intervals, sets, matrices
-    if (
-        "=" not in text
-        and _VARIABLE_RE.search(_COMMAND_RE.sub(" ", text))
-        and set(_COMMAND_NAME_RE.findall(text)) <= _ALGEBRAIC_COMMANDS
-    ):
-        # A polynomial or rational expression in variables. Not functions: \sin^2 x +
-        # \cos^2 x is the constant 1, and only sympy can tell.
-        return "expression"
-    return "other"
-
-
-def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: bool) -> str | None:
-    """Why the two answers cannot be equal without parsing them, or None.
-
-    A collection (a tuple, an interval, a set, a matrix) is never a single value, and a constant
-    never equals an expression in variables; only an expression that cancels to a constant
-    (``x - x + 2``) is misjudged, a form no grader's gold takes.
-    """
-    kinds = {_shape(gold, gold_is_number), _shape(pred, pred_is_number)}
-    if kinds in (
-        {"constant", "collection"},
-        {"constant", "expression"},
-        {"collection", "expression"},
-    ):
-        return " vs ".join(sorted(kinds))
-    return None
 
 
 # "x = 3\sqrt{13}" states the value 3\sqrt{13} of one variable (a letter, maybe with a
