@@ -33,9 +33,11 @@ Comparison, cheapest first:
    towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
    and reason ``timeout``.
 4. ``numeric``: both sides are constant expressions (``2\sqrt{2}``, ``\frac{\pi}{3}``,
-   ``2^{-99}``) -> evaluated to 80 digits with mpmath in this process and required to agree
-   to 50 relative digits (``verifiers.latex_numeric``), the same rule the symbolic path applies
-   to constants, without sympy's parser.
+   ``2^{-99}``) -> compared exactly when both are rational (``10^{100}+1`` is not
+   ``10^{100}``), else evaluated with mpmath in this process at a precision that covers their
+   longest numeral and the spread of magnitudes they pass through, and required to agree to 50
+   relative digits beyond that (``verifiers.latex_numeric``; the symbolic path applies the same
+   rule to constants).
 5. ``symbolic``: ``verifiers.latex_equiv.symbolic_equiv`` (latex2sympy + exact/high-precision
    sympy comparison, math-verify as the fallback parser) inside a killable worker process
    with a hard deadline (``verifiers.deadline``); when it passes: reward 0, reason ``timeout``.
@@ -71,6 +73,15 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
   ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
   ``exact_numbers.long_decimal_matches`` holds the rule.
+- issue 30: an ordered tuple is compared in order and is never a set (``(2,1)`` is not
+  ``\{1,2\}``, nor ``(1,2)``); a percent gold also takes the fraction (``0.5`` for ``50\%``);
+  a condition on one variable is the set it describes (``(5,\infty)`` for ``x > 5``, never
+  for ``x \geq 5``); a labelled gold is its value (``7:32`` for ``S_{MBCN}:S=7:32``, ``4, 5``
+  in that order for ``AB=4, CD=5``); ``\varnothing`` is ``\emptyset``; ``\mathbb{R} \setminus
+  \{0\}`` is the union of intervals it equals; several values joined by ", " pay for a gold
+  that is a set or list with the same members, in any order, and never for a single value.
+  Every sympy call one comparison makes shares one deadline, and a power of a sum whose
+  expansion would run away (``(a+b+c+d+e)^{9999}``) is refused up front (reason ``timeout``).
 - the symbolic path compares relations up to a positive factor and side swap (``x \geq 5`` is
   ``5 \leq x``, ``-x > -1`` is ``x < 1``) and equations up to a nonzero factor (``2y = 4x + 6``
   is ``y = 2x + 3``); see ``verifiers.latex_equiv``.
@@ -114,6 +125,7 @@ from verifiers.math_screens import (
     printed_value_of,
     shape_mismatch,
     stray_token,
+    unit_mismatch,
     without_checked_approximation,
 )
 from verifiers.types import (
@@ -265,6 +277,14 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         return equal, CORRECT if equal else WRONG, {"path": "base", "base": p_base[1]}
     if p_base is not None and g_base is None:
         pred = p_base[0]  # 101_{10} is 101
+    if g_base is not None and g_base[1] != 10:
+        # A gold in another base takes its own digits, bare or with the same base; "52_0" or
+        # "4343_4" (no numeral at all) is not read as 52 or 4343 by dropping the subscript.
+        equal = p_base == g_base or pred.strip().upper().lstrip("0") == g_base[0]
+        return equal, CORRECT if equal else WRONG, {"path": "base", "base": g_base[1]}
+    units = unit_mismatch(gold, pred)
+    if units is not None:
+        return False, WRONG, {"path": "units", "units": units}
     for side, text in (("answer", gold), ("prediction", pred)):
         why = _guard(text)
         if why is not None:

@@ -23,6 +23,7 @@ __all__ = [
     "printed_value_of",
     "shape_mismatch",
     "stray_token",
+    "unit_mismatch",
     "without_checked_approximation",
 ]
 
@@ -54,7 +55,12 @@ _BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?
 _SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
 
 _TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
-_TEXT_OK = {"", "and", ",", "or"}  # "or": verifiers.math refuses it as a hedge unless the gold has it
+_TEXT_OK = {
+    "",
+    "and",
+    ",",
+    "or",
+}  # "or": verifiers.math refuses it as a hedge unless the gold has it
 
 
 def list_items(text: str) -> int:
@@ -91,6 +97,29 @@ def base_numeral(text: str) -> tuple[str, int] | None:
     if any(int(c, 36) >= base for c in digits):
         return None
     return digits, base
+
+
+_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textrm)\s*\{([^{}]*)\}\s*(\^\s*(?:\{[^{}]*\}|\S))?")
+
+
+def unit_mismatch(gold: str, pred: str) -> str | None:
+    r"""The prediction's units when both sides write units in ``\text{}``-like wrappers and
+    they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``); None when they agree or a side
+    writes none (a unit the gold names and the prediction leaves out is dressing).
+
+    >>> unit_mismatch(r"15\mbox{ cm}^2", r"15\text{cm}^3"), unit_mismatch(r"15\mbox{ cm}^2", "15")
+    ('cm^3', None)
+    """
+
+    def units(text: str) -> list[str]:
+        return sorted(
+            re.sub(r"[\s{}]", "", m.group(1) + (m.group(2) or "")) for m in _UNIT_RE.finditer(text)
+        )
+
+    g, p = units(gold), units(pred)
+    if g and p and g != p:
+        return " ".join(p)
+    return None
 
 
 def stray_token(gold: str, pred: str) -> str | None:
