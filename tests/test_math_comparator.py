@@ -111,9 +111,15 @@ def test_not_equal(gold, pred):
     assert equal is False, (reason, details)
 
 
-@pytest.mark.parametrize("pred", ["5, 6", "(2, 2), (6, 2)", "5, 5"])
+@pytest.mark.parametrize("pred", ["5, 6", "(2, 2), (6, 2)", "6, 5", r"5, \frac{11}{2}", "5, x"])
 def test_several_values_against_a_single_value_gold_are_a_hedge(pred):
     assert _compare("5", pred, 10.0)[:2] == (False, HEDGED)
+
+
+@pytest.mark.parametrize("pred", ["5, 5", r"5, \frac{10}{2}", "5.0, 5, x = 5"])
+def test_one_value_stated_several_times_is_that_value(pred):
+    # The reader joins distinct commitments; spellings of the same value all agree.
+    assert _compare("5", pred, 10.0)[:2] == (True, CORRECT)
 
 
 def test_several_members_never_pay_for_one_tuple():

@@ -237,8 +237,9 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         return False, HEDGED, {"path": "hedge", "hedged": True}
     p_items, g_items = list_items(pred), list_items(gold)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
-        # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma).
-        return False, HEDGED, {"path": "hedge", "items": p_items}
+        # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
+        # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
+        return _restated(gold, pred, deadline)
     if p_items > 1 and g_items > 1 and p_items != g_items:
         # Bare lists are compared as sets by sympy, so "1, 2, 2" would be "1, 2".
         return False, WRONG, {"path": "shape", "shape": f"{p_items} items vs {g_items}"}
@@ -314,6 +315,22 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
             return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
         return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+def _restated(gold: str, pred: str, deadline: float) -> tuple[bool | None, str, dict[str, Any]]:
+    """Several items against a gold that is one value: equal only when every item is the gold
+    (one answer spelled twice); otherwise the items are candidates, reason ``hedged``."""
+    items = split_top_level(pred)
+    for item in items:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, TIMEOUT, {"path": "restated", "timeout": True}
+        equal, reason, details = _compare(gold, item, left)
+        if equal is None or reason == TIMEOUT:
+            return equal, reason, {**details, "restated": True}
+        if not equal:
+            return False, HEDGED, {"path": "hedge", "items": len(items), "other": item[:40]}
+    return True, CORRECT, {"path": "restated", "items": len(items)}
 
 
 def _percent_only_in(gold: str, pred: str) -> bool:
