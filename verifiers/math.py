@@ -160,6 +160,7 @@ _PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
+_KILL_MARGIN_S = 0.1
 _WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
 
 # Normalisation for the string comparison only (the symbolic path parses the raw answers).
@@ -302,7 +303,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         why = symbolic_power(text)
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
-    left = deadline - time.monotonic()
+    # The worker's deadline leaves time to kill it and return within the caller's.
+    left = deadline - time.monotonic() - _KILL_MARGIN_S
     if left <= 0:
         return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
     try:
