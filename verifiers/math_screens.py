@@ -208,7 +208,7 @@ def _shape(text: str, is_number: bool) -> str:
     if is_number or evaluate_constant(text) is not None:
         return "constant"
     if RELATION_RE.search(text):
-        return "other"  # "x > 5" is the set (5, \infty); only sympy reads it
+        return "relation"  # "x > 5" is the set (5, \infty): a collection only sympy reads
     if _MULTI_RE.search(text):
         return "collection"  # tuples, lists, intervals, sets, matrices
     if (
@@ -225,8 +225,8 @@ def _shape(text: str, is_number: bool) -> str:
 def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: bool) -> str | None:
     """Why the two answers cannot be equal without parsing them, or None.
 
-    A collection (a tuple, an interval, a set, a matrix) is never a single value, and a constant
-    never equals an expression in variables; only an expression that cancels to a constant
+    A collection (a tuple, an interval, a set, a matrix) or a condition (``x > 5``, ``x \\in
+    [1, 2]``) is never a single value, and a constant never equals an expression in variables; only an expression that cancels to a constant
     (``x - x + 2``) is misjudged, a form no grader's gold takes.
     """
     kinds = {_shape(gold, gold_is_number), _shape(pred, pred_is_number)}
@@ -234,6 +234,8 @@ def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: b
         {"constant", "collection"},
         {"constant", "expression"},
         {"collection", "expression"},
+        {"constant", "relation"},
+        {"expression", "relation"},
     ):
         return " vs ".join(sorted(kinds))
     return None
