@@ -139,3 +139,21 @@ def test_a_percent_gold_takes_the_fraction_or_the_number_of_percent(q):
     # error (a percent sign on the gold's own number is dressing, as 10\% is 10 in MATH).
     assert not _equal(_latex(q), rf"{percent.numerator}\%")
     assert not _equal(gold, _latex(q * 10))
+
+
+pairs = st.tuples(st.integers(-9, 9), st.integers(-9, 9)).map(lambda p: f"({p[0]}, {p[1]})")
+
+
+@SLOW
+@given(members=st.lists(pairs, min_size=2, max_size=4, unique=True), data=st.data())
+def test_a_joined_list_pays_for_a_solution_set_with_the_same_members_only(members, data):
+    # The reader joins several commitments with ", ": a solution set in any order is paid,
+    # one member changed, dropped or added is not, and a single-value gold never takes a list.
+    gold = ",".join(m.replace(" ", "") for m in members)
+    perm = data.draw(st.permutations(members))
+    assert _equal(gold, ", ".join(perm))
+    extra = data.draw(pairs.filter(lambda p: p not in members))
+    assert not _equal(gold, ", ".join([*perm[:-1], extra]))
+    assert not _equal(gold, ", ".join(perm[:-1]))
+    assert not _equal(gold, ", ".join([*perm, extra]))
+    assert not _equal(members[0], ", ".join(perm))
