@@ -139,6 +139,21 @@ def test_exact_rationals_are_compared_exactly_in_process():
 @pytest.mark.parametrize(
     "pred", [r"(a+b+c+d+e)^{9999}", r"\sum_{k=1}^{9999} \frac{1}{k(k+1)}", r"(x+y+z+w)^{30}"]
 )
+@pytest.mark.parametrize(
+    "value",
+    [
+        r"{\left(\frac{1001}{1000}\right)^{10000}}^{5000}",  # its exact form has 10^9 bits
+        r"\sqrt{2}^{9999}",
+        r"\pi^{5000}",
+    ],
+)
+def test_huge_constants_are_told_from_their_successor_quickly(value):
+    start = time.perf_counter()
+    assert compare_constants(value, value + "+1") is False
+    assert compare_constants(value, value) is True
+    assert time.perf_counter() - start < 2.0
+
+
 def test_a_blow_up_returns_at_once_with_reason_timeout(pred):
     start = time.perf_counter()
     equal, reason, details = _compare("x", pred, 5.0)

@@ -34,6 +34,8 @@ __all__ = ["MAX_EXPONENT", "compare_constants", "evaluate_constant", "exact_cons
 _DPS = 80
 _REL_TOL_DIGITS = 50
 _MAX_CHARS = 300
+_MAX_DPS = 40_000  # digits of the widest evaluation compare_constants makes
+_MAX_EXACT_BITS = 400_000  # size of an exact rational power (numerator and denominator bits)
 _MAX_BITS = 100_000  # |log2| of any intermediate power; 2^100000 has ~30,000 digits
 # Largest |exponent| evaluated here, whatever the base: mpmath's time grows with the exponent
 # even where the result is tame (0.3^{10^{13937}} underflows, but took minutes to find out).
@@ -79,6 +81,11 @@ class _Exact:
             raise _NotConstant("root of a negative number")
         if exponent.denominator != 1:
             base = self.root(base, exponent.denominator)
+        # The size of the exact result, not its magnitude: (1001/1000)^{10000} is near 10^4
+        # but spells 100,000 bits; raised again, it would take minutes (mpmath decides then).
+        size = base.numerator.bit_length() + base.denominator.bit_length()
+        if size * abs(exponent.numerator) > _MAX_EXACT_BITS:
+            raise _NotConstant("exact power too large")
         return base**exponent.numerator
 
     @property
@@ -366,10 +373,12 @@ def compare_constants(gold: str, pred: str) -> bool | None:
     exact_a, exact_b = exact_constant(gold), exact_constant(pred)
     if exact_a is not None and exact_b is not None:
         return exact_a == exact_b
-    extra = (max(a[1], b[1]) * 3) // 10 + 1  # bits -> decimal digits, rounded up
+    extra = (max(a[1], b[1]) * 30103) // 100_000 + 1  # bits -> decimal digits, rounded up
     if extra <= _DPS - _REL_TOL_DIGITS - 10:
         return True  # the 80 digits already cover the spread
-    dps = min(_REL_TOL_DIGITS + extra + 30, 40_000)
+    dps = _REL_TOL_DIGITS + extra + 30
+    if dps > _MAX_DPS:
+        return None  # no verdict here: the symbolic path decides within its deadline
     a, b = _evaluate(gold, dps), _evaluate(pred, dps)
     if a is None or b is None:
         return None
