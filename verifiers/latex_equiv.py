@@ -20,7 +20,16 @@ How two answers are compared, after both are parsed to sympy objects:
   factor: ``x \geq 5`` is ``5 \leq x`` and ``-x \leq -5``, never ``x > 5`` or ``x \leq 5``.
 - symbols keep their case (``R`` is not ``r``).
 - tuples and matrices element by element, sets and unions as unordered collections, intervals
-  by endpoints and openness.
+  by endpoints and openness. A tuple is never a set (``(2, 1)`` is not ``\{1, 2\}``); ``(1, 2)``,
+  which parses as an open interval, equals the pair ``(1, 2)`` in that order only.
+- a condition on one variable is the set of reals it describes: ``x > 5`` is ``(5, \infty)``,
+  ``2 < x \leq 5`` is ``(2, 5]``, ``x < 2 \text{ or } x > 3`` a union (only of disjoint parts:
+  ``x \geq 5, x \geq 6`` offers two answers), ``x \in [5, \infty)`` the interval;
+  ``\mathbb{R} \setminus \{0\}`` equals the union of intervals with the same points, and
+  ``\varnothing`` is ``\emptyset``.
+- constants that are not both rational agree to 50 relative digits beyond twice the digits of
+  their largest number (``10^{100}`` counts 100), evaluated at that precision: ``\sqrt{10^{100}
+  + 1}`` is not ``10^{50}``.
 - ``\%`` is a unit, like ``cm``: ``25\%`` is 25 (the fast path agrees).
 
 When our parser cannot read the gold, math-verify's own ``parse`` + ``verify`` decide; a
