@@ -9,6 +9,7 @@ r"""Property tests of the comparator (``verifiers.math._compare``), derandomised
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
@@ -16,12 +17,21 @@ from hypothesis import strategies as st
 
 from verifiers.math import _compare
 
+# CI runs a fixed, derandomised profile; RLVR_PROPERTY_SCALE=10 (by hand) runs ten times as
+# many examples, still derandomised.
+_SCALE = max(1, int(os.environ.get("RLVR_PROPERTY_SCALE", "1")))
 FAST = settings(
-    max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=300 * _SCALE,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
 )
 # Tuples go to the sympy worker: fewer examples.
 SLOW = settings(
-    max_examples=60, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=60 * _SCALE,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
 )
 TIMEOUT = 10.0
 
