@@ -223,6 +223,42 @@ _ROWS: list[tuple[str, str, float, str]] = [
     # --- a prime mark: 5' is five feet (or minutes), not 5 ---
     ("5", B % "5'", 0.0, "stray_token"),
     ("f'(x)", B % "f'(x)", 1.0, "stray_token"),
+    # --- issue 30: an ordered tuple is never a set, and its order counts ---
+    ("(2,1)", B % r"\{1,2\}", 0.0, "tuple_order"),
+    ("(1,2)", B % "(2,1)", 0.0, "tuple_order"),
+    ("(1,2,3)", B % "(3,2,1)", 0.0, "tuple_order"),
+    (r"\{1,2\}", B % r"\{2,1\}", 1.0, "tuple_order"),
+    ("(1,2,3)", B % r"\left(1, 2, 3\right)", 1.0, "tuple_order"),
+    # --- issue 30: exact values are compared exactly ---
+    (r"10^{100}+1", B % r"10^{100}", 0.0, "exact_value"),
+    (r"10^{100}", B % r"10^{100}+1", 0.0, "exact_value"),
+    (r"\sqrt{10^{100}+1}", B % r"10^{50}", 0.0, "exact_value"),
+    (r"\frac{1}{3^{200}}", B % r"\frac{1}{3^{200}+1}", 0.0, "exact_value"),
+    ("2^{64}", B % "18446744073709551616", 1.0, "exact_value"),
+    ("2^{64}", B % "18446744073709551617", 0.0, "exact_value"),
+    # --- issue 30: math-verify's equivalences where they are right ---
+    (r"50\%", B % "0.5", 1.0, "percent"),
+    (r"50\%", B % r"\frac{1}{2}", 1.0, "percent"),
+    (r"50\%", B % "5", 0.0, "percent"),
+    ("0.5", B % r"50\%", 0.0, "percent"),
+    (r"x \ge 5", B % r"[5,\infty)", 1.0, "interval"),
+    (r"x > 5", B % r"(5,\infty)", 1.0, "interval"),
+    (r"x > 5", B % r"[5,\infty)", 0.0, "interval"),
+    (r"x \ge 5", B % r"(-\infty,5]", 0.0, "interval"),
+    (r"[5,\infty)", B % r"x \geq 5", 1.0, "interval"),
+    ("S_{MBCN}:S=7:32", B % "7:32", 1.0, "labelled_gold"),
+    ("S_{MBCN}:S=7:32", B % "32:7", 0.0, "labelled_gold"),
+    ("f(x)=1", B % "1", 1.0, "labelled_gold"),
+    ("AB=4, CD=5", B % "4, 5", 1.0, "labelled_gold"),
+    ("AB=4, CD=5", B % "5, 4", 0.0, "labelled_gold"),
+    (r"\varnothing", B % r"\emptyset", 1.0, "sets"),
+    (r"\mathbb{R}\setminus\{0\}", B % r"(-\infty,0)\cup(0,\infty)", 1.0, "sets"),
+    (r"\mathbb{R}\setminus\{1\}", B % r"(-\infty,0)\cup(0,\infty)", 0.0, "sets"),
+    ("3", B % r"\log_2 8", 1.0, "log"),
+    ("3", B % r"\log_2 9", 0.0, "log"),
+    ("32", B % "2⁵", 1.0, "superscript"),
+    ("32", B % "2⁶", 0.0, "superscript"),
+    ("5", B % r"(a+b+c+d+e)^{9999}", 0.0, "runaway"),
 ]
 # fmt: on
 

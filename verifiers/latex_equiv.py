@@ -20,7 +20,16 @@ How two answers are compared, after both are parsed to sympy objects:
   factor: ``x \geq 5`` is ``5 \leq x`` and ``-x \leq -5``, never ``x > 5`` or ``x \leq 5``.
 - symbols keep their case (``R`` is not ``r``).
 - tuples and matrices element by element, sets and unions as unordered collections, intervals
-  by endpoints and openness.
+  by endpoints and openness. A tuple is never a set (``(2, 1)`` is not ``\{1, 2\}``); ``(1, 2)``,
+  which parses as an open interval, equals the pair ``(1, 2)`` in that order only.
+- a condition on one variable is the set of reals it describes: ``x > 5`` is ``(5, \infty)``,
+  ``2 < x \leq 5`` is ``(2, 5]``, ``x < 2 \text{ or } x > 3`` a union (only of disjoint parts:
+  ``x \geq 5, x \geq 6`` offers two answers), ``x \in [5, \infty)`` the interval;
+  ``\mathbb{R} \setminus \{0\}`` equals the union of intervals with the same points, and
+  ``\varnothing`` is ``\emptyset``.
+- constants that are not both rational agree to 50 relative digits beyond twice the digits of
+  their largest number (``10^{100}`` counts 100), evaluated at that precision: ``\sqrt{10^{100}
+  + 1}`` is not ``10^{50}``.
 - ``\%`` is a unit, like ``cm``: ``25\%`` is 25 (the fast path agrees).
 
 When our parser cannot read the gold, math-verify's own ``parse`` + ``verify`` decide; a
@@ -37,6 +46,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from typing import Any
@@ -62,6 +72,7 @@ _TRIES = 16  # points tried at most, skipping those where the expressions are un
 _SIGN_PATTERN_VARS = 3  # variables whose sign patterns the first 2**3 points run through
 _MIN_TRIES = 8  # points looked at before agreeing: every sign pattern of three variables
 _PERCENT_RE = re.compile(r"\\?%")
+_EMPTY_RE = re.compile(r"\\varnothing(?![a-zA-Z])|\\\{\s*\\\}")
 _COMPLEX_RE = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])|\\mathrm\{i\}|\\begin\{[pbv]?matrix\}")
 
 
@@ -72,6 +83,7 @@ def parse_latex_answer(latex: str) -> Any:
     3/4
     """
     text = _PERCENT_RE.sub("", latex)
+    text = _EMPTY_RE.sub(r"\\emptyset ", text)
     text = normalize_latex(text, _NORMALIZATION)
     if not text.strip():
         raise ValueError("empty answer")
@@ -99,18 +111,42 @@ def _exact(x: Any) -> Any:
     return x
 
 
+def _spread_digits(*exprs: Any) -> int:
+    """Decimal digits of the largest number written in ``exprs``, powers included
+    (``10^{100}``: 100): the cancellation a fixed precision could hide (``\\sqrt{10^{100}+1}``
+    against ``10^{50}``). Capped at 20,000 (the guard keeps exponents below 10,000)."""
+    digits = 0
+    for e in exprs:
+        if not isinstance(e, sympy.Basic):
+            continue
+        for r in e.atoms(Rational):
+            digits = max(digits, len(str(abs(r.p))), len(str(r.q)))
+        for pw in e.atoms(sympy.Pow):
+            try:
+                base, exp = abs(float(pw.base)), abs(float(pw.exp))
+                if base > 0:
+                    digits = max(digits, int(exp * abs(math.log10(base))) + 1)
+            except (TypeError, ValueError, OverflowError):
+                continue
+    return min(digits, 20_000)
+
+
 def _close(a: Any, b: Any) -> bool | None:
-    """Numeric agreement of two constant expressions; None when not evaluable."""
+    """Numeric agreement of two constant expressions; None when not evaluable. Exact values
+    must agree to 50 relative digits beyond twice the size of their largest integer, at a
+    precision that covers it, so that values apart by less than 10^-50 are still told apart."""
     try:
-        va = sympy.N(a, _PRECISION)
-        vb = sympy.N(b, _PRECISION)
+        spread = 2 * _spread_digits(a, b)
+        prec = _PRECISION + spread
+        va = sympy.N(a, prec)
+        vb = sympy.N(b, prec)
         if not (va.is_number and vb.is_number) or va.has(sympy.nan, sympy.zoo, sympy.oo):
             return None
-        diff = abs(sympy.N(va - vb, _PRECISION))
+        diff = abs(sympy.N(va - vb, prec))
         scale = max(abs(va), abs(vb))
         if scale == 0:
             return True
-        return bool(diff <= _REL_TOL * scale)
+        return bool(diff <= _REL_TOL / sympy.Integer(10) ** spread * scale)
     except (TypeError, ValueError, ArithmeticError):
         return None
 
@@ -265,7 +301,61 @@ def _unordered_equal(xs: list, ys: list) -> bool:
     return True
 
 
+_SETS = (Interval, Union, sympy.Complement, sympy.Intersection, type(sympy.S.Reals))
+
+
+def _as_set(x: Any) -> Any | None:
+    r"""The set of reals that ``x`` denotes when it is a set of reals or a condition on one
+    variable: ``x \geq 5`` is ``[5, \infty)``, ``2 < x \leq 5`` is ``(2, 5]``, ``x < 2 \text{ or }
+    x > 3`` (parsed as a set of conditions) their union, ``x \in [5, \infty)`` the interval;
+    None otherwise."""
+    if isinstance(x, _SETS) or x is sympy.S.EmptySet:
+        return x
+    if isinstance(x, Eq) and isinstance(x.rhs, _SETS) and isinstance(x.lhs, sympy.Symbol):
+        return x.rhs  # "x \in [5, \infty)" reads as x = [5, oo)
+    conditions = list(x.args) if isinstance(x, FiniteSet) else [x]
+    if not conditions or not all(isinstance(c, (*_INEQUALITIES, sympy.And)) for c in conditions):
+        return None
+    free = set().union(*(c.free_symbols for c in conditions))
+    if len(free) != 1:
+        return None
+    try:
+        sets = [c.as_set() for c in conditions]
+        # "x < 2 or x > 3" is a union; "x \geq 5, x \geq 6" offers two answers whose union
+        # happens to be the first: conditions that overlap are no union.
+        for i, a in enumerate(sets):
+            if any(a.intersect(b) is not sympy.S.EmptySet for b in sets[i + 1 :]):
+                return None
+        return Union(*sets)
+    except (TypeError, ValueError, NotImplementedError, AttributeError):
+        return None
+
+
+def _set_equal(g: Any, p: Any) -> bool:
+    """Two sets of reals: intervals by endpoints and openness, unions as unordered collections
+    of intervals, anything else (``\\mathbb{R} \\setminus \\{0\\}``) by an empty
+    symmetric difference."""
+    if isinstance(g, Interval) and isinstance(p, Interval):
+        return (
+            g.left_open == p.left_open
+            and g.right_open == p.right_open
+            and _expr_equal(g.start, p.start)
+            and _expr_equal(g.end, p.end)
+        )
+    if isinstance(g, Union) and isinstance(p, Union):
+        return _unordered_equal(list(g.args), list(p.args))
+    try:
+        return bool(sympy.SymmetricDifference(g, p).simplify() is sympy.S.EmptySet) or bool(
+            g.symmetric_difference(p) is sympy.S.EmptySet
+        )
+    except (TypeError, ValueError, NotImplementedError, AttributeError):
+        return False
+
+
 def _equal(g: Any, p: Any) -> bool:
+    """Whether the parsed answers are the same object: tuples in order, sets unordered, a tuple
+    never a set (``(2, 1)`` is not ``\\{1, 2\\}``), a condition on one variable the set it
+    describes (``x > 5`` is ``(5, \\infty)``)."""
     if isinstance(g, MatrixBase) or isinstance(p, MatrixBase):
         if not (isinstance(g, MatrixBase) and isinstance(p, MatrixBase)) or g.shape != p.shape:
             return False
@@ -278,24 +368,23 @@ def _equal(g: Any, p: Any) -> bool:
         if all(isinstance(x, sympy.Expr) for x in (*g.args, *p.args)):
             return _proportional(g.lhs - g.rhs, p.lhs - p.rhs, positive=False)
         return False
-    if isinstance(g, _INEQUALITIES) or isinstance(p, _INEQUALITIES):
+    if isinstance(g, _INEQUALITIES) and isinstance(p, _INEQUALITIES):
         return _inequality_equal(g, p)
+    g_set, p_set = _as_set(g), _as_set(p)
+    if g_set is not None and p_set is not None:
+        return _set_equal(g_set, p_set)
+    if isinstance(g, _INEQUALITIES) or isinstance(p, _INEQUALITIES):
+        return False
     if isinstance(g, Eq):  # "x = 2" against "2"
         return isinstance(g.lhs, sympy.Symbol) and _equal(g.rhs, p)
     if isinstance(p, Eq):
         return isinstance(p.lhs, sympy.Symbol) and _equal(g, p.rhs)
-    if isinstance(g, Interval) and isinstance(p, Interval):
-        return (
-            g.left_open == p.left_open
-            and g.right_open == p.right_open
-            and _expr_equal(g.start, p.start)
-            and _expr_equal(g.end, p.end)
-        )
-    if isinstance(g, Union) and isinstance(p, Union):
-        return _unordered_equal(list(g.args), list(p.args))
-    if isinstance(g, FiniteSet) and isinstance(p, FiniteSet | Tuple):
-        return _unordered_equal(list(g.args), list(p.args))
-    if isinstance(g, Tuple) and isinstance(p, FiniteSet):
+    if _open_pair(g) and isinstance(p, Tuple) or isinstance(g, Tuple) and _open_pair(p):
+        # "(1, 2)" parses as an open interval when 1 < 2 and as a tuple otherwise: the same
+        # writing, read in order.
+        gs, ps = _pair(g), _pair(p)
+        return len(gs) == len(ps) and all(_equal(x, y) for x, y in zip(gs, ps))
+    if isinstance(g, FiniteSet) and isinstance(p, FiniteSet):
         return _unordered_equal(list(g.args), list(p.args))
     if isinstance(g, Tuple) and isinstance(p, Tuple):
         return len(g) == len(p) and all(_equal(x, y) for x, y in zip(g, p))
@@ -305,6 +394,14 @@ def _equal(g: Any, p: Any) -> bool:
         return bool(g == p)
     except (TypeError, ValueError):
         return False
+
+
+def _open_pair(x: Any) -> bool:
+    return isinstance(x, Interval) and x.left_open and x.right_open
+
+
+def _pair(x: Any) -> tuple:
+    return (x.start, x.end) if isinstance(x, Interval) else tuple(x.args)
 
 
 def _math_verify_fallback(gold: str, pred: str) -> bool:
@@ -317,8 +414,10 @@ def _math_verify_fallback(gold: str, pred: str) -> bool:
     return bool(verify(g, p, timeout_seconds=None))
 
 
-def symbolic_equiv(gold: str, pred: str) -> bool:
+def symbolic_equiv(gold: str, pred: str, percent: bool = False) -> bool:
     """Whether two LaTeX answers denote the same mathematical object (see the module doc).
+    With ``percent`` (the gold is a percent, the prediction is not), the prediction may also
+    be the gold as a fraction: ``\\frac{\\sqrt{2}}{2}`` for ``50\\sqrt{2}\\%``.
 
     Raises ``ValueError`` when the prediction cannot be parsed: math-verify would read what it
     can and drop the rest (``\\neq 5`` is 5 to it, ``5 \\vee 6`` is 6, ``\\approx 5`` is 5),
@@ -332,4 +431,6 @@ def symbolic_equiv(gold: str, pred: str) -> bool:
         g = parse_latex_answer(gold)
     except Exception:  # noqa: BLE001 - latex2sympy raises many types; defer to math-verify
         return _math_verify_fallback(gold, pred)
-    return _equal(g, p)
+    if _equal(g, p):
+        return True
+    return percent and isinstance(p, sympy.Expr) and _equal(g, 100 * p)

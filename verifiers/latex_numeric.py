@@ -2,9 +2,10 @@ r"""High-precision evaluation of constant LaTeX expressions, in-process (no symp
 
 Most MATH answers that are not plain numbers are still constants: ``2\sqrt{2}``,
 ``\frac{\pi}{3}``, ``3^{-2}``, ``\sqrt[3]{2}``. ``compare_constants`` evaluates both sides
-to 80 significant digits with mpmath and decides the pair exactly as the symbolic path does for
-constants (equal when the difference vanishes to 50 relative digits), but in microseconds
-instead of an ANTLR parse. It returns ``None`` for anything outside its small grammar (variables,
+exactly when both are rational (``10^{100}+1`` is not ``10^{100}``), else with mpmath to 80
+significant digits plus the spread of the magnitudes the expression passes through (equal when
+the difference vanishes to 50 relative digits beyond that spread, so that ``\sqrt{10^{100}+1}``
+is not ``10^{50}``), in microseconds instead of an ANTLR parse. It returns ``None`` for anything outside its small grammar (variables,
 tuples, sets, functions, units), which then goes to the symbolic path.
 
 Grammar: numbers, ``+ - * /``, ``\cdot``, ``\times``, ``\div``, implicit products, ``^``
@@ -24,13 +25,17 @@ True
 from __future__ import annotations
 
 import re
+from fractions import Fraction
+from math import isqrt
 from typing import Any
 
-__all__ = ["MAX_EXPONENT", "compare_constants", "evaluate_constant"]
+__all__ = ["MAX_EXPONENT", "compare_constants", "evaluate_constant", "exact_constant"]
 
 _DPS = 80
 _REL_TOL_DIGITS = 50
 _MAX_CHARS = 300
+_MAX_DPS = 40_000  # digits of the widest evaluation compare_constants makes
+_MAX_EXACT_BITS = 400_000  # size of an exact rational power (numerator and denominator bits)
 _MAX_BITS = 100_000  # |log2| of any intermediate power; 2^100000 has ~30,000 digits
 # Largest |exponent| evaluated here, whatever the base: mpmath's time grows with the exponent
 # even where the result is tame (0.3^{10^{13937}} underflows, but took minutes to find out).
@@ -47,11 +52,77 @@ class _NotConstant(Exception):
     pass
 
 
+class _Exact:
+    """The arithmetic ``_Parser`` needs, on exact rationals (``Fraction``): a value that is
+    not rational (``\\pi``, ``\\sqrt{2}``) raises ``_NotConstant``."""
+
+    mpf = Fraction
+
+    @staticmethod
+    def mag(x: Fraction) -> int:
+        return x.numerator.bit_length() - x.denominator.bit_length() if x else 0
+
+    @staticmethod
+    def root(x: Fraction, n: Any) -> Fraction:
+        if n != int(n) or x < 0:
+            raise _NotConstant("irrational root")
+        n = int(n)
+        num, den = _int_root(x.numerator, n), _int_root(x.denominator, n)
+        if num is None or den is None:
+            raise _NotConstant("irrational root")
+        return Fraction(num, den)
+
+    def sqrt(self, x: Fraction) -> Fraction:
+        return self.root(x, 2)
+
+    def power(self, base: Fraction, exponent: Fraction) -> Fraction:
+        exponent = Fraction(exponent)
+        if base < 0 and exponent.denominator != 1:
+            raise _NotConstant("root of a negative number")
+        if exponent.denominator != 1:
+            base = self.root(base, exponent.denominator)
+        # The size of the exact result, not its magnitude: (1001/1000)^{10000} is near 10^4
+        # but spells 100,000 bits; raised again, it would take minutes (mpmath decides then).
+        size = base.numerator.bit_length() + base.denominator.bit_length()
+        if size * abs(exponent.numerator) > _MAX_EXACT_BITS:
+            raise _NotConstant("exact power too large")
+        return base**exponent.numerator
+
+    @property
+    def pi(self) -> Fraction:
+        raise _NotConstant("pi is irrational")
+
+
+def _int_root(n: int, k: int) -> int | None:
+    """The exact ``k``-th root of ``n >= 0``, or None."""
+    if k == 2:
+        r = isqrt(n)
+    else:
+        r = round(n ** (1.0 / k)) if n.bit_length() < 1000 else None
+        if r is None:
+            return None
+        for c in (r - 1, r, r + 1):
+            if c >= 0 and c**k == n:
+                return c
+        return None
+    return r if r * r == n else None
+
+
 class _Parser:
     def __init__(self, tokens: list[str], mp: Any) -> None:
         self.toks = tokens
         self.i = 0
         self.mp = mp
+        # Binary magnitudes of the values the expression passes through: their spread is the
+        # cancellation a fixed precision would hide (10^{100} + 1 - 10^{100}).
+        self.mags: list[int] = []
+        # Digits of the longest numeral: a fixed precision would round it (sqrt{10^{117}+1}).
+        self.digits = 0
+
+    def note(self, value: Any) -> Any:
+        if value:
+            self.mags.append(int(self.mp.mag(value)))
+        return value
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -73,8 +144,9 @@ class _Parser:
         value = self.term()
         while self.peek() in ("+", "-"):
             op = self.take()
-            rhs = self.term()
-            value = value + rhs if op == "+" else value - rhs
+            rhs = self.note(self.term())
+            self.note(value)
+            value = self.note(value + rhs if op == "+" else value - rhs)
         return value
 
     def starts_atom(self, tok: str | None) -> bool:
@@ -129,8 +201,8 @@ class _Parser:
             result = self.mp.power(base, exponent)
             if not isinstance(result, self.mp.mpf):
                 raise _NotConstant("complex power")
-            return result
-        return base
+            return self.note(result)
+        return self.note(base)
 
     def group_or_token(self, allow_sign: bool = False) -> Any:
         tok = self.peek()
@@ -152,6 +224,7 @@ class _Parser:
         tok = self.take()
         mp = self.mp
         if tok[0].isdigit() or tok[0] == ".":
+            self.digits = max(self.digits, len(tok))
             return mp.mpf(tok)
         if tok in _OPEN:
             value = self.expr()
@@ -180,7 +253,7 @@ class _Parser:
                 mp.root(radicand, index) if index == int(index) else mp.power(radicand, 1 / index)
             )
         if tok == r"\pi":
-            return +mp.pi
+            return +mp.pi if mp is not _EXACT else mp.pi
         raise _NotConstant(f"not a constant: {tok!r}")
 
     def frac_arg(self) -> Any:
@@ -195,20 +268,22 @@ class _Parser:
         return self.group_or_token()
 
 
-_CTX: Any = None
+_EXACT = _Exact()
+_CONTEXTS: dict[int, Any] = {}
 
 
-def _context() -> Any:
-    # A private mpmath context: the global mpmath.mp precision is shared with the caller and
-    # with other threads, ours is fixed at _DPS and never changed after creation.
-    global _CTX
-    if _CTX is None:
+def _context(dps: int = _DPS) -> Any:
+    # Private mpmath contexts, one per precision: the global mpmath.mp precision is shared with
+    # the caller and with other threads; ours are fixed when created and never changed.
+    ctx = _CONTEXTS.get(dps)
+    if ctx is None:
         from mpmath.ctx_mp import MPContext
 
         ctx = MPContext()
-        ctx.dps = _DPS
-        _CTX = ctx
-    return _CTX
+        ctx.dps = dps
+        if len(_CONTEXTS) < 64:
+            _CONTEXTS[dps] = ctx
+    return ctx
 
 
 def _tokens(latex: str) -> list[str]:
@@ -219,6 +294,32 @@ def _tokens(latex: str) -> list[str]:
     return toks
 
 
+def _evaluate(latex: str, dps: int = _DPS) -> tuple[Any, int] | None:
+    """(value at ``dps`` digits, bits a fixed precision could lose: the spread of the
+    magnitudes passed through plus the longest numeral), or None."""
+    if not isinstance(latex, str) or not latex.strip() or len(latex) > _MAX_CHARS:
+        return None
+    ctx = _context(dps)
+    parser = _Parser(_tokens_or_none(latex) or [], ctx)
+    if not parser.toks:
+        return None
+    try:
+        value = parser.parse()
+    except (_NotConstant, ValueError, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+    if not isinstance(value, ctx.mpf) or not ctx.isfinite(value):
+        return None
+    spread = max(parser.mags) - min(parser.mags) if parser.mags else 0
+    return value, spread + (parser.digits * 10) // 3 + 1
+
+
+def _tokens_or_none(latex: str) -> list[str] | None:
+    try:
+        return _tokens(latex)
+    except _NotConstant:
+        return None
+
+
 def evaluate_constant(latex: str) -> Any | None:
     r"""The value of a constant LaTeX expression as an 80-digit mpmath number, or None.
 
@@ -227,27 +328,58 @@ def evaluate_constant(latex: str) -> Any | None:
     >>> evaluate_constant(r"\frac{x}{2}") is None
     True
     """
+    result = _evaluate(latex)
+    return None if result is None else result[0]
+
+
+def exact_constant(latex: str) -> Fraction | None:
+    r"""The exact rational value of a constant LaTeX expression, or None when it has none
+    (``\pi``, ``\sqrt{2}``) or is no constant.
+
+    >>> exact_constant(r"10^{100}+1") - exact_constant(r"10^{100}"), exact_constant(r"\sqrt{2}")
+    (Fraction(1, 1), None)
+    """
     if not isinstance(latex, str) or not latex.strip() or len(latex) > _MAX_CHARS:
         return None
-    ctx = _context()
+    toks = _tokens_or_none(latex)
+    if not toks:
+        return None
     try:
-        value = _Parser(_tokens(latex), ctx).parse()
+        value = _Parser(toks, _EXACT).parse()
     except (_NotConstant, ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return None
-    if not isinstance(value, ctx.mpf) or not ctx.isfinite(value):
-        return None
-    return value
+    return value if isinstance(value, Fraction) else None
+
+
+def _agree(a: Any, b: Any, digits: int, ctx: Any) -> bool:
+    scale = max(abs(a), abs(b))
+    return bool(scale == 0 or abs(a - b) <= scale * ctx.mpf(10) ** -digits)
 
 
 def compare_constants(gold: str, pred: str) -> bool | None:
-    """Equal / not equal when both sides are constants this module can evaluate, else None."""
-    a = evaluate_constant(gold)
-    if a is None:
+    r"""Equal / not equal when both sides are constants this module can evaluate, else None.
+
+    Two rationals are equal only when they are the same rational. Otherwise the values must
+    agree to 50 relative digits beyond the spread of magnitudes either expression passes
+    through (evaluated at that precision): a fixed precision would call
+    ``\sqrt{10^{100}+1}`` and ``10^{50}`` equal.
+    """
+    a, b = _evaluate(gold), _evaluate(pred)
+    if a is None or b is None:
         return None
-    b = evaluate_constant(pred)
-    if b is None:
+    ctx = _context()
+    if not _agree(a[0], b[0], _REL_TOL_DIGITS, ctx):
+        return False
+    exact_a, exact_b = exact_constant(gold), exact_constant(pred)
+    if exact_a is not None and exact_b is not None:
+        return exact_a == exact_b
+    extra = (max(a[1], b[1]) * 30103) // 100_000 + 1  # bits -> decimal digits, rounded up
+    if extra <= _DPS - _REL_TOL_DIGITS - 10:
+        return True  # the 80 digits already cover the spread
+    dps = _REL_TOL_DIGITS + extra + 30
+    if dps > _MAX_DPS:
+        return None  # no verdict here: the symbolic path decides within its deadline
+    a, b = _evaluate(gold, dps), _evaluate(pred, dps)
+    if a is None or b is None:
         return None
-    scale = max(abs(a), abs(b))
-    if scale == 0:
-        return True
-    return bool(abs(a - b) <= scale * _context().mpf(10) ** -_REL_TOL_DIGITS)
+    return _agree(a[0], b[0], dps - 30, _context(dps))

@@ -33,9 +33,11 @@ Comparison, cheapest first:
    towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
    and reason ``timeout``.
 4. ``numeric``: both sides are constant expressions (``2\sqrt{2}``, ``\frac{\pi}{3}``,
-   ``2^{-99}``) -> evaluated to 80 digits with mpmath in this process and required to agree
-   to 50 relative digits (``verifiers.latex_numeric``), the same rule the symbolic path applies
-   to constants, without sympy's parser.
+   ``2^{-99}``) -> compared exactly when both are rational (``10^{100}+1`` is not
+   ``10^{100}``), else evaluated with mpmath in this process at a precision that covers their
+   longest numeral and the spread of magnitudes they pass through, and required to agree to 50
+   relative digits beyond that (``verifiers.latex_numeric``; the symbolic path applies the same
+   rule to constants).
 5. ``symbolic``: ``verifiers.latex_equiv.symbolic_equiv`` (latex2sympy + exact/high-precision
    sympy comparison, math-verify as the fallback parser) inside a killable worker process
    with a hard deadline (``verifiers.deadline``); when it passes: reward 0, reason ``timeout``.
@@ -71,6 +73,15 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
   ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
   ``exact_numbers.long_decimal_matches`` holds the rule.
+- issue 30: an ordered tuple is compared in order and is never a set (``(2,1)`` is not
+  ``\{1,2\}``, nor ``(1,2)``); a percent gold also takes the fraction (``0.5`` for ``50\%``);
+  a condition on one variable is the set it describes (``(5,\infty)`` for ``x > 5``, never
+  for ``x \geq 5``); a labelled gold is its value (``7:32`` for ``S_{MBCN}:S=7:32``, ``4, 5``
+  in that order for ``AB=4, CD=5``); ``\varnothing`` is ``\emptyset``; ``\mathbb{R} \setminus
+  \{0\}`` is the union of intervals it equals; several values joined by ", " pay for a gold
+  that is a set or list with the same members, in any order, and never for a single value.
+  Every sympy call one comparison makes shares one deadline, and a power of a sum whose
+  expansion would run away (``(a+b+c+d+e)^{9999}``) is refused up front (reason ``timeout``).
 - the symbolic path compares relations up to a positive factor and side swap (``x \geq 5`` is
   ``5 \leq x``, ``-x > -1`` is ``x < 1``) and equations up to a nonzero factor (``2y = 4x + 6``
   is ``y = 2x + 3``); see ``verifiers.latex_equiv``.
@@ -83,7 +94,7 @@ and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and facto
 from __future__ import annotations
 
 import re
-from fractions import Fraction
+import time
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
@@ -92,18 +103,30 @@ from verifiers.exact_numbers import (
     long_decimal_matches,
     parse_number,
     parse_quantity,
-    read_words,
 )
 from verifiers.latex_guard import MAX_EXPONENT, runaway
-from verifiers.latex_numeric import compare_constants, evaluate_constant
+from verifiers.latex_numeric import compare_constants
 from verifiers.math_extract import _clean, extract_answer, final_answer, last_boxed
 from verifiers.math_forms import (
     as_solution_list,
     choice_letter,
     digits_apart,
     drop_assignment,
+    labelled_values,
     latex_from_unicode,
+    split_top_level,
+    symbolic_power,
     words_key,
+)
+from verifiers.math_screens import (
+    RELATION_RE,
+    base_numeral,
+    list_items,
+    printed_value_of,
+    shape_mismatch,
+    stray_token,
+    unit_mismatch,
+    without_checked_approximation,
 )
 from verifiers.types import (
     CORRECT,
@@ -133,36 +156,11 @@ DEFAULT_TIMEOUT = 5.0  # seconds for the symbolic comparison of one pair
 MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy would stall on them
 
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
-# Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
-# left ("\neq 5", "\to 6"), an approximation, an ellipsis, an invisible \phantom, a "?".
-# sympy's parsers skip or drop them and read what remains as the answer.
-_STRAY_RE = re.compile(
-    # "'": a prime (5' is five feet or minutes, f' a derivative) the gold must also hold
-    r"\?|'|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
-    r"(?:long)?(?:right|left|leftright)arrow|(?:Long)?(?:Right|Left|Leftright)arrow|"
-    r"wedge|land|forall|exists|therefore|because|approx|sim|simeq|propto|"
-    r"[lcvd]?dots)(?![a-zA-Z])"
-)
-# Spellings of one symbol: "x \ne 5" against a gold "x \neq 5" is no stray token.
-_STRAY_ALIASES = {
-    r"\ne": r"\neq",
-    r"\to": r"\rightarrow",
-    r"\gets": r"\leftarrow",
-    r"\land": r"\wedge",
-    r"\lnot": r"\neg",
-    r"\implies": r"\Longrightarrow",
-    r"\impliedby": r"\Longleftarrow",
-    r"\dots": r"\ldots",
-}
-_BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?")
-# Brackets, and list separators: a comma or semicolon other than a thousands separator.
-# Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
-_SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
+_PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
-_TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
-_TEXT_OK = {"", "and", ",", "or"}  # "or" is refused above as a hedge unless the gold has it
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
+_KILL_MARGIN_S = 0.1
 _WORKER_INFRA_ERRORS = ("WorkerDied", "WorkerStartupTimeout", "ProtocolError")
 
 # Normalisation for the string comparison only (the symbolic path parses the raw answers).
@@ -202,89 +200,47 @@ def _guard(text: str) -> str | None:
     return runaway(text)
 
 
-def _list_items(text: str) -> int:
-    """How many items a comma/semicolon list at the top level of ``text`` has; commas inside
-    brackets, and a comma before exactly three digits (``1,000``, ``1,\\!000``), are not
-    separators. 1 for anything that holds no separator anywhere; 0 (never "one item") when some
-    bracket holds one, so that ``(1, 2)`` is no single value either."""
-    depth, items, any_separator = 0, 1, False
-    for m in _SEPARATOR_RE.finditer(text):
-        tok = m.group(0)
-        if tok in ("\\{", "\\}"):
-            tok = tok[1]
-        elif tok[0] == "\\":
-            continue
-        if tok in "([{":
-            depth += 1
-        elif tok in ")]}":
-            depth = max(depth - 1, 0)
-        else:
-            any_separator = True
-            items += depth == 0
-    return items if items > 1 or not any_separator else 0
-
-
-def _base_numeral(text: str) -> tuple[str, int] | None:
-    """``(digits, base)`` of a numeral with a base subscript (``1011_2``, ``(A3)_{16}``), the
-    digits upper-cased without leading zeros; None for anything else (``x_1``, ``a_n``)."""
-    m = _BASE_RE.fullmatch(text.strip())
-    if m is None:
-        return None
-    digits, base = m.group(1).upper().lstrip("0") or "0", int(m.group(2))
-    if not 2 <= base <= 36 or not (any(c.isdigit() for c in digits) or base > 10):
-        return None
-    if any(int(c, 36) >= base for c in digits):
-        return None
-    return digits, base
-
-
-def _stray(gold: str, pred: str) -> str | None:
-    """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
-    gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
-    for m in _STRAY_RE.finditer(pred):
-        if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
-            return m.group(0)
-    # Words in \text{} are a number, a unit, a count noun, or text the gold also holds:
-    # "\text{not } 5" and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
-    gold_lower = gold.lower()
-    for m in _TEXT_ARG_RE.finditer(pred):
-        words = m.group(1).strip()
-        if (
-            words.lower() in _TEXT_OK
-            or len(words) == 1
-            or words.lower() in gold_lower
-            or read_words(words) is not None
-            or parse_quantity(words) is not None  # \text{12 cm}
-        ):
-            continue
-        return m.group(0)
-    return None
-
-
 def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
-    """(equal?, reason, details); equal is None when no signal could be obtained."""
+    """(equal?, reason, details) for a bare gold and a bare prediction; equal is None when no
+    signal could be obtained. Every sympy call it makes, together, runs within ``timeout``.
+
+    Equal: the same exact value however written (rationals and powers compared exactly, never
+    to a fixed number of digits); a fraction or decimal for a percent gold (``0.5`` for
+    ``50\\%``); the value of a labelled gold (``7:32`` for ``S_{MBCN}:S=7:32``, ``4, 5`` for
+    ``AB=4, CD=5``, in the gold's order); an interval for a condition on one variable
+    (``(5, \\infty)`` for ``x > 5``); the members of a gold that is a set or list of solutions,
+    in any order (``(6, 2), (2, 2)`` for ``(2,2),(6,2)``). Not equal: a tuple in another order or
+    written as a set; several values against a gold that is one value (reason ``hedged``).
+    """
+    deadline = time.monotonic() + timeout
     if len(pred) > MAX_ANSWER_CHARS:
         # First, so that every in-process step below reads at most this much.
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
-    pred = _without_checked_approximation(pred)
+    pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
-    if _list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+    if list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
         # tuple: (1, -2) is one ordered answer.
         pred = as_solution_list(pred) or pred
     if "=" not in gold:
         pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
     if "=" not in pred:
-        gold = drop_assignment(gold)
-    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold):
+        labelled = labelled_values(gold)
+        if labelled is not None and len(labelled) > 1:
+            return _compare_in_order(labelled, pred, deadline)
+        gold = labelled[0] if labelled else drop_assignment(gold)
+    if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not RELATION_RE.search(gold):
+        # A gold that is a set of reals ("x > 3", "(-\infty, 2) \cup (3, \infty)") may be
+        # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
-    p_items, g_items = _list_items(pred), _list_items(gold)
+    p_items, g_items = list_items(pred), list_items(gold)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
-        # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma).
-        return False, HEDGED, {"path": "hedge", "items": p_items}
+        # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
+        # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
+        return _restated(gold, pred, deadline)
     if p_items > 1 and g_items > 1 and p_items != g_items:
         # Bare lists are compared as sets by sympy, so "1, 2, 2" would be "1, 2".
         return False, WRONG, {"path": "shape", "shape": f"{p_items} items vs {g_items}"}
@@ -296,7 +252,7 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
-        equal = g_num == p_num
+        equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
         if not equal and long_decimal_matches(pred, g_num):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
@@ -313,30 +269,47 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     g_words = words_key(gold)
     if g_words is not None and g_words == words_key(pred):
         return True, CORRECT, {"path": "string"}
-    stray = _stray(gold, pred)
+    stray = stray_token(gold, pred)
     if stray is not None:
         return False, MALFORMED, {"path": "screen", "stray": stray}
-    g_base, p_base = _base_numeral(gold), _base_numeral(pred)
+    g_base, p_base = base_numeral(gold), base_numeral(pred)
     if p_base is not None and p_base[1] != 10:
         # 101_2 is five, not the gold's 101; a gold in the same base compares digit by digit.
         equal = p_base == g_base
         return equal, CORRECT if equal else WRONG, {"path": "base", "base": p_base[1]}
     if p_base is not None and g_base is None:
         pred = p_base[0]  # 101_{10} is 101
+    if g_base is not None and g_base[1] != 10:
+        # A gold in another base takes its own digits, bare or with the same base; "52_0" or
+        # "4343_4" (no numeral at all) is not read as 52 or 4343 by dropping the subscript.
+        equal = p_base == g_base or pred.strip().upper().lstrip("0") == g_base[0]
+        return equal, CORRECT if equal else WRONG, {"path": "base", "base": g_base[1]}
+    units = unit_mismatch(gold, pred)
+    if units is not None:
+        return False, WRONG, {"path": "units", "units": units}
     for side, text in (("answer", gold), ("prediction", pred)):
         why = _guard(text)
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
     constant = compare_constants(gold, pred)
-    if constant is False and p_num is not None and _printed_value_of(gold, pred):
+    if constant is False and p_num is not None and printed_value_of(gold, pred):
         return True, CORRECT, {"path": "numeric", "printed_digits": True}
     if constant is not None:
         return constant, CORRECT if constant else WRONG, {"path": "numeric"}
-    mismatch = _shape_mismatch(gold, pred, g_num is not None, p_num is not None)
+    mismatch = shape_mismatch(gold, pred, g_num is not None, p_num is not None)
     if mismatch:
         return False, WRONG, {"path": "shape", "shape": mismatch}
+    for side, text in (("answer", gold), ("prediction", pred)):
+        why = symbolic_power(text)
+        if why is not None:
+            return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
+    # The worker's deadline leaves time to kill it and return within the caller's.
+    left = deadline - time.monotonic() - _KILL_MARGIN_S
+    if left <= 0:
+        return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
     try:
-        equal = run_with_deadline(_SYMBOLIC, gold, pred, timeout=timeout)
+        percent = _percent_only_in(gold, pred)
+        equal = run_with_deadline(_SYMBOLIC, gold, pred, percent=percent, timeout=left)
     except DeadlineExceeded:
         return False, TIMEOUT, {"path": "symbolic", "timeout": timeout}
     except WorkerError as exc:
@@ -346,93 +319,44 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
 
 
-def _fraction(value: Any) -> Fraction:
-    """An mpmath number as the exact binary fraction it holds."""
-    man, exp = value.man_exp
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+def _restated(gold: str, pred: str, deadline: float) -> tuple[bool | None, str, dict[str, Any]]:
+    """Several items against a gold that is one value: equal only when every item is the gold
+    (one answer spelled twice); otherwise the items are candidates, reason ``hedged``."""
+    items = split_top_level(pred)
+    for item in items:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, TIMEOUT, {"path": "restated", "timeout": True}
+        equal, reason, details = _compare(gold, item, left)
+        if equal is None or reason == TIMEOUT:
+            return equal, reason, {**details, "restated": True}
+        if not equal:
+            return False, HEDGED, {"path": "hedge", "items": len(items), "other": item[:40]}
+    return True, CORRECT, {"path": "restated", "items": len(items)}
 
 
-_APPROX_RE = re.compile(r"(.{1,300}?)\s*\\approx\s*(-?\d{1,40}(?:\.\d{1,40})?)")
+def _percent_only_in(gold: str, pred: str) -> bool:
+    """Whether the gold is a percent and the prediction is not: then the prediction may be the
+    fraction (``0.5`` for ``50\\%``) as well as the number of percent (``50``)."""
+    return _PERCENT_END_RE.search(gold) is not None and _PERCENT_END_RE.search(pred) is None
 
 
-def _without_checked_approximation(pred: str) -> str:
-    """``\\frac{\\sqrt{3}}{3} \\approx 0.577`` is the exact answer with its decimal value: when
-    the decimal is the constant's value rounded at its last digit, the exact part is
-    the answer. Any other ``\\approx`` stays, and the stray-token screen refuses it."""
-    m = _APPROX_RE.fullmatch(pred.strip())
-    if m is None or "\\approx" in m.group(1):
-        return pred
-    exact = evaluate_constant(m.group(1))
-    if exact is None:
-        return pred
-    shown = m.group(2)
-    decimals = len(shown.partition(".")[2])
-    if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
-        return m.group(1)
-    return pred
-
-
-def _printed_value_of(gold: str, pred: str) -> bool:
-    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
-    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
-    value = evaluate_constant(gold)
-    if value is None or not value:
-        return False
-    exact = _fraction(value)
-    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
-    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
-
-
-_MULTI_RE = re.compile(
-    r"(?<!\d),|,(?!\d{3}(?!\d))|\\begin\{[pbvB]?matrix\}|\\cup\b|\\in\b|\\infty\b"
-)
-_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\{[^{}]*\}|\\[a-zA-Z]+")
-_COMMAND_NAME_RE = re.compile(r"\\[a-zA-Z]+")
-_ALGEBRAIC_COMMANDS = {
-    "\\frac",
-    "\\dfrac",
-    "\\tfrac",
-    "\\sqrt",
-    "\\cdot",
-    "\\times",
-    "\\left",
-    "\\right",
-    "\\pi",
-}
-_VARIABLE_RE = re.compile(r"[a-df-hj-zA-Z]")  # letters other than e (Euler) and i (imaginary)
-
-
-def _shape(text: str, is_number: bool) -> str:
-    if is_number or evaluate_constant(text) is not None:
-        return "constant"
-    if _MULTI_RE.search(text):
-        return "collection"  # tuples, lists, intervals, sets, matrices
-    if (
-        "=" not in text
-        and _VARIABLE_RE.search(_COMMAND_RE.sub(" ", text))
-        and set(_COMMAND_NAME_RE.findall(text)) <= _ALGEBRAIC_COMMANDS
-    ):
-        # A polynomial or rational expression in variables. Not functions: \sin^2 x +
-        # \cos^2 x is the constant 1, and only sympy can tell.
-        return "expression"
-    return "other"
-
-
-def _shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: bool) -> str | None:
-    """Why the two answers cannot be equal without parsing them, or None.
-
-    A collection (a tuple, an interval, a set, a matrix) is never a single value, and a constant
-    never equals an expression in variables; only an expression that cancels to a constant
-    (``x - x + 2``) is misjudged, a form no grader's gold takes.
-    """
-    kinds = {_shape(gold, gold_is_number), _shape(pred, pred_is_number)}
-    if kinds in (
-        {"constant", "collection"},
-        {"constant", "expression"},
-        {"collection", "expression"},
-    ):
-        return " vs ".join(sorted(kinds))
-    return None
+def _compare_in_order(
+    values: list[str], pred: str, deadline: float
+) -> tuple[bool | None, str, dict[str, Any]]:
+    """A labelled gold list (``AB=4, CD=5``) against an unlabelled prediction: as many items,
+    each equal to the gold's value at its place, all within one deadline."""
+    items = split_top_level(pred)
+    if len(items) != len(values):
+        return False, WRONG, {"path": "shape", "shape": f"{len(items)} items vs {len(values)}"}
+    for value, item in zip(values, items):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, TIMEOUT, {"path": "labelled", "timeout": True}
+        equal, reason, details = _compare(value, item, left)
+        if not equal:
+            return equal, reason, {**details, "labelled": True}
+    return True, CORRECT, {"path": "labelled"}
 
 
 # "x = 3\sqrt{13}" states the value 3\sqrt{13} of one variable (a letter, maybe with a

@@ -21,6 +21,7 @@ Each function is pure string work in linear time (no sympy), used by ``verifiers
 
 from __future__ import annotations
 
+import math
 import re
 
 __all__ = [
@@ -28,7 +29,10 @@ __all__ = [
     "choice_letter",
     "digits_apart",
     "drop_assignment",
+    "labelled_values",
     "latex_from_unicode",
+    "split_top_level",
+    "symbolic_power",
     "words_key",
 ]
 
@@ -151,6 +155,11 @@ def digits_apart(text: str) -> str | None:
             continue
         if not text[end].isdigit():
             continue
+        digits_start = start
+        while digits_start > 0 and text[digits_start - 1].isdigit():
+            digits_start -= 1
+        if digits_start > 0 and text[digits_start - 1] == "_":
+            continue  # \log_2 8: the first digits are a subscript
         following = re.match(r"\d{1,4}", text[end : end + 4])
         group = following.group(0) if following else ""
         if len(group) == 3 and m.group(0).strip() in _THOUSANDS_GAPS:
@@ -205,10 +214,13 @@ _UNICODE = {
     "≠": r"\neq ",
     "±": r"\pm ",
     "°": r"^\circ",
-    "²": "^{2}",
-    "³": "^{3}",
+    "∅": r"\emptyset ",
+    "∪": r"\cup ",
+    "ℝ": r"\mathbb{R}",
 }
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
+_SUPERSCRIPT_RE = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")
 # √2, √{2}, √(x+1), ∛5: the radicand is a number, a letter, or a bracketed group.
 _ROOT_RE = re.compile(r"([√∛∜])\s*(\d+(?:\.\d+)?|[A-Za-z]|\\[a-zA-Z]+|\{[^{}]*\}|\([^()]*\))")
 _ROOT_INDEX = {"√": "", "∛": "[3]", "∜": "[4]"}
@@ -229,5 +241,116 @@ def latex_from_unicode(text: str) -> str:
             radicand = radicand[1:-1]
         return rf"\sqrt{_ROOT_INDEX[m.group(1)]}{{{radicand}}}"
 
+    # A run of superscripts is one exponent: 2⁵ is 2^{5}, 10¹² is 10^{12}.
+    text = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", text)
     text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
     return _ROOT_RE.sub(root, text)
+
+
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+
+
+def split_top_level(text: str) -> list[str]:
+    r"""The items of a comma or semicolon list at the top level of ``text`` (commas inside
+    brackets and thousands separators such as ``10,080`` or ``10,\!080`` do not split).
+
+    >>> split_top_level("(2, 2), (6, 2)"), split_top_level("10,080"), split_top_level("[1,2), 3")
+    (['(2, 2)', '(6, 2)'], ['10,080'], ['[1,2)', '3'])
+    """
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(depth - 1, 0)
+        elif c in ",;" and depth == 0:
+            if c == "," and _THOUSANDS_AFTER_RE.match(text, i + 1) and text[i - 1 : i].isdigit():
+                continue
+            items.append(text[start:i].strip())
+            start = i + 1
+    items.append(text[start:].strip())
+    return items
+
+
+_THOUSANDS_AFTER_RE = re.compile(r"(?:\\!|\{\})?\d{3}(?!\d)")
+# A label: letters, commands (\angle, \overline{AB}), subscripts, arguments "(x)", primes, a
+# ratio colon; no operator or bare digit, so "x + y = 3" and "2x = 6" are equations, not labels.
+_LABEL_RE = re.compile(
+    r"\s*(?:[A-Za-z]|\\[a-zA-Z]+(?:\{[A-Za-z ]*\})?|_\{[^{}=]*\}|_\w|\([^()=]*\)|'|:|\s)+?\s*="
+    r"\s*(?P<value>[^=<>]+?)\s*"
+)
+
+
+def labelled_values(gold: str) -> list[str] | None:
+    r"""The values of a gold whose every item is ``label = value`` (``S_{MBCN}:S=7:32``,
+    ``f(x)=1``, ``AB=4, CD=5``), in order; None when some item has no label, a label repeats
+    (``x=1, x=2`` is a solution set, not a labelled list) or a value holds a relation.
+
+    >>> labelled_values("S_{MBCN}:S=7:32"), labelled_values("AB=4, CD=5"), labelled_values("x+y=3")
+    (['7:32'], ['4', '5'], None)
+    """
+    if "=" not in gold or re.search(r"[<>]|\\[lg]eq?(?![a-z])|\\neq?", gold):
+        return None
+    values, labels = [], set()
+    for item in split_top_level(gold):
+        m = _LABEL_RE.fullmatch(item)
+        if m is None:
+            return None
+        label = re.sub(r"\s+", "", item[: m.start("value")].rstrip().rstrip("="))
+        if label in labels:
+            return None
+        labels.add(label)
+        values.append(m.group("value"))
+    return values
+
+
+_POWER_RE = re.compile(r"\^\s*\{?\s*(\d{1,6})\s*\}?")
+_MAX_EXPANDED_TERMS = 2_000
+# sympy adds a numeric series term by term: 10^4 terms of 1/(k(k+1)) take it over 5 s.
+_SERIES_RE = re.compile(r"\\(?:sum|prod)\s*_\s*(?:\{[^{}]*\}|\S)\s*\^\s*\{?\s*(\d{1,9})")
+_MAX_SERIES_TERMS = 1_000
+
+
+def symbolic_power(text: str) -> str | None:
+    r"""Why sympy would run away on ``text``, or None: a power of a sum of variables whose
+    expansion has more than ``_MAX_EXPANDED_TERMS`` terms (``(a+b+c+d+e)^{9999}``: C(10003, 4)
+    terms), or a sum or product with a numeric upper bound above ``_MAX_SERIES_TERMS``.
+    ``x^{9999}``, ``(1+\sqrt{2})^{50}`` or ``\sum_{k=1}^{n}`` is fine.
+
+    >>> symbolic_power("(a+b+c+d+e)^{9999}"), symbolic_power("(x+1)^{2} + x^{9999}")
+    ('power of a sum with 4.17e+14 terms', None)
+    >>> symbolic_power(r"\sum_{k=1}^{9999} \frac{1}{k(k+1)}"), symbolic_power(r"\sum_{k=1}^{n} k")
+    ('a sum or product of 9999 terms', None)
+    """
+    for m in _SERIES_RE.finditer(text):
+        if int(m.group(1)) > _MAX_SERIES_TERMS:
+            return f"a sum or product of {m.group(1)} terms"
+    for m in _POWER_RE.finditer(text):
+        base = _base_before(text, m.start())
+        if not re.search(r"[A-Za-z]", re.sub(r"\\[a-zA-Z]+", "", base)):
+            continue
+        summands = len(re.findall(r"(?<=[^+\-(\[{\s])\s*[+\-]", base)) + 1
+        terms = math.comb(int(m.group(1)) + summands - 1, summands - 1)
+        if terms > _MAX_EXPANDED_TERMS:
+            return f"power of a sum with {terms:.3g} terms"
+    return None
+
+
+def _base_before(text: str, caret: int) -> str:
+    """The base of the power whose ``^`` is at ``caret``: a bracketed group or one token."""
+    i = caret - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    if i < 0:
+        return ""
+    if text[i] in _CLOSE:
+        depth = 0
+        for j in range(i, -1, -1):
+            if text[j] in _CLOSE:
+                depth += 1
+            elif text[j] in "([{":
+                depth -= 1
+                if depth == 0:
+                    return text[j : i + 1]
+        return text[: i + 1]
+    return text[i]

@@ -1,0 +1,241 @@
+r"""Screens the math comparison runs on two bare answers before any parser: how many items a
+list holds, a numeral in another base, a token no final answer holds, an exact answer with its
+rounded value, a long decimal printout of a constant, and shapes that can never be equal.
+
+Pure string and mpmath work, linear in the answer (at most ``MAX_ANSWER_CHARS`` long when
+``verifiers.math._compare`` calls), no sympy. What each screen lets through or refuses is
+stated in its docstring; ``verifiers.math`` says in which order they run.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from verifiers.exact_numbers import long_decimal_matches, parse_quantity, read_words
+from verifiers.latex_numeric import evaluate_constant
+
+__all__ = [
+    "RELATION_RE",
+    "base_numeral",
+    "list_items",
+    "printed_value_of",
+    "shape_mismatch",
+    "stray_token",
+    "unit_mismatch",
+    "without_checked_approximation",
+]
+
+# Tokens no final answer holds unless the gold does: a relation or arrow with nothing on its
+# left ("\neq 5", "\to 6"), an approximation, an ellipsis, an invisible \phantom, a "?".
+# sympy's parsers skip or drop them and read what remains as the answer.
+_STRAY_RE = re.compile(
+    # "'": a prime (5' is five feet or minutes, f' a derivative) the gold must also hold
+    r"\?|'|\\(?:[hv]?phantom|neq|ne|not|neg|lnot|to|gets|mapsto|implies|impliedby|iff|"
+    r"(?:long)?(?:right|left|leftright)arrow|(?:Long)?(?:Right|Left|Leftright)arrow|"
+    r"wedge|land|forall|exists|therefore|because|approx|sim|simeq|propto|"
+    r"[lcvd]?dots)(?![a-zA-Z])"
+)
+# Spellings of one symbol: "x \ne 5" against a gold "x \neq 5" is no stray token.
+_STRAY_ALIASES = {
+    r"\ne": r"\neq",
+    r"\to": r"\rightarrow",
+    r"\gets": r"\leftarrow",
+    r"\land": r"\wedge",
+    r"\lnot": r"\neg",
+    r"\implies": r"\Longrightarrow",
+    r"\impliedby": r"\Longleftarrow",
+    r"\dots": r"\ldots",
+}
+
+_BASE_RE = re.compile(r"\(?([0-9A-Za-z]{1,64})\)?_\s*\{?\s*\(?(\d{1,2})\)?\s*\}?")
+# Brackets, and list separators: a comma or semicolon other than a thousands separator.
+# Spacing commands (\, \; \!) and escaped braces are matched first so that they are skipped.
+_SEPARATOR_RE = re.compile(r"\\[,;:! {}]|[()\[\]{}]|;|(?<!\d),|,(?!(?:\\!\s*)?\d{3}(?!\d))")
+
+_TEXT_ARG_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\{([^{}]*)\}")
+_TEXT_OK = {
+    "",
+    "and",
+    ",",
+    "or",
+}  # "or": verifiers.math refuses it as a hedge unless the gold has it
+
+
+def list_items(text: str) -> int:
+    """How many items a comma/semicolon list at the top level of ``text`` has; commas inside
+    brackets, and a comma before exactly three digits (``1,000``, ``1,\\!000``), are not
+    separators. 1 for anything that holds no separator anywhere; 0 (never "one item") when some
+    bracket holds one, so that ``(1, 2)`` is no single value either."""
+    depth, items, any_separator = 0, 1, False
+    for m in _SEPARATOR_RE.finditer(text):
+        tok = m.group(0)
+        if tok in ("\\{", "\\}"):
+            tok = tok[1]
+        elif tok[0] == "\\":
+            continue
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth = max(depth - 1, 0)
+        else:
+            any_separator = True
+            items += depth == 0
+    return items if items > 1 or not any_separator else 0
+
+
+def base_numeral(text: str) -> tuple[str, int] | None:
+    """``(digits, base)`` of a numeral with a base subscript (``1011_2``, ``(A3)_{16}``), the
+    digits upper-cased without leading zeros; None for anything else (``x_1``, ``a_n``)."""
+    m = _BASE_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    digits, base = m.group(1).upper().lstrip("0") or "0", int(m.group(2))
+    if not 2 <= base <= 36 or not (any(c.isdigit() for c in digits) or base > 10):
+        return None
+    if any(int(c, 36) >= base for c in digits):
+        return None
+    return digits, base
+
+
+_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textrm)\s*\{([^{}]*)\}\s*(\^\s*(?:\{[^{}]*\}|\S))?")
+
+
+def unit_mismatch(gold: str, pred: str) -> str | None:
+    r"""The prediction's units when both sides write units in ``\text{}``-like wrappers and
+    they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``); None when they agree or a side
+    writes none (a unit the gold names and the prediction leaves out is dressing).
+
+    >>> unit_mismatch(r"15\mbox{ cm}^2", r"15\text{cm}^3"), unit_mismatch(r"15\mbox{ cm}^2", "15")
+    ('cm^3', None)
+    """
+
+    def units(text: str) -> list[str]:
+        return sorted(
+            re.sub(r"[\s{}]", "", m.group(1) + (m.group(2) or "")) for m in _UNIT_RE.finditer(text)
+        )
+
+    g, p = units(gold), units(pred)
+    if g and p and g != p:
+        return " ".join(p)
+    return None
+
+
+def stray_token(gold: str, pred: str) -> str | None:
+    """What in ``pred`` makes it no final answer (and is not in ``gold``), or None."""
+    gold_tokens = {_STRAY_ALIASES.get(t, t) for t in _STRAY_RE.findall(gold)}
+    for m in _STRAY_RE.finditer(pred):
+        if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
+            return m.group(0)
+    # Words in \text{} are a number, a unit, a count noun, or text the gold also holds:
+    # "\text{not } 5" and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
+    gold_lower = gold.lower()
+    for m in _TEXT_ARG_RE.finditer(pred):
+        words = m.group(1).strip()
+        if (
+            words.lower() in _TEXT_OK
+            or len(words) == 1
+            or words.lower() in gold_lower
+            or read_words(words) is not None
+            or parse_quantity(words) is not None  # \text{12 cm}
+        ):
+            continue
+        return m.group(0)
+    return None
+
+
+def _fraction(value: Any) -> Fraction:
+    """An mpmath number as the exact binary fraction it holds."""
+    man, exp = value.man_exp
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+_APPROX_RE = re.compile(r"(.{1,300}?)\s*\\approx\s*(-?\d{1,40}(?:\.\d{1,40})?)")
+
+
+def without_checked_approximation(pred: str) -> str:
+    """``\\frac{\\sqrt{3}}{3} \\approx 0.577`` is the exact answer with its decimal value: when
+    the decimal is the constant's value rounded at its last digit, the exact part is
+    the answer. Any other ``\\approx`` stays, and the stray-token screen refuses it."""
+    m = _APPROX_RE.fullmatch(pred.strip())
+    if m is None or "\\approx" in m.group(1):
+        return pred
+    exact = evaluate_constant(m.group(1))
+    if exact is None:
+        return pred
+    shown = m.group(2)
+    decimals = len(shown.partition(".")[2])
+    if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
+        return m.group(1)
+    return pred
+
+
+def printed_value_of(gold: str, pred: str) -> bool:
+    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
+    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule)."""
+    value = evaluate_constant(gold)
+    if value is None or not value:
+        return False
+    exact = _fraction(value)
+    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
+    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
+
+
+_MULTI_RE = re.compile(
+    r"(?<!\d),|,(?!\d{3}(?!\d))|\\begin\{[pbvB]?matrix\}|\\cup\b|\\in\b|\\infty\b"
+)
+_COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\{[^{}]*\}|\\[a-zA-Z]+")
+_COMMAND_NAME_RE = re.compile(r"\\[a-zA-Z]+")
+_ALGEBRAIC_COMMANDS = {
+    "\\frac",
+    "\\dfrac",
+    "\\tfrac",
+    "\\sqrt",
+    "\\cdot",
+    "\\times",
+    "\\left",
+    "\\right",
+    "\\pi",
+}
+_VARIABLE_RE = re.compile(r"[a-df-hj-zA-Z]")  # letters other than e (Euler) and i (imaginary)
+
+
+RELATION_RE = re.compile(r"[<>]|\\(?:[lg]eq?|[lg]t|in|ni|subset(?:eq)?|cup|cap|setminus)(?![a-z])")
+
+
+def _shape(text: str, is_number: bool) -> str:
+    if is_number or evaluate_constant(text) is not None:
+        return "constant"
+    if RELATION_RE.search(text):
+        return "relation"  # "x > 5" is the set (5, \infty): a collection only sympy reads
+    if _MULTI_RE.search(text):
+        return "collection"  # tuples, lists, intervals, sets, matrices
+    if (
+        "=" not in text
+        and _VARIABLE_RE.search(_COMMAND_RE.sub(" ", text))
+        and set(_COMMAND_NAME_RE.findall(text)) <= _ALGEBRAIC_COMMANDS
+    ):
+        # A polynomial or rational expression in variables. Not functions: \sin^2 x +
+        # \cos^2 x is the constant 1, and only sympy can tell.
+        return "expression"
+    return "other"
+
+
+def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: bool) -> str | None:
+    """Why the two answers cannot be equal without parsing them, or None.
+
+    A collection (a tuple, an interval, a set, a matrix) or a condition (``x > 5``, ``x \\in
+    [1, 2]``) is never a single value, and a constant never equals an expression in variables; only an expression that cancels to a constant
+    (``x - x + 2``) is misjudged, a form no grader's gold takes.
+    """
+    kinds = {_shape(gold, gold_is_number), _shape(pred, pred_is_number)}
+    if kinds in (
+        {"constant", "collection"},
+        {"constant", "expression"},
+        {"collection", "expression"},
+        {"constant", "relation"},
+        {"expression", "relation"},
+    ):
+        return " vs ".join(sorted(kinds))
+    return None
