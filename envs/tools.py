@@ -117,7 +117,7 @@ def parse_tool_calls(text: str) -> list[ToolCall]:
 
     Example:
         >>> parse_tool_calls('<tool_call>{"name": "f"}</tool_call><tool_call>{oops</tool_call>')[1].error
-        "invalid JSON in tool call: Expecting property name enclosed in double quotes at char 1"
+        'invalid JSON in tool call: Expecting property name enclosed in double quotes at char 1'
     """
     bodies, unclosed = _bodies(text)
     calls = [_parse_one(body) for body in bodies]
