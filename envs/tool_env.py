@@ -235,7 +235,7 @@ class ToolEnv(TaskEnvMixin, TextEnv):
         super().__init__(max_turns=max_turns, max_chars=max_chars, render_mode=render_mode)
         self._init_task(task, split=split, task_kwargs=task_kwargs, task_seed=task_seed,
                         limit=limit, path=path)
-        self.toolbox = ToolBox(list(tools), max_result_chars=max_result_chars)
+        self.toolbox = ToolBox(tools, max_result_chars=max_result_chars)
         self.max_calls, self.max_calls_per_turn = max_calls, max_calls_per_turn
         self.tool_bonus = float(tool_bonus)
         self.tools_in_prompt = tools_in_prompt
