@@ -73,6 +73,11 @@ def boom(why: str) -> str:
     raise RuntimeError(why)
 
 
+def pid() -> int:
+    """The process id the tool runs in."""
+    return os.getpid()
+
+
 def call(name: str, **arguments) -> str:
     return f'<tool_call>{json.dumps({"name": name, "arguments": arguments})}</tool_call>'
 
@@ -176,6 +181,14 @@ def test_validation_errors_are_messages():
     assert box.run(ToolCall("add", {"a": True, "b": 2})).startswith(
         "Error: add: argument 'a' must be integer")
     assert box.run(ToolCall("add", {"a": 1, "b": 2})) == "3"
+
+
+def test_isolated_tools_run_in_another_process_and_unpicklable_ones_in_a_thread():
+    box = ToolBox([pid, Tool(lambda: os.getpid(), name="local", schema={
+        "function": {"name": "local", "parameters": {"type": "object", "properties": {}}}})])
+    assert box.tools["pid"].isolate and not box.tools["local"].isolate
+    assert int(box.run(ToolCall("pid", {}))) != os.getpid()
+    assert int(box.run(ToolCall("local", {}))) == os.getpid()
 
 
 @pytest.mark.parametrize("isolate", [True, False])
