@@ -60,6 +60,8 @@ def python(code: str) -> str:
     if result.reward is None or not result.tests:
         return "Error: the sandbox could not run the code this time"
     test = result.tests[0]
+    if test.error == "timeout":
+        return f"Error: the program did not finish within {PYTHON_TIMEOUT:g} s"
     out = test.stdout or ""
     if test.stderr:
         out += ("\n" if out else "") + test.stderr

@@ -214,6 +214,10 @@ def test_the_python_tool_runs_in_the_sandbox_not_in_this_process():
     box.run(ToolCall("python", {"code": "import os\nos.environ['H8_LEAK'] = '1'\nprint(1)"}))
     assert "H8_LEAK" not in os.environ
     assert "ZeroDivisionError" in box.run(ToolCall("python", {"code": "print(1/0)"}))
+    start = time.monotonic()
+    assert box.run(ToolCall("python", {"code": "while True:\n    pass"})) == (
+        "Error: the program did not finish within 5 s")
+    assert time.monotonic() - start < 15
 
 
 # ----------------------------------------------------------------------- part 2: envs
