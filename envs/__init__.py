@@ -1,6 +1,7 @@
 """Gymnasium text environments: observation = the chat messages the env adds, action = the
 model's text. Importing the package registers every task as ``rlvr/<task>-v0`` and the
-multi-turn envs (``rlvr/guess-number-v0``, ``rlvr/calculator-v0``, ``rlvr/code-feedback-v0``).
+multi-turn envs (``rlvr/guess-number-v0``, ``rlvr/calculator-v0``, ``rlvr/code-feedback-v0``,
+``rlvr/tool-calculator-v0``, ``rlvr/tool-python-v0``, ``rlvr/tool-search-v0``: ``ToolEnv``).
 ``python -m envs probe NAME`` plays adversarial policies against any of them (``envs.probe``).
 
 Example:
@@ -19,6 +20,7 @@ from envs.code_feedback import CodeFeedbackEnv
 from envs.guess_number import GuessNumberEnv
 from envs.registry import env_id, make, names, register_all
 from envs.single_turn import SingleTurnEnv
+from envs.tool_env import ToolEnv
 from envs.tool_use import ToolUseEnv
 from envs.vector_memory import ChatMessagesBatch  # registers AsyncVectorEnv's shared memory
 
@@ -31,6 +33,7 @@ __all__ = [
     "EpisodeOver",
     "GuessNumberEnv",
     "SingleTurnEnv",
+    "ToolEnv",
     "ToolUseEnv",
     "TextEnv",
     "UnicodeText",

@@ -33,6 +33,9 @@ MULTI_TURN = {
     "guess-number": "envs.guess_number:GuessNumberEnv",
     "calculator": "envs.tool_use:ToolUseEnv",
     "code-feedback": "envs.code_feedback:CodeFeedbackEnv",
+    "tool-calculator": "envs.tool_env:CalculatorToolEnv",
+    "tool-python": "envs.tool_env:PythonToolEnv",
+    "tool-search": "envs.tool_env:SearchToolEnv",
 }
 
 

@@ -1,5 +1,9 @@
 """Tool use: the model may call a calculator before it answers a task's question.
 
+This is the private-text-protocol calculator (``rlvr/calculator-v0``). The same calculator
+as a function-calling tool (JSON schema, ``<tool_call>`` JSON, chat-template ``tools=``) is
+``envs.tool_env.calculator`` in ``rlvr/tool-calculator-v0`` (``envs.tool_env.ToolEnv``).
+
 The calculator never calls ``eval``: expressions are parsed with ``ast`` and only numbers,
 ``+ - * / // % **``, unary signs, parentheses and a few functions are evaluated, with limits
 on exponents and sizes so ``9**9**9`` (or ``round(1, -10**18)``) is refused or answered

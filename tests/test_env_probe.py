@@ -15,7 +15,7 @@ from envs.probe import FAMILIES, Play, call_table, lookup_program, paste, probe
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILT_IN = ["guess-number", "calculator", "arithmetic", "countdown", "gsm8k", "math500",
-            "mbpp", "humaneval", "code-feedback"]
+            "mbpp", "humaneval", "code-feedback", "tool-calculator", "tool-python", "tool-search"]
 NEEDS_DATA = {"gsm8k", "math500", "mbpp", "humaneval", "code-feedback"}
 
 
