@@ -3,6 +3,7 @@
     python -m tasks list
     python -m tasks show gsm8k -n 3 [--split test] [--plain]
     python -m tasks audit gsm8k [--split train] [--limit 100] [--path FILE_OR_FOLDER]
+    (an endless task is audited on its first 1000 rows per split unless --limit says otherwise)
     python -m tasks audit arithmetic -o level=3          # factory options
     python -m tasks audit double --module my_tasks       # a task registered in your module
 
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tasks.audit import audit, explain
-from tasks.base import Task
+from tasks.base import ENDLESS_LIMIT, Task
 from tasks.prompts import render_plain
 from tasks.registry import factory, get, import_user_module, names
 from tasks.sources import DataError, DataNotFound, _short
@@ -149,7 +150,11 @@ def _parser() -> argparse.ArgumentParser:
                 help="print the plain-text rendering instead of the messages",
             )
         else:
-            sub.add_argument("--limit", type=_positive_int, help="at most this many rows per split")
+            sub.add_argument(
+                "--limit",
+                type=_positive_int,
+                help=f"at most this many rows per split (an endless task: {ENDLESS_LIMIT})",
+            )
             sub.add_argument(
                 "--workers",
                 type=_positive_int,
@@ -162,6 +167,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _show(task: Task, args: argparse.Namespace) -> int:
     split = args.split or task.splits[0]
+    if task.endless:
+        print(f"(task {task.name} is endless: its first {args.n} rows of split {split}; -n N "
+              "for more)\n")
     for row in task.rows(split, seed=args.seed, limit=args.n, path=args.path):
         print(f"=== {row.id} ===")
         if args.plain:
