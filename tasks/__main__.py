@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import inspect
-import os
 import sys
 import types
 import typing
@@ -30,6 +28,7 @@ from tasks.base import ENDLESS_LIMIT, Task
 from tasks.prompts import render_plain
 from tasks.registry import factory, get, import_user_module, names
 from tasks.sources import DataError, DataNotFound, _short
+from verifiers.closed_pipe import run_main
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -246,17 +245,9 @@ def _error(message: object) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (see the module doc)."""
-    try:
-        status = _main(argv)
-        sys.stdout.flush()  # a closed pipe must surface here, not in the exit-time flush
-        return status
-    except BrokenPipeError:
-        # the reader (``| head -1``) has what it wanted; point stdout at /dev/null so the
-        # interpreter's own flush at exit does not raise again
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # what a shell reports for a process ended by SIGPIPE
+    """Run the CLI; returns the exit status (see the module doc; 141 when stdout was closed
+    under it, as by ``| head``)."""
+    return run_main(lambda: _main(argv)) or 0
 
 
 def _main(argv: Sequence[str] | None) -> int:
