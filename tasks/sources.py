@@ -11,6 +11,9 @@ the Hugging Face hub, in that order, and never anything else.
    ``data/train-00000-of-00001.parquet``, ``main/train/0000.parquet`` (the hub's parquet
    export).
 3. the hub, through ``datasets.load_dataset(hub_id, config, split=split)`` (needs network).
+   Offline (``HF_HUB_OFFLINE=1``) or with no connection to the hub, and no cached copy, it
+   is not asked at all, so the error below comes in about a second rather than after
+   ``datasets``' ~30 s of retries (:mod:`tasks.hub`).
 
 When none of them gives data, :class:`DataNotFound` names all three and why each failed. Bad
 data raises :class:`DataError` naming the file, the line (or row index) and the field.
