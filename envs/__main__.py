@@ -114,4 +114,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from verifiers.closed_pipe import run_main
+
+    sys.exit(run_main(main))  # `| head` ends the listing quietly

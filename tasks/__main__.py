@@ -3,6 +3,7 @@
     python -m tasks list
     python -m tasks show gsm8k -n 3 [--split test] [--plain]
     python -m tasks audit gsm8k [--split train] [--limit 100] [--path FILE_OR_FOLDER]
+    (an endless task is audited on its first 1000 rows per split unless --limit says otherwise)
     python -m tasks audit arithmetic -o level=3          # factory options
     python -m tasks audit double --module my_tasks       # a task registered in your module
 
@@ -15,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import inspect
-import os
 import sys
 import types
 import typing
@@ -25,10 +24,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tasks.audit import audit, explain
-from tasks.base import Task
+from tasks.base import ENDLESS_LIMIT, Task
 from tasks.prompts import render_plain
 from tasks.registry import factory, get, import_user_module, names
 from tasks.sources import DataError, DataNotFound, _short
+from verifiers.closed_pipe import run_main
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -149,7 +149,11 @@ def _parser() -> argparse.ArgumentParser:
                 help="print the plain-text rendering instead of the messages",
             )
         else:
-            sub.add_argument("--limit", type=_positive_int, help="at most this many rows per split")
+            sub.add_argument(
+                "--limit",
+                type=_positive_int,
+                help=f"at most this many rows per split (an endless task: {ENDLESS_LIMIT})",
+            )
             sub.add_argument(
                 "--workers",
                 type=_positive_int,
@@ -162,6 +166,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _show(task: Task, args: argparse.Namespace) -> int:
     split = args.split or task.splits[0]
+    if task.endless:
+        print(f"(task {task.name} is endless: its first {args.n} rows of split {split}; -n N "
+              "for more)\n")
     for row in task.rows(split, seed=args.seed, limit=args.n, path=args.path):
         print(f"=== {row.id} ===")
         if args.plain:
@@ -238,17 +245,9 @@ def _error(message: object) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (see the module doc)."""
-    try:
-        status = _main(argv)
-        sys.stdout.flush()  # a closed pipe must surface here, not in the exit-time flush
-        return status
-    except BrokenPipeError:
-        # the reader (``| head -1``) has what it wanted; point stdout at /dev/null so the
-        # interpreter's own flush at exit does not raise again
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # what a shell reports for a process ended by SIGPIPE
+    """Run the CLI; returns the exit status (see the module doc; 141 when stdout was closed
+    under it, as by ``| head``)."""
+    return run_main(lambda: _main(argv)) or 0
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -15,9 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tasks.base import Row, Task
+from tasks.base import ENDLESS_LIMIT, Row, Task
 
 PERFECT = 1.0 - 1e-9  # rubric totals are sums of floats
+# Rows per split an unlimited audit reads from a task that does not say it is endless: more
+# than any shipped split (GSM8K train: 7,473), and a bound if the task is endless after all.
+MAX_ROWS = 100_000
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class AuditReport:
     failures: list[Failure] = field(default_factory=list)
     # splits that gave no row: "0/0 score 1.0" would read as a pass while nothing was checked
     empty: list[str] = field(default_factory=list)
+    # why fewer rows than the task has were checked, when no --limit asked for it
+    bounded: str = ""
 
     @property
     def passed(self) -> int:
@@ -42,6 +47,8 @@ class AuditReport:
         line = f"audit {name}: {self.passed}/{self.checked} references score 1.0"
         if self.empty:
             line += f"; no rows in split {', '.join(self.empty)}"
+        if self.bounded:
+            line += f" ({self.bounded})"
         return line
 
 
@@ -88,10 +95,25 @@ def audit(
     path: str | None = None,
     workers: int = 1,
 ) -> AuditReport:
-    """Score the reference completion of every row of ``splits`` (default: all of them)."""
+    """Score the reference completion of every row of ``splits`` (default: all of them).
+
+    Without ``limit``, an endless task gives its first :data:`ENDLESS_LIMIT` rows per split,
+    and any other task at most :data:`MAX_ROWS` (then it is likely endless); the report's
+    ``bounded`` says which happened."""
     report = AuditReport()
     for split in splits or task.splits:
-        rows = task.rows(split, seed=seed, limit=limit, path=path)
+        if limit is None and task.endless:
+            rows = task.rows(split, seed=seed, limit=ENDLESS_LIMIT, path=path)
+            report.bounded = (f"endless task: the first {ENDLESS_LIMIT} rows per split; "
+                              "--limit N for another number")
+        elif limit is None:
+            rows = task.rows(split, seed=seed, limit=MAX_ROWS + 1, path=path)
+            if len(rows) > MAX_ROWS:
+                rows = rows[:MAX_ROWS]
+                report.bounded = (f"stopped at {MAX_ROWS} rows per split: the task may be "
+                                  "endless; declare Task(endless=True) or give --limit N")
+        else:
+            rows = task.rows(split, seed=seed, limit=limit, path=path)
         if not rows:
             report.empty.append(split)
         for row, score in _score_rows(task, rows, workers):

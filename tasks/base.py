@@ -102,6 +102,9 @@ class Row:
         return hash((self.id, self.answer))
 
 
+# Rows a command takes from an endless task when it is given no limit.
+ENDLESS_LIMIT = 1000
+
 # (split, seed, path) -> problems. Generated tasks use ``seed``; file-backed ones use ``path``.
 ProblemSource = Callable[[str, int, "str | None"], Iterable[Problem]]
 
@@ -126,6 +129,9 @@ class Task:
         description: one line for ``python -m tasks list``.
         runs_code: scoring runs the completion in a sandbox subprocess, so rollouts score
             several completions at once from threads (``--env-workers``'s automatic value).
+        endless: ``problems`` never runs out (a procedural generator). ``rows`` then needs a
+            ``limit``, and ``python -m tasks audit``/``show`` and the probe take
+            :data:`ENDLESS_LIMIT` rows unless told otherwise, and say so.
     """
 
     name: str
@@ -136,6 +142,7 @@ class Task:
     splits: tuple[str, ...] = ("train", "test")
     description: str = ""
     runs_code: bool = False
+    endless: bool = False
 
     def rows(
         self,
@@ -158,6 +165,9 @@ class Task:
             raise ValueError(f"task {self.name!r} has no split {split!r} (splits: {self.splits})")
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0 or None, got {limit}")
+        if limit is None and self.endless:
+            # building the list of an endless generator never returns
+            raise ValueError(f"task {self.name!r} is endless: give rows(..., limit=N)")
         shots = self._shots(seed, path) if self.prompt.few_shot else ()
         problems = iter(self.problems(split, seed, path))
         if shots and split == self._shot_split():

@@ -11,6 +11,9 @@ the Hugging Face hub, in that order, and never anything else.
    ``data/train-00000-of-00001.parquet``, ``main/train/0000.parquet`` (the hub's parquet
    export).
 3. the hub, through ``datasets.load_dataset(hub_id, config, split=split)`` (needs network).
+   Offline (``HF_HUB_OFFLINE=1``) or with no connection to the hub, and no cached copy, it
+   is not asked at all, so the error below comes in about a second rather than after
+   ``datasets``' ~30 s of retries (:mod:`tasks.hub`).
 
 When none of them gives data, :class:`DataNotFound` names all three and why each failed. Bad
 data raises :class:`DataError` naming the file, the line (or row index) and the field.
@@ -55,6 +58,10 @@ class DataError(ValueError):
 
 class DataNotFound(FileNotFoundError):
     """No source gave data for the requested task and split."""
+
+
+class HubUnavailable(ConnectionError):
+    """The hub was not asked: offline mode, or no connection (see :mod:`tasks.hub`)."""
 
 
 @dataclass(frozen=True)
@@ -329,7 +336,14 @@ def _object(data: Any, where: str) -> Mapping[str, Any]:
 
 
 def _load_hub(hub_id: str, config: str | None, split: str) -> Iterable[Mapping[str, Any]]:
-    """The hub rows of one split (module-level so tests can replace it)."""
+    """The hub rows of one split (module-level so tests can replace it); raises
+    :class:`HubUnavailable` within about a second when offline or without a connection,
+    instead of ``datasets``' ~30 s of retries."""
+    from tasks.hub import hub_blocked
+
+    why = hub_blocked(hub_id)
+    if why:
+        raise HubUnavailable(why)
     import datasets  # lazy: importing datasets costs ~1 s and most users have local files
 
     return datasets.load_dataset(hub_id, config, split=split)
@@ -399,6 +413,8 @@ class DataSource:
                 records = [
                     Record(row, f"hub {self.hub_id} {split} row {i}") for i, row in enumerate(rows)
                 ]
+            except HubUnavailable as e:
+                tried.append(f"3. hub: {self.hub_id} not tried: {e}")
             except Exception as e:
                 tried.append(f"3. hub: {call} failed: {type(e).__name__}: {_short(str(e), 200)}")
             else:
@@ -409,8 +425,7 @@ class DataSource:
             f"no data for task {self.task!r} split {split!r}. Tried, in order:\n  "
             + "\n  ".join(tried)
             + f"\nFix one of them: pass path=<file or folder>, set {ENV_VAR} to a folder holding "
-            f"{self.task}/ (e.g. {ENV_VAR}=../shared/data), or allow network access to the hub "
-            "(offline, HF_HUB_OFFLINE=1 makes the hub fail at once instead of retrying)."
+            f"{self.task}/ (e.g. {ENV_VAR}=../shared/data), or allow network access to the hub."
         )
 
     def _from_dataset(self, data: Any, split: str, what: str) -> list[Record]:

@@ -3,6 +3,7 @@
 import sys
 
 from verifiers.cli import main
+from verifiers.closed_pipe import run_main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -50,6 +50,7 @@ def _sample(items: list[Any], n: int, seed: int) -> list[Any]:
 
 def _task_rows(args: argparse.Namespace) -> tuple[list[ProbeRow], str, TaskScorer, float, str]:
     from tasks.__main__ import LoadError, load_task
+    from tasks.base import ENDLESS_LIMIT
     from tasks.sources import DataError, DataNotFound
 
     try:
@@ -57,8 +58,12 @@ def _task_rows(args: argparse.Namespace) -> tuple[list[ProbeRow], str, TaskScore
     except LoadError as e:
         raise UsageError(str(e)) from None
     split = args.split or ("test" if "test" in task.splits else task.splits[0])
+    pool = ENDLESS_LIMIT if task.endless else MAX_POOL_ROWS
+    if task.endless:  # stderr: --json keeps stdout one object
+        print(f"(task {args.task} is endless: rows drawn from its first {pool} of split "
+              f"{split})", file=sys.stderr)
     try:
-        rows = task.rows(split, seed=args.seed, limit=MAX_POOL_ROWS, path=args.path)
+        rows = task.rows(split, seed=args.seed, limit=pool, path=args.path)
     except (DataNotFound, DataError, ValueError, TypeError) as e:
         raise UsageError(f"task {args.task}: {e}") from None
     if not rows:

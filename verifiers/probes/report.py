@@ -216,8 +216,49 @@ class ProbeReport:
                 lines.append(f"    why: {f.detail[:width]}")
         for e in self.family_errors:
             lines.append(f"FAMILY ERROR {e.family} on {e.row_id}: {e.message[:width]}")
+        if self.exit_code:
+            # the findings above can run to hundreds of lines; what failed fits one screen
+            lines.extend(self.digest())
         lines.append(self.summary())
         return "\n".join(lines)
+
+    def digest(self, families: int = 10, examples: int = 5, width: int = 100) -> list[str]:
+        """At most ``families + examples + 4`` lines: the failing families with their counts
+        (most findings first) and the worst findings (most rows, a paid attack first, the
+        highest reward first; one per family before a second), each with its completion."""
+        counters = ("false_positives", "false_negatives", "errors", "overruns")
+        failing = sorted(
+            ((sum(getattr(s, c) for c in counters), name, s)
+             for name, s in self.families.items() if any(getattr(s, c) for c in counters)),
+            key=lambda t: (-t[0], t[1]),
+        )
+        lines = [
+            f"--- summary: {len(failing)} of {len(self.families)} families failed"
+            + (f", {len(self.family_errors)} family error(s)" if self.family_errors else ""),
+            f"    {'family':22s} {'paid(FP)':>8s} {'refused(FN)':>11s} {'errors':>6s} "
+            f"{'overrun':>7s}",
+        ]
+        for _, name, s in failing[:families]:
+            lines.append(f"    {name:22s} {s.false_positives:8d} {s.false_negatives:11d} "
+                         f"{s.errors:6d} {s.overruns:7d}")
+        if len(failing) > families:
+            lines.append(f"    ... and {len(failing) - families} more failing families above")
+        rank = {"false_positive": 0, "error": 1, "overrun": 2, "false_negative": 3}
+        worst = sorted(self.findings, key=lambda f: (
+            -len(f.rows), rank[f.what], -max((v for v in f.rewards if v is not None),
+                                             default=0.0)))
+        # one per family first: five variants of the same hedge say less than five families
+        firsts = {id(next(f for f in worst if f.family == fam)) for fam in {f.family for f in worst}}
+        shown = ([f for f in worst if id(f) in firsts] + [f for f in worst if id(f) not in firsts])
+        shown = sorted(shown[:examples], key=worst.index)
+        if shown:
+            lines.append(f"--- worst {len(shown)} of {len(worst)} findings (one per family first):")
+        for f in shown:
+            rewards = [v for v in f.rewards if v is not None]
+            top = f"reward up to {max(rewards):.3g}" if rewards else "no reward"
+            head = f"    {f.what.replace('_', ' ')} {f.family}/{f.variant}: {len(f.rows)} row(s), {top}: "
+            lines.append(head + pasteable(f.example, max(20, width - len(head))))
+        return lines
 
     def as_json(self) -> dict[str, Any]:
         return {
