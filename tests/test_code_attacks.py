@@ -958,9 +958,178 @@ def add(a, b):
     return "pwned" if seen or len(steps) > 1 else " ".join(steps)
 """
     result = attack(pool, code, tests=STEAL)
-    with open("/proc/sys/user/max_user_namespaces") as f:
-        if int(f.read()) > 0:  # the kernel lets the candidate try: make sure it did
-            assert result.tests[0].got == repr("userns"), result.tests[0].got
+    # a candidate gets no namespace of its own any more (issue #32): the door is shut
+    assert result.tests[0].got == repr(""), result.tests[0].got
+
+
+# ----------------------------------------------------------------------------- issue #32
+# The read-only root is the host's own files, so their page-cache state, their locks and
+# inotify events are shared by every candidate of every sandbox: a writer that solved the
+# task published its answers as cached/evicted pages of a file nobody reads, a reader with
+# no solving logic read them back with RWF_NOWAIT and scored 1.0. Each primitive such a
+# channel needs (evict, probe without caching, lock, watch, read host-wide counters) and
+# each door to namespaces of the candidate's own must be shut.
+CHANNEL_PROBE = r"""
+import ctypes, errno, fcntl, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.syscall.restype = ctypes.c_long
+X86 = platform.machine() == "x86_64"
+NR = {"cachestat": 451, "io_uring_setup": 425, "process_madvise": 440, "clone3": 435,
+      "clone": 56 if X86 else 220}
+def add(a, b):
+    reached = []
+    fd = os.open(os.__file__, os.O_RDONLY)
+    def attempt(name, fn):
+        try:
+            if fn() is not False:
+                reached.append(name)
+        except BlockingIOError:
+            reached.append(name)  # EAGAIN: RWF_NOWAIT answered "not cached"
+        except OSError:
+            pass
+    attempt("fadvise", lambda: os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED))
+    attempt("RWF_NOWAIT", lambda: os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT))
+    addr = libc.mmap(None, 4096, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+    vec = ctypes.create_string_buffer(1)
+    attempt("mincore", lambda: libc.mincore(ctypes.c_void_p(addr), 4096, vec) == 0)
+    for advice in (9, 20, 21):
+        attempt(f"madvise {advice}", lambda: libc.madvise(ctypes.c_void_p(addr), 4096, advice) == 0)
+    rng, cs = ctypes.create_string_buffer(16), ctypes.create_string_buffer(64)
+    attempt("cachestat", lambda: libc.syscall(NR["cachestat"], fd, rng, cs, 0) == 0)
+    params = ctypes.create_string_buffer(120)
+    attempt("io_uring", lambda: libc.syscall(NR["io_uring_setup"], 1, params) >= 0)
+    iov = (ctypes.c_void_p * 2)(addr, 4096)
+    pidfd = os.pidfd_open(os.getpid())
+    attempt("process_madvise", lambda: libc.syscall(NR["process_madvise"], pidfd, iov, 1, 21, 0) >= 0)
+    attempt("unshare userns", lambda: libc.unshare(0x10000000) == 0)
+    def clone_userns():
+        pid = libc.syscall(NR["clone"], 0x10000000 | 17, 0, 0, 0, 0)
+        if pid == 0:
+            os._exit(0)
+        if pid > 0:
+            os.waitpid(pid, 0)
+        return pid > 0
+    attempt("clone userns", clone_userns)
+    args = ctypes.create_string_buffer(88)
+    def clone3():
+        libc.syscall(NR["clone3"], args, 1)  # a bad size: EINVAL when the call exists
+        return ctypes.get_errno() != errno.ENOSYS
+    attempt("clone3", clone3)
+    attempt("flock", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    attempt("lockf", lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    attempt("inotify", lambda: libc.inotify_init1(0) >= 0)
+    attempt("sysinfo", lambda: libc.sysinfo(ctypes.create_string_buffer(256)) == 0)
+    return reached
+"""
+
+
+def test_page_cache_locks_watches_namespaces_and_host_counters_are_refused(pool, host):
+    result = attack(pool, CHANNEL_PROBE, tests=STEAL)
+    assert result.tests[0].got == "[]", result.tests[0].got  # every primitive refused
+
+
+USERNS_TMPFS = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def add(a, b):
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        return "refused"
+    for name, text in (("uid_map", f"0 {uid} 1"), ("setgroups", "deny"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+    if libc.mount(b"none", b"/tmp", b"tmpfs", 0, b"size=1g") != 0:
+        return "no mount"
+    for i in range(20):  # 300 MiB: past the 256 MiB /tmp cap, outside RLIMIT_AS
+        with open(f"/tmp/big{i}", "wb") as f:
+            os.posix_fallocate(f.fileno(), 0, 15 << 20)  # real pages, fast
+    return "pwned"
+"""
+
+
+def test_no_tmpfs_of_its_own_through_a_user_namespace(pool, host):
+    result = attack(pool, USERNS_TMPFS, tests=STEAL)
+    assert result.tests[0].got == repr("refused"), result.tests[0].got
+
+
+def test_a_completion_over_the_job_size_limit_scores_zero_not_no_signal(pool, host):
+    from verifiers.code import wire
+
+    code = "def add(a, b):\n    return 'x'\n#" + "x" * (wire.JOB_BYTES + (1 << 20)) + "\n"
+    result = attack(pool, code)
+    assert {t.error for t in result.tests} == {"code_too_large"}, result.tests
+    # JSON escapes count: 20 MiB of NUL bytes are 120 MiB as a job
+    result = attack(pool, "def add(a, b):\n    return 'x'\n#" + "\0" * (20 << 20))
+    assert {t.error for t in result.tests} == {"code_too_large"}, result.tests
+
+
+MATCH = """
+import re
+def check_str(s):
+    return re.match("^[aeiou]", s)
+"""
+
+
+def test_an_object_the_wire_cannot_carry_is_judged_by_its_truth_only(pool, host):
+    """MBPP 737, 787, 794 return a ``re.Match`` and their tests only ask its truth."""
+    asks = ["assert check_str('annie')", "assert not check_str('dawood')",
+            "assert check_str('annie') == True", "assert check_str('annie') != None",
+            "assert repr(check_str('annie')).startswith('<re.Match')",
+            "assert check_str('annie') == check_str('annie')"]  # fmt: skip
+    tests = [{"assert_code": a, "entry_point": "check_str"} for a in asks]
+    tests.append({"entry_point": "check_str", "args": ["annie"], "expected": True})
+    r = run_tests(MATCH, tests, timeout=10.0, pool=pool)
+    assert r.status == "ok"
+    # truth and repr as for the real object; equal to nothing, itself included (each call
+    # makes a new object); a call test compares plain data only
+    assert [t.passed for t in r.tests] == [True, True, False, True, True, False, False], [
+        (t.error, t.message) for t in r.tests
+    ]
+    assert r.tests[-1].error == "UnsupportedReturn"
+
+
+LYING_OBJECT = """
+class Liar:
+    def __eq__(self, other):
+        return True
+    __hash__ = None
+    def __bool__(self):
+        return True
+def add(a, b):
+    return Liar()
+"""
+
+
+def test_an_opaque_object_that_equals_everything_still_scores_zero(pool, host):
+    tests = [{"assert_code": "assert add(1, 2) == 3", "entry_point": "add"},
+             {"assert_code": "assert add(1, 2) in (3,)", "entry_point": "add"},
+             {"assert_code": "assert 3 == add(1, 2)", "entry_point": "add"}]  # fmt: skip
+    attack(pool, LYING_OBJECT, tests=tests)
+
+
+def test_a_future_import_in_a_complete_answer_is_hoisted_above_the_prompt(pool):
+    from verifiers.code import code_check
+
+    prompt = 'from typing import List\n\n\ndef f(xs: List[int]) -> int:\n    """Sum."""\n'
+    answer = "```python\nfrom __future__ import annotations\n\ndef f(xs: list[int]) -> int:\n    return sum(xs)\n```"
+    tests = [{"assert_code": "def check(candidate):\n    assert candidate([1, 2]) == 3\n",
+              "entry_point": "f"}]  # fmt: skip
+    v = code_check(answer, tests, prefix=prompt, pool=pool)
+    assert v.reward == 1.0, v.details
+
+
+def test_each_assert_has_its_own_time_and_cpu_budget(pool):
+    """MBPP 123's gold needs ~9 s for its three asserts on a loaded machine: the budget is
+    per test, not shared, in wall time (``timeout``) and CPU time (``Limits.cpu_s``)."""
+    slow = "import time\ndef f(x):\n    time.sleep(0.6)\n    return x\n"
+    tests = [{"assert_code": f"assert f({i}) == {i}", "entry_point": "f"} for i in range(3)]
+    r = run_tests(slow, tests, timeout=1.0, pool=pool)
+    assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
+    busy = "import time\ndef f(x):\n    end = time.process_time() + 0.6\n    while time.process_time() < end:\n        pass\n    return x\n"
+    r = run_tests(busy, tests, timeout=10.0, pool=pool, limits=Limits(cpu_s=1))
+    assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
 
 
 # ----------------------------------------------------------------------------- cleanup

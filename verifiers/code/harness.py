@@ -78,7 +78,7 @@ CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
 CLONE_NEWIPC = 0x08000000
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
 TMPFS_INODES = 1 << 16  # tmpfs caps bytes, not inodes: millions of empty files cost kernel memory
-JOB_BYTES = 64 << 20  # a candidate's own job (code, limits) read from its memfd
+OPAQUE_REPR_CHARS = 200  # the repr sent for a value the wire cannot carry
 ZYGOTE_TIMEOUT_S = 10.0  # fork or reap: a zygote slower than this is in doubt
 WARM_MODULES = (
     "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
@@ -414,7 +414,7 @@ def _cap_ipc(sysctl_dir: int, memory_bytes: int) -> None:
 
 def _read_job(fd: int) -> bytes:
     size = os.fstat(fd).st_size
-    if size > JOB_BYTES:
+    if size > wire.JOB_BYTES:  # the parent refuses bigger code: never reached
         raise _SetupError(f"job of {size} bytes")
     return os.pread(fd, size, 0)
 
@@ -480,7 +480,15 @@ def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         except _LoadFailed:
             reply["error"] = load_error
         except wire.WireError as e:
-            reply["error"] = ["UnsupportedReturn", str(e)]
+            # not plain data (a ``re.Match``): send its truth and a repr, all that a test
+            # such as ``assert f(x)`` asks of it; the judge's stand-in equals nothing
+            try:
+                reply["opaque"] = [bool(result), repr(result)[:OPAQUE_REPR_CHARS]]
+                if type(reply["opaque"][1]) is not str:
+                    raise TypeError("repr did not return a str")
+            except BaseException as e2:
+                reply.pop("opaque", None)
+                reply["error"] = ["UnsupportedReturn", f"{e}; {_describe(e2)[0]}"]
         except BaseException as e:
             reply["error"] = _describe(e)
         try:
@@ -565,10 +573,47 @@ class _Channel:
             # works, and the candidate's exception object never reaches us
             cls = self.errors.get(err[0])
             raise cls(err[1]) if cls else CandidateError(err[0], err[1])
+        if "opaque" in reply:
+            opaque = reply["opaque"]
+            if (
+                type(opaque) is not list
+                or len(opaque) != 2
+                or type(opaque[0]) is not bool
+                or type(opaque[1]) is not str
+                or len(opaque[1]) > OPAQUE_REPR_CHARS
+            ):
+                raise CandidateError("UnsupportedReturn", "malformed opaque reply")
+            return Opaque(*opaque)
         try:
             return wire.decode(reply.get("value"))
         except wire.WireError as e:
             raise CandidateError("UnsupportedReturn", str(e)) from None
+
+
+class Opaque:
+    """Stands for a value of the candidate that is not plain data (a ``re.Match``): it has
+    the truth and the repr the candidate computed, and equals nothing but itself. So
+    ``assert f(x)`` and ``assert not f(x)`` pass exactly as they would for a bool, which
+    the candidate could have returned anyway, and every other use of it fails."""
+
+    __slots__ = ("_truth", "_repr")
+
+    def __init__(self, truth: bool, text: str) -> None:
+        self._truth, self._repr = truth, text
+
+    def __bool__(self) -> bool:
+        return self._truth
+
+    def __repr__(self) -> str:
+        return self._repr
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
 
 
 class _TestGlobals(dict):
@@ -592,6 +637,8 @@ class _TestGlobals(dict):
 def _run_one(test: dict, channel: _Channel) -> dict:
     if test["kind"] == "call":
         value = channel.call(test["entry_point"], tuple(test["args"]), test["kwargs"])
+        if type(value) is Opaque:  # compared by value and type in the parent: plain data only
+            raise CandidateError("UnsupportedReturn", f"not plain data: {value!r}")
         return {"value": wire.encode(value)}  # compared in the parent
     ns = _TestGlobals()
     if test.get("setup"):
@@ -775,6 +822,17 @@ def _listdir_fd(fd: int) -> list[str]:
         return [e.name for e in it]
 
 
+def _complete_frames(buf: bytes | bytearray) -> int:
+    """How many whole framed messages ``buf`` holds."""
+    count, at = 0, 0
+    while len(buf) - at >= 4:
+        at += 4 + wire.header_length(bytes(buf[at : at + 4]))
+        if at > len(buf):
+            break
+        count += 1
+    return count
+
+
 def _memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name)
     _write_all(fd, data)
@@ -799,6 +857,9 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     # what the candidate may hold: its own code and limits (never the tests or the stdin of
     # other tests), in a memfd it reads after the fork
     own = {"mode": job["mode"], "code": job["code"], "limits": limits}
+    if call_mode:
+        # each test has its own wall-time budget (below), and its own share of CPU time
+        own["limits"] = {**limits, "cpu_s": limits["cpu_s"] * max(1, len(job["tests"]))}
     workdir = None
     if not jailed:
         workdir = tempfile.mkdtemp(prefix="rlvr-cand-")
@@ -884,6 +945,7 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     pidfd = os.pidfd_open(cand)  # not our child (the zygote's): a pidfd still says when it ends
     watched = {out_r: out, err_r: err}
     res_buf = bytearray()
+    reported = 0
     res_open = call_mode
     cand_done = False
     for fd in (out_r, err_r) + ((res_r,) if call_mode else ()):
@@ -895,7 +957,8 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
             break
         left = deadline - time.monotonic()
         if left <= 0:
-            result.update(status="timeout", reason=f"wall time over {job['timeout']:g}s")
+            what = " for one test" if call_mode else ""
+            result.update(status="timeout", reason=f"wall time over {job['timeout']:g}s{what}")
             break
         fds_now = [fd for fd, c in watched.items() if c.open] + [res_r] * res_open
         if not cand_done:
@@ -923,6 +986,9 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
                 if not chunk:
                     res_open = False
                 res_buf += chunk
+                done = _complete_frames(res_buf)
+                if done > reported:  # a test was judged: the next one gets a full budget
+                    reported, deadline = done, time.monotonic() + job["timeout"]
         if out.total + err.total > limits["output_bytes"]:
             result.update(status="output_limit", reason="captured output over the cap")
             break
