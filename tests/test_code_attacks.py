@@ -346,7 +346,9 @@ def add(a, b):
     return Yes() if a == 1 else SneakyInt(0)
 """
     result = attack(pool, code)
-    assert {t.error for t in result.tests} == {"UnsupportedReturn"}
+    # the call test compares plain data only; the assert test gets a stand-in with the
+    # object's truth that equals nothing (issue #32), so ``== 4`` fails
+    assert [t.error for t in result.tests] == ["UnsupportedReturn", "AssertionError"]
 
 
 @pytest.mark.parametrize(
