@@ -94,7 +94,8 @@ def _stray(pool: SandboxPool) -> list[str]:
 def attack(pool, code: str, tests=ADD_TESTS, **kw):
     start = time.monotonic()
     kw.setdefault("limits", LIMITS)
-    result = run_tests(code, tests, timeout=TIMEOUT, pool=pool, **kw)
+    kw.setdefault("timeout", TIMEOUT)
+    result = run_tests(code, tests, pool=pool, **kw)
     elapsed = time.monotonic() - start
     assert result.status == "ok", f"an attack must score 0, not no-signal: {result.reason}"
     assert result.reward == 0.0, [(t.error, t.message, t.got) for t in result.tests]
@@ -738,6 +739,51 @@ def test_the_pid_counter_carries_nothing_to_the_next_candidate(host):
         single.close()
 
 
+# Pipes and sockets take their inode numbers from a per-CPU counter of the kernel: a sender
+# pinned to CPU 0 moves it to a value it chose, a receiver pinned there reads it back.
+INO_SENDER = """
+import os
+def add(a, b):
+    os.sched_setaffinity(0, {0})
+    r, w = os.pipe()
+    ino = os.fstat(r).st_ino
+    os.close(r)
+    os.close(w)
+    for _ in range((MESSAGE - ino - 1) % 1024):
+        r, w = os.pipe()
+        os.close(r)
+        os.close(w)
+    return "sent"
+"""
+INO_RECEIVER = """
+import os
+def add(a, b):
+    os.sched_setaffinity(0, {0})
+    r, w = os.pipe()
+    return os.fstat(r).st_ino % 1024
+"""
+
+
+def test_the_inode_counter_carries_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)
+    try:
+        offsets = []
+        for message in (100, 500, 900, 300):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + INO_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0]
+            got = attack(single, INO_RECEIVER, tests=STEAL).tests[0].got
+            offsets.append((int(got) - message) % 1024)
+        # open, each receiver read the message plus the few inodes used in between (29-53)
+        spread = max((o - offsets[0] + 512) % 1024 - 512 for o in offsets) - min(
+            (o - offsets[0] + 512) % 1024 - 512 for o in offsets
+        )
+        assert spread >= 64, offsets
+    finally:
+        single.close()
+
+
 NET_SENDER = """
 import socket
 def add(a, b):
@@ -1032,6 +1078,118 @@ def test_page_cache_locks_watches_namespaces_and_host_counters_are_refused(pool,
     assert result.tests[0].got == "[]", result.tests[0].got  # every primitive refused
 
 
+# Reading a page caches it, and a read of a cached page is fast: a writer reads the pages of
+# its 1 bits in stdlib files nobody imports, a reader times one read per page. No refused
+# call is needed, so the fix is that every visible file stays cached (jail.pin).
+CACHE_FILES = ("_pydecimal.py", "turtle.py", "pydoc.py", "tarfile.py", "doctest.py")
+CACHE_STRIDE = 4 << 12  # past the readahead window of a one-byte read
+
+
+def _cache_slots() -> list[tuple[str, int]]:
+    import sysconfig
+
+    stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
+    return [
+        (os.path.join(stdlib, name), offset)
+        for name in CACHE_FILES
+        for offset in range(0, os.path.getsize(os.path.join(stdlib, name)), CACHE_STRIDE)
+    ]
+
+
+CACHE_WRITER = """
+import os
+def add(a, b):
+    for (path, offset), bit in zip(SLOTS, BITS):
+        if bit:
+            fd = os.open(path, os.O_RDONLY)
+            os.pread(fd, 1, offset)
+            os.close(fd)
+    return "sent"
+"""
+CACHE_READER = """
+import os, time
+def add(a, b):
+    mask = 0
+    for i, (path, offset) in enumerate(SLOTS):
+        fd = os.open(path, os.O_RDONLY)
+        start = time.perf_counter_ns()
+        os.pread(fd, 1, offset)
+        mask |= (time.perf_counter_ns() - start < 20_000) << i  # fast: cached, a 1
+        os.close(fd)
+    return format(mask, "x")
+"""
+
+
+def test_the_page_cache_carries_nothing_to_the_next_candidate(host):
+    import random
+
+    slots = _cache_slots()
+    rng = random.Random(32)
+    bits = [rng.randrange(2) for _ in slots]
+    single = SandboxPool(workers=1)  # writer and reader: one after the other
+    try:
+        for path in {p for p, _ in slots}:  # cold pages, as in files nobody imports
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+        head = f"SLOTS = {slots!r}\nBITS = {bits!r}\n"
+        sent = run_tests(head + CACHE_WRITER, STEAL, timeout=30.0, pool=single)
+        assert sent.tests[0].got == repr("sent"), sent.tests[0]
+        got = attack(single, head + CACHE_READER, tests=STEAL, timeout=30.0).tests[0].got
+    finally:
+        single.close()
+    mask = int(got.strip("'"), 16)
+    read = [(mask >> i) & 1 for i in range(len(slots))]
+    # every page reads as cached: what the reader decodes does not depend on the bits
+    assert read == [1] * len(slots), (sum(r != b for r, b in zip(read, bits)), len(slots))
+
+
+# The same channel through the dentry cache: looking up a missing name in a host folder
+# leaves a negative dentry, and the next lookup of that name is faster.
+DENTRY_WRITER = """
+import os
+def add(a, b):
+    for i, bit in enumerate(BITS):
+        if bit:
+            os.path.exists(f"{FOLDER}/{TAG}{i}")
+    return "sent"
+"""
+DENTRY_READER = """
+import os, time
+def add(a, b):
+    times = []
+    for i in range(len(BITS)):
+        start = time.perf_counter_ns()
+        os.path.exists(f"{FOLDER}/{TAG}{i}")
+        times.append(time.perf_counter_ns() - start)
+    cut = sorted(times)[len(times) // 2]  # the reader knows about half the bits are 1
+    return format(sum((t < cut) << i for i, t in enumerate(times)), "x")
+"""
+
+
+def test_the_dentry_cache_carries_nothing_to_the_next_candidate(host):
+    import random
+    import sysconfig
+
+    rng = random.Random(33)
+    bits = [rng.randrange(2) for _ in range(256)]
+    head = (
+        f"FOLDER = {os.path.realpath(sysconfig.get_path('stdlib'))!r}\n"
+        f"TAG = 'rlvr{time.time_ns()}-'\nBITS = {bits!r}\n"
+    )
+    single = SandboxPool(workers=1)
+    try:
+        sent = run_tests(head + DENTRY_WRITER, STEAL, timeout=30.0, pool=single)
+        assert sent.tests[0].got == repr("sent"), sent.tests[0]
+        got = attack(single, head + DENTRY_READER, tests=STEAL, timeout=30.0).tests[0].got
+    finally:
+        single.close()
+    mask = int(got.strip("'"), 16)
+    right = sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
+    # chance is 128 of 256 (sd 8); the open channel read 250 of 256 right
+    assert right < 128 + 40, right
+
+
 USERNS_TMPFS = """
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
@@ -1132,6 +1290,34 @@ def test_each_assert_has_its_own_time_and_cpu_budget(pool):
     busy = "import time\ndef f(x):\n    end = time.process_time() + 0.6\n    while time.process_time() < end:\n        pass\n    return x\n"
     r = run_tests(busy, tests, timeout=10.0, pool=pool, limits=Limits(cpu_s=1))
     assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
+
+
+LOADED = """
+import os, time
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+def f(x):
+    if x == 0:  # load the machine: two spinning processes for the cores this one needs
+        for _ in range(2):
+            if os.fork() == 0:
+                end = time.monotonic() + 6
+                while time.monotonic() < end:
+                    pass
+                os._exit(0)
+    burn(0.25)
+    return x
+"""
+
+
+def test_waiting_for_a_cpu_does_not_fail_a_correct_program(pool):
+    """On a loaded machine a test's wall time is mostly waiting: that time stretches the
+    deadline (to 5x at most), so 0.25 s of work is not failed by a 1 s budget."""
+    tests = [{"assert_code": f"assert f({i}) == {i}", "entry_point": "f"} for i in range(2)]
+    r = run_tests(LOADED, tests, timeout=1.0, pool=pool, limits=LIMITS)
+    assert [t.passed for t in r.tests] == [True, True], [(t.error, t.message) for t in r.tests]
+    assert _stray(pool) == []
 
 
 # ----------------------------------------------------------------------------- cleanup
