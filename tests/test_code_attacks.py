@@ -86,7 +86,8 @@ def _stray(pool: SandboxPool) -> list[str]:
             kids = psutil.Process(box.proc.pid).children(recursive=True)
         except psutil.Error:
             continue
-        if len(kids) > 2:  # the namespace's init (the supervisor), its zygote, nothing else
+        if len(kids) > 3:  # the namespace's init (the supervisor), its zygote, the zygote's
+            # pinner (it holds the stdlib copy in memory), nothing else
             found.append(f"zygote {box.proc.pid} has {len(kids)} descendants")
     return found
 

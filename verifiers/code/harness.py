@@ -77,6 +77,7 @@ del sys.path[0]  # the candidate must not import our modules
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
 CLONE_NEWIPC = 0x08000000
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+PR_SET_PDEATHSIG = 1
 TMPFS_INODES = 1 << 16  # tmpfs caps bytes, not inodes: millions of empty files cost kernel memory
 # the CPUs whose inode counters are scrambled before each job (_scramble_inode_numbers):
 # all of them up to 16, about 1 ms each; past that the cost per job is reported, not paid
@@ -238,7 +239,10 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         try:
             if err := _libc_call("unshare", CLONE_NEWNS):
                 raise jail.JailError(f"unshare: {err}")
-            report["filesystem"] = jail.build()
+            report["filesystem"] = fs = jail.build()
+            # the copy is in memory already; locked, it stays there even with swap on. A
+            # child holds the locks: 1500 mappings in the zygote would slow every fork
+            report["page_cache_copy"] = _start_pinner(fs)
         except (jail.JailError, OSError) as e:
             # the zygote's view is half built: refuse to serve rather than run candidates in it
             sock.send(json.dumps({"filesystem": f"allowlist failed: {e}"}).encode())
@@ -284,6 +288,32 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
             for fd in fds:
                 os.close(fd)
             sock.send(b"?")
+
+
+def _start_pinner(fs: dict) -> str:
+    """Fork a child that locks the stdlib copy in memory (``jail.pin``) and then only waits
+    to die with the zygote (``PR_SET_PDEATHSIG``); return what it reports."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(r)
+            _libc_call("prctl", PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            report = jail.pin(fs["copied (private, in memory)"], fs["covered (empty)"])
+            os.write(w, report.encode()[:500])
+            os.close(w)
+            while True:
+                signal.pause()
+        except BaseException:
+            code = 70
+        finally:
+            os._exit(code)
+    os.close(w)
+    ready = select.select([r], [], [], 60.0)[0]
+    report = os.read(r, 600).decode(errors="replace") if ready else ""
+    os.close(r)
+    return report or "no (the pinner did not report)"
 
 
 # ----------------------------------------------------------------------------- candidate
@@ -1105,8 +1135,9 @@ def main() -> None:
     fs = report.get("filesystem")
     if isinstance(fs, dict):
         # every file a candidate sees stays cached, whoever read it before (jail.pin)
-        bound = [p for p in fs["visible (read-only)"] if p not in fs["copied (private, in memory)"]]
-        isolation["page_cache"] = jail.pin(bound, fs["covered (empty)"])
+        # what every candidate inherits mapped from the host stays cached (jail.pin)
+        mapped = sorted(jail.mapped_libraries() | {os.path.realpath(sys.executable)})
+        isolation["page_cache"] = jail.pin(mapped, [])
     net = ", net" if config["net_ns"] else ""
     isolation["candidate_namespaces"] = ("mount (own /tmp tmpfs), ipc" if jailed else "ipc") + net
     _write_all(1, wire.pack({"hello": isolation}))

@@ -7,9 +7,8 @@ of exactly what a forked Python needs to keep running:
 * a private copy of the standard library, on the root's own tmpfs, with ``site-packages``
   and the parts no program imports (``test``, ``idlelib``, ``tkinter``, ``config-*``...)
   left empty (the harness runs ``-S``: no third-party package is on the path);
-* the interpreter, bound read-only, one file;
-* the shared libraries the interpreter has mapped (libc, libm, libpython) and those the
-  standard library's extension modules need (``DT_NEEDED``, transitively), one file each,
+* copies of the interpreter, the shared libraries it has mapped (libc, libm, libpython)
+  and those the standard library's extension modules need (``DT_NEEDED``, transitively),
   the ELF loader and ``/etc/ld.so.cache``, each at its host path (symlinks on the way
   recreated);
 * ``/dev/null``, ``zero``, ``full``, ``random``, ``urandom``; ``/dev/shm`` is a link to ``/tmp``;
@@ -25,11 +24,13 @@ it vanishes with the candidate's last process, so there is nothing to clean up a
 A bound host file shares the host's page cache, and a bound host folder its dentry cache,
 with every candidate of every sandbox: a page one candidate read, or a missing name it
 looked up, is fast for the next one, a channel of thousands of bits a second (README, "The
-code sandbox"). So the standard library (1500 small files) is a copy on the root's tmpfs,
-whose pages stay in memory and which keeps no negative dentries; the few shared libraries
-are bound file by file into tmpfs folders, and :func:`pin` has the trusted supervisor map
-and lock (``mlock``) each of them, so every page stays cached whoever touched it before
-(``isolation["page_cache"]`` says how much is locked).
+code sandbox"). So what a candidate sees is a copy on the root's own tmpfs, whose pages
+stay in memory (the zygote's pinner locks them, in case of swap) and which keeps no
+negative dentries. What the zygote had mapped before the copy existed (the interpreter,
+libc, the extension modules it imported) stays the host's files in every candidate's
+address space: the supervisor locks those (:func:`pin`), so each of their pages stays
+cached whoever touched it before (``isolation["page_cache"]``). Only the ``/dev`` nodes
+and ``/proc`` are mounts.
 
 Standard library only: imported by the harness under ``python -I -S``.
 """
@@ -96,7 +97,8 @@ def _elf_interpreter(path: str) -> str | None:
     return None
 
 
-def _mapped_libraries() -> set[str]:
+def mapped_libraries() -> set[str]:
+    """The shared objects this process has mapped (a fork's candidates inherit them)."""
     libs = set()
     with open("/proc/self/maps") as f:
         for line in f:
@@ -152,7 +154,7 @@ def _needed(path: str) -> list[str]:
 def _libraries(stdlib: str, extra_dirs: list[str]) -> set[str]:
     """The mapped libraries and everything the stdlib's extension modules need, resolved
     in the folders the loader would search (those of the mapped libraries first)."""
-    mapped = _mapped_libraries()
+    mapped = mapped_libraries()
     arch = sysconfig.get_config_var("MULTIARCH") or ""
     dirs = [*sorted({os.path.dirname(p) for p in mapped}), *extra_dirs]
     dirs += [d for base in ("/lib", "/usr/lib") for d in (f"{base}/{arch}", base)]
@@ -185,9 +187,10 @@ class _Builder:
     def _inside(self, path: str) -> str:
         return self.root + path
 
-    def expose(self, path: str, _depth: int = 0) -> None:
+    def expose(self, path: str, _depth: int = 0, *, copy: bool = False) -> None:
         """Make ``path`` resolve inside the new root as on the host: each symlink on the way
-        is recreated, the real file or folder at the end is bind-mounted read-only."""
+        is recreated, the real file or folder at the end is bind-mounted read-only (or,
+        with ``copy``, the real file copied: see :meth:`copy_tree` for why)."""
         if _depth > 16 or not os.path.lexists(path):
             return
         parts = [p for p in path.split("/") if p]
@@ -200,9 +203,23 @@ class _Builder:
                     os.symlink(link, self._inside(here))
                 target = os.path.normpath(os.path.join(os.path.dirname(here), link))
                 rest = "/".join(parts[i:])
-                self.expose(os.path.join(target, rest) if rest else target, _depth + 1)
+                self.expose(os.path.join(target, rest) if rest else target, _depth + 1, copy=copy)
                 return
-        self.bind(path)
+        if copy and os.path.isfile(path):
+            self.copy_file(path)
+        else:
+            self.bind(path)
+
+    def copy_file(self, path: str) -> None:
+        inside = self._inside(path)
+        if os.path.lexists(inside):
+            return
+        os.makedirs(os.path.dirname(inside), mode=0o755, exist_ok=True)
+        with open(path, "rb") as f_in, open(inside, "wb") as out:
+            while chunk := f_in.read(1 << 20):
+                out.write(chunk)
+        os.chmod(inside, os.stat(path).st_mode & 0o755)
+        self.copied.append(path)
 
     def bind(self, path: str, *, dev: bool = False) -> None:
         inside = self._inside(path)
@@ -271,7 +288,7 @@ def build(scratch: str = "/tmp") -> dict:
     libdir = sysconfig.get_config_var("LIBDIR") or os.path.join(prefix, "lib")
     libs = sorted(_libraries(stdlib, [libdir]))
     interp = _elf_interpreter(executable)
-    # the root holds the copy of the standard library (about 40 MiB), in memory
+    # the root holds the copies (about 80 MiB: the standard library and the libraries)
     _mount(b"tmpfs", scratch, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=512m,mode=755")
     b = _Builder(scratch)
     try:
@@ -279,11 +296,9 @@ def build(scratch: str = "/tmp") -> dict:
         skip = {name.format(*version) for name in ("site-packages", *UNUSED_STDLIB)}
         for folder in sorted({stdlib, platstdlib}):
             b.copy_tree(folder, skip)
-        # single files, bound: the folders holding them are the tmpfs's (no host dentries);
-        # their pages are pinned by the supervisor (pin)
         for path in (executable, *libs, interp, "/etc/ld.so.cache"):
             if path:
-                b.expose(path)
+                b.expose(path, copy=True)
         for name in DEVICES:
             if os.path.exists(f"/dev/{name}"):
                 b.bind(f"/dev/{name}", dev=True)
