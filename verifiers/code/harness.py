@@ -16,12 +16,15 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
 (each where the kernel allows it; the report says which):
 
 * the **supervisor** (trusted, the PID namespace's init) reads the jobs, forks the judge,
-  reads the candidate's output, enforces the deadline, kills and reaps;
+  reads the candidate's output, enforces the deadline, kills and reaps; it keeps the host
+  files every candidate inherits mapped locked in memory (``jail.pin``) and moves the pid
+  and inode counters by a random amount before each candidate;
 * the **zygote** is forked by the supervisor *before the first job is read*, builds the
-  allowlisted root (``jail.py``), installs a seccomp filter every candidate inherits
-  (``seccomp.py``: no kernel keyrings, which belong to the uid and would outlive the
-  candidate, no memfds, whose memory no limit counts), pre-imports common modules, and
-  from then on only ever
+  allowlisted root of private copies (``jail.py``; a child of it, the pinner, keeps them
+  locked in memory), installs a seccomp filter every candidate inherits (``seccomp.py``:
+  no kernel keyrings, which belong to the uid and would outlive the candidate, no memfds,
+  whose memory no limit counts, no user namespace, nothing that probes or evicts the page
+  cache, no file locks or inotify), pre-imports common modules, and from then on only ever
   receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
   candidate's code or output. Each candidate is a fork of this clean process;
 * the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh
