@@ -276,6 +276,28 @@ def test_the_isolation_test_passes_when_the_project_runs_from_a_venv(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:]  # 5 if nothing ran, 1 if it failed
 
 
+def test_threads_processes_and_the_interpreter_work_in_the_jail(pool):
+    """The seccomp filter refuses ``clone3`` (libc falls back to ``clone``) and the jail
+    holds copies: threads, a child process and ``sys.executable`` still work."""
+    code = """
+import concurrent.futures, multiprocessing, subprocess, sys, sqlite3
+def f(n):
+    with concurrent.futures.ThreadPoolExecutor(4) as ex:
+        threads = sum(ex.map(abs, range(-n, 0)))
+    q = multiprocessing.Queue()
+    p = multiprocessing.Process(target=q.put, args=(n,))
+    p.start()
+    child = q.get()
+    p.join()
+    run = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True)
+    db = sqlite3.connect(":memory:")
+    return [threads, child, run.stdout.strip(), db.execute("select 1 + 1").fetchone()[0]]
+"""
+    r = run_tests(code, [call("f", [5], [15, 5, "42", 2])], pool=pool, timeout=30.0,
+                  limits=Limits(processes=16))  # fmt: skip
+    assert r.all_passed, [(t.error, t.message, t.got) for t in r.tests]
+
+
 def test_os_refusing_a_limit_is_no_signal_not_zero(pool):
     # RLIMIT_NOFILE above the hard maximum: the OS refuses, the code is not to blame
     r = run_tests(ADD, [call("add", [1, 2], 3)], pool=pool, limits=Limits(open_files=2**40))

@@ -299,6 +299,14 @@ def build(scratch: str = "/tmp") -> dict:
         for path in (executable, *libs, interp, "/etc/ld.so.cache"):
             if path:
                 b.expose(path, copy=True)
+        # the name the candidate's ``sys.executable`` holds (``bin/python``, a link), so
+        # ``subprocess.run([sys.executable, ...])`` works; a venv's is not exposed (its
+        # folder is not the candidate's business)
+        named = os.path.abspath(sys.executable)
+        if named != executable and named.startswith(os.path.abspath(sys.base_prefix) + "/"):
+            b.expose(named, copy=True)
+            if os.path.lexists(b._inside(named)):
+                b.copied.append(named)
         for name in DEVICES:
             if os.path.exists(f"/dev/{name}"):
                 b.bind(f"/dev/{name}", dev=True)
