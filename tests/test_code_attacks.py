@@ -1283,42 +1283,15 @@ def test_a_future_import_in_a_complete_answer_is_hoisted_above_the_prompt(pool):
 
 def test_each_assert_has_its_own_time_and_cpu_budget(pool):
     """MBPP 123's gold needs ~9 s for its three asserts on a loaded machine: the budget is
-    per test, not shared, in wall time (``timeout``) and CPU time (``Limits.cpu_s``)."""
-    slow = "import time\ndef f(x):\n    time.sleep(0.6)\n    return x\n"
+    per test, not shared, in wall time (``timeout``; the whole job stops at 1.5x) and CPU
+    time (``Limits.cpu_s``)."""
+    slow = "import time\ndef f(x):\n    time.sleep(0.4)\n    return x\n"
     tests = [{"assert_code": f"assert f({i}) == {i}", "entry_point": "f"} for i in range(3)]
     r = run_tests(slow, tests, timeout=1.0, pool=pool)
     assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
-    busy = "import time\ndef f(x):\n    end = time.process_time() + 0.6\n    while time.process_time() < end:\n        pass\n    return x\n"
+    busy = "import time\ndef f(x):\n    end = time.process_time() + 0.4\n    while time.process_time() < end:\n        pass\n    return x\n"
     r = run_tests(busy, tests, timeout=10.0, pool=pool, limits=Limits(cpu_s=1))
     assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
-
-
-LOADED = """
-import os, time
-def burn(seconds):
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-def f(x):
-    if x == 0:  # load the machine: two spinning processes for the cores this one needs
-        for _ in range(2):
-            if os.fork() == 0:
-                end = time.monotonic() + 6
-                while time.monotonic() < end:
-                    pass
-                os._exit(0)
-    burn(0.25)
-    return x
-"""
-
-
-def test_waiting_for_a_cpu_does_not_fail_a_correct_program(pool):
-    """On a loaded machine a test's wall time is mostly waiting: that time stretches the
-    deadline (to 5x at most), so 0.25 s of work is not failed by a 1 s budget."""
-    tests = [{"assert_code": f"assert f({i}) == {i}", "entry_point": "f"} for i in range(2)]
-    r = run_tests(LOADED, tests, timeout=1.0, pool=pool, limits=LIMITS)
-    assert [t.passed for t in r.tests] == [True, True], [(t.error, t.message) for t in r.tests]
-    assert _stray(pool) == []
 
 
 # ----------------------------------------------------------------------------- cleanup

@@ -85,7 +85,10 @@ TMPFS_INODES = 1 << 16  # tmpfs caps bytes, not inodes: millions of empty files 
 # the CPUs whose inode counters are scrambled before each job (_scramble_inode_numbers):
 # all of them up to 16, about 1 ms each; past that the cost per job is reported, not paid
 SCRAMBLE_CPUS = sorted(os.sched_getaffinity(0)) if len(os.sched_getaffinity(0)) <= 16 else []
-LOAD_SLACK = 5  # a deadline grows by the time spent waiting for a CPU, to 5x at most
+# A test's deadline grows by the time the candidate spent waiting for a CPU, and a whole
+# job never runs past LOAD_SLACK x timeout: a reward's own deadline (the rubric's, 2x the
+# sandbox's by default) must still hold, or a slow program would be "no signal", not 0
+LOAD_SLACK = 1.5
 OPAQUE_REPR_CHARS = 200  # the repr sent for a value the wire cannot carry
 ZYGOTE_TIMEOUT_S = 10.0  # fork or reap: a zygote slower than this is in doubt
 WARM_MODULES = (
@@ -1020,6 +1023,7 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     # time the candidate spent waiting for a CPU (a loaded machine) extends its deadline,
     # up to LOAD_SLACK times the budget: a correct but slow program is not failed by load
     waited, granted, cap = _run_delay(cand), 0.0, job["timeout"] * (LOAD_SLACK - 1)
+    job_end = start + job["timeout"] * LOAD_SLACK  # every test together, stretched or not
     res_open = call_mode
     cand_done = False
     for fd in (out_r, err_r) + ((res_r,) if call_mode else ()):
@@ -1031,8 +1035,10 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
             break
         left = deadline - time.monotonic()
         if left <= 0 and (extra := min(cap, _run_delay(cand) - waited) - granted) > 0.01:
-            deadline, granted = deadline + extra, granted + extra
-            continue
+            extra = min(extra, job_end - deadline)
+            if extra > 0.01:
+                deadline, granted = deadline + extra, granted + extra
+                continue
         if left <= 0:
             what = " for one test" if call_mode else ""
             result.update(status="timeout", reason=f"wall time over {job['timeout']:g}s{what}")
@@ -1065,7 +1071,8 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
                 res_buf += chunk
                 done = _complete_frames(res_buf)
                 if done > reported:  # a test was judged: the next one gets a full budget
-                    reported, deadline = done, time.monotonic() + job["timeout"]
+                    reported = done
+                    deadline = min(time.monotonic() + job["timeout"], job_end)
                     waited, granted = _run_delay(cand), 0.0
         if out.total + err.total > limits["output_bytes"]:
             result.update(status="output_limit", reason="captured output over the cap")

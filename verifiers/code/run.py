@@ -15,8 +15,9 @@ Three kinds of test, told apart by their keys:
 
 All call and assert tests share one candidate process (its module runs once); each test
 has ``timeout`` seconds of wall time of its own (the first one also loads the module),
-stretched by the time the candidate spent waiting for a CPU on a loaded machine (up to
-``sandbox.LOAD_SLACK`` times), and ``Limits.cpu_s`` of CPU time per test. Each stdin test gets its own process and its own
+stretched by the time the candidate spent waiting for a CPU on a loaded machine, and
+``Limits.cpu_s`` of CPU time per test; the whole job stops at ``sandbox.LOAD_SLACK`` x
+``timeout`` (so within a rubric's own deadline, twice the sandbox's by default). Each stdin test gets its own process and its own
 ``timeout``.
 
 Every limit the code can break by itself scores 0 with a reason, never "no signal": code
