@@ -1110,14 +1110,15 @@ def add(a, b):
 CACHE_READER = """
 import os, time
 def add(a, b):
-    mask = 0
-    for i, (path, offset) in enumerate(SLOTS):
+    times = []
+    for path, offset in SLOTS:
         fd = os.open(path, os.O_RDONLY)
         start = time.perf_counter_ns()
         os.pread(fd, 1, offset)
-        mask |= (time.perf_counter_ns() - start < 20_000) << i  # fast: cached, a 1
+        times.append(time.perf_counter_ns() - start)
         os.close(fd)
-    return format(mask, "x")
+    cut = sorted(times)[len(times) // 2]  # the reader knows about half the bits are 1
+    return format(sum((t < cut) << i for i, t in enumerate(times)), "x")  # fast: cached
 """
 
 
@@ -1140,9 +1141,9 @@ def test_the_page_cache_carries_nothing_to_the_next_candidate(host):
     finally:
         single.close()
     mask = int(got.strip("'"), 16)
-    read = [(mask >> i) & 1 for i in range(len(slots))]
-    # every page reads as cached: what the reader decodes does not depend on the bits
-    assert read == [1] * len(slots), (sum(r != b for r, b in zip(read, bits)), len(slots))
+    right = sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
+    # chance is 22 of 44 (sd 3.3); the open channel read 38 of 44 right
+    assert right < 22 + 10, right
 
 
 # The same channel through the dentry cache: looking up a missing name in a host folder
