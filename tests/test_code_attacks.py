@@ -86,7 +86,8 @@ def _stray(pool: SandboxPool) -> list[str]:
             kids = psutil.Process(box.proc.pid).children(recursive=True)
         except psutil.Error:
             continue
-        if len(kids) > 2:  # the namespace's init (the supervisor), its zygote, nothing else
+        if len(kids) > 3:  # the namespace's init (the supervisor), its zygote, the zygote's
+            # pinner (it holds the stdlib copy in memory), nothing else
             found.append(f"zygote {box.proc.pid} has {len(kids)} descendants")
     return found
 
@@ -94,7 +95,8 @@ def _stray(pool: SandboxPool) -> list[str]:
 def attack(pool, code: str, tests=ADD_TESTS, **kw):
     start = time.monotonic()
     kw.setdefault("limits", LIMITS)
-    result = run_tests(code, tests, timeout=TIMEOUT, pool=pool, **kw)
+    kw.setdefault("timeout", TIMEOUT)
+    result = run_tests(code, tests, pool=pool, **kw)
     elapsed = time.monotonic() - start
     assert result.status == "ok", f"an attack must score 0, not no-signal: {result.reason}"
     assert result.reward == 0.0, [(t.error, t.message, t.got) for t in result.tests]
@@ -346,7 +348,9 @@ def add(a, b):
     return Yes() if a == 1 else SneakyInt(0)
 """
     result = attack(pool, code)
-    assert {t.error for t in result.tests} == {"UnsupportedReturn"}
+    # the call test compares plain data only; the assert test gets a stand-in with the
+    # object's truth that equals nothing (issue #32), so ``== 4`` fails
+    assert [t.error for t in result.tests] == ["UnsupportedReturn", "AssertionError"]
 
 
 @pytest.mark.parametrize(
@@ -736,6 +740,51 @@ def test_the_pid_counter_carries_nothing_to_the_next_candidate(host):
         single.close()
 
 
+# Pipes and sockets take their inode numbers from a per-CPU counter of the kernel: a sender
+# pinned to CPU 0 moves it to a value it chose, a receiver pinned there reads it back.
+INO_SENDER = """
+import os
+def add(a, b):
+    os.sched_setaffinity(0, {0})
+    r, w = os.pipe()
+    ino = os.fstat(r).st_ino
+    os.close(r)
+    os.close(w)
+    for _ in range((MESSAGE - ino - 1) % 1024):
+        r, w = os.pipe()
+        os.close(r)
+        os.close(w)
+    return "sent"
+"""
+INO_RECEIVER = """
+import os
+def add(a, b):
+    os.sched_setaffinity(0, {0})
+    r, w = os.pipe()
+    return os.fstat(r).st_ino % 1024
+"""
+
+
+def test_the_inode_counter_carries_nothing_to_the_next_candidate(host):
+    single = SandboxPool(workers=1)
+    try:
+        offsets = []
+        for message in (100, 500, 900, 300):
+            sent = run_tests(
+                f"MESSAGE = {message}\n" + INO_SENDER, STEAL, timeout=30.0, pool=single
+            )
+            assert sent.tests[0].got == repr("sent"), sent.tests[0]
+            got = attack(single, INO_RECEIVER, tests=STEAL).tests[0].got
+            offsets.append((int(got) - message) % 1024)
+        # open, each receiver read the message plus the few inodes used in between (29-53)
+        spread = max((o - offsets[0] + 512) % 1024 - 512 for o in offsets) - min(
+            (o - offsets[0] + 512) % 1024 - 512 for o in offsets
+        )
+        assert spread >= 64, offsets
+    finally:
+        single.close()
+
+
 NET_SENDER = """
 import socket
 def add(a, b):
@@ -958,9 +1007,292 @@ def add(a, b):
     return "pwned" if seen or len(steps) > 1 else " ".join(steps)
 """
     result = attack(pool, code, tests=STEAL)
-    with open("/proc/sys/user/max_user_namespaces") as f:
-        if int(f.read()) > 0:  # the kernel lets the candidate try: make sure it did
-            assert result.tests[0].got == repr("userns"), result.tests[0].got
+    # a candidate gets no namespace of its own any more (issue #32): the door is shut
+    assert result.tests[0].got == repr(""), result.tests[0].got
+
+
+# ----------------------------------------------------------------------------- issue #32
+# The read-only root is the host's own files, so their page-cache state, their locks and
+# inotify events are shared by every candidate of every sandbox: a writer that solved the
+# task published its answers as cached/evicted pages of a file nobody reads, a reader with
+# no solving logic read them back with RWF_NOWAIT and scored 1.0. Each primitive such a
+# channel needs (evict, probe without caching, lock, watch, read host-wide counters) and
+# each door to namespaces of the candidate's own must be shut.
+CHANNEL_PROBE = r"""
+import ctypes, errno, fcntl, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.syscall.restype = ctypes.c_long
+X86 = platform.machine() == "x86_64"
+NR = {"cachestat": 451, "io_uring_setup": 425, "process_madvise": 440, "clone3": 435,
+      "clone": 56 if X86 else 220}
+def add(a, b):
+    reached = []
+    fd = os.open(os.__file__, os.O_RDONLY)
+    def attempt(name, fn):
+        try:
+            if fn() is not False:
+                reached.append(name)
+        except BlockingIOError:
+            reached.append(name)  # EAGAIN: RWF_NOWAIT answered "not cached"
+        except OSError:
+            pass
+    attempt("fadvise", lambda: os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED))
+    attempt("RWF_NOWAIT", lambda: os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT))
+    addr = libc.mmap(None, 4096, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+    vec = ctypes.create_string_buffer(1)
+    attempt("mincore", lambda: libc.mincore(ctypes.c_void_p(addr), 4096, vec) == 0)
+    for advice in (9, 20, 21):
+        attempt(f"madvise {advice}", lambda: libc.madvise(ctypes.c_void_p(addr), 4096, advice) == 0)
+    rng, cs = ctypes.create_string_buffer(16), ctypes.create_string_buffer(64)
+    attempt("cachestat", lambda: libc.syscall(NR["cachestat"], fd, rng, cs, 0) == 0)
+    params = ctypes.create_string_buffer(120)
+    attempt("io_uring", lambda: libc.syscall(NR["io_uring_setup"], 1, params) >= 0)
+    iov = (ctypes.c_void_p * 2)(addr, 4096)
+    pidfd = os.pidfd_open(os.getpid())
+    attempt("process_madvise", lambda: libc.syscall(NR["process_madvise"], pidfd, iov, 1, 21, 0) >= 0)
+    attempt("unshare userns", lambda: libc.unshare(0x10000000) == 0)
+    def clone_userns():
+        pid = libc.syscall(NR["clone"], 0x10000000 | 17, 0, 0, 0, 0)
+        if pid == 0:
+            os._exit(0)
+        if pid > 0:
+            os.waitpid(pid, 0)
+        return pid > 0
+    attempt("clone userns", clone_userns)
+    args = ctypes.create_string_buffer(88)
+    def clone3():
+        libc.syscall(NR["clone3"], args, 1)  # a bad size: EINVAL when the call exists
+        return ctypes.get_errno() != errno.ENOSYS
+    attempt("clone3", clone3)
+    attempt("flock", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    attempt("lockf", lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    attempt("inotify", lambda: libc.inotify_init1(0) >= 0)
+    attempt("sysinfo", lambda: libc.sysinfo(ctypes.create_string_buffer(256)) == 0)
+    return reached
+"""
+
+
+def test_page_cache_locks_watches_namespaces_and_host_counters_are_refused(pool, host):
+    result = attack(pool, CHANNEL_PROBE, tests=STEAL)
+    assert result.tests[0].got == "[]", result.tests[0].got  # every primitive refused
+
+
+# Reading a page caches it, and a read of a cached page is fast: a writer reads the pages of
+# its 1 bits in stdlib files nobody imports, a reader times one read per page. No refused
+# call is needed, so the fix is that every visible file stays cached (jail.pin).
+CACHE_FILES = ("_pydecimal.py", "turtle.py", "pydoc.py", "tarfile.py", "doctest.py")
+CACHE_STRIDE = 4 << 12  # past the readahead window of a one-byte read
+
+
+def _cache_slots() -> list[tuple[str, int]]:
+    import sysconfig
+
+    stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
+    return [
+        (os.path.join(stdlib, name), offset)
+        for name in CACHE_FILES
+        for offset in range(0, os.path.getsize(os.path.join(stdlib, name)), CACHE_STRIDE)
+    ]
+
+
+CACHE_WRITER = """
+import os
+def add(a, b):
+    for (path, offset), bit in zip(SLOTS, BITS):
+        if bit:
+            fd = os.open(path, os.O_RDONLY)
+            os.pread(fd, 1, offset)
+            os.close(fd)
+    return "sent"
+"""
+CACHE_READER = """
+import os, time
+def add(a, b):
+    times = []
+    for path, offset in SLOTS:
+        fd = os.open(path, os.O_RDONLY)
+        start = time.perf_counter_ns()
+        os.pread(fd, 1, offset)
+        times.append(time.perf_counter_ns() - start)
+        os.close(fd)
+    cut = sorted(times)[len(times) // 2]  # the reader knows about half the bits are 1
+    return format(sum((t < cut) << i for i, t in enumerate(times)), "x")  # fast: cached
+"""
+
+
+def test_the_page_cache_carries_nothing_to_the_next_candidate(host):
+    import random
+
+    slots = _cache_slots()
+    rng = random.Random(32)
+    bits = [rng.randrange(2) for _ in slots]
+    single = SandboxPool(workers=1)  # writer and reader: one after the other
+    try:
+        for path in {p for p, _ in slots}:  # cold pages, as in files nobody imports
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+        head = f"SLOTS = {slots!r}\nBITS = {bits!r}\n"
+        sent = run_tests(head + CACHE_WRITER, STEAL, timeout=30.0, pool=single)
+        assert sent.tests[0].got == repr("sent"), sent.tests[0]
+        got = attack(single, head + CACHE_READER, tests=STEAL, timeout=30.0).tests[0].got
+    finally:
+        single.close()
+    mask = int(got.strip("'"), 16)
+    right = sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
+    # chance is 22 of 44 (sd 3.3); the open channel read 38 of 44 right
+    assert right < 22 + 10, right
+
+
+# The same channel through the dentry cache: looking up a missing name in a host folder
+# leaves a negative dentry, and the next lookup of that name is faster.
+DENTRY_WRITER = """
+import os
+def add(a, b):
+    for i, bit in enumerate(BITS):
+        if bit:
+            os.path.exists(f"{FOLDER}/{TAG}{i}")
+    return "sent"
+"""
+DENTRY_READER = """
+import os, time
+def add(a, b):
+    times = []
+    for i in range(len(BITS)):
+        start = time.perf_counter_ns()
+        os.path.exists(f"{FOLDER}/{TAG}{i}")
+        times.append(time.perf_counter_ns() - start)
+    cut = sorted(times)[len(times) // 2]  # the reader knows about half the bits are 1
+    return format(sum((t < cut) << i for i, t in enumerate(times)), "x")
+"""
+
+
+def test_the_dentry_cache_carries_nothing_to_the_next_candidate(host):
+    import random
+    import sysconfig
+
+    rng = random.Random(33)
+    bits = [rng.randrange(2) for _ in range(256)]
+    head = (
+        f"FOLDER = {os.path.realpath(sysconfig.get_path('stdlib'))!r}\n"
+        f"TAG = 'rlvr{time.time_ns()}-'\nBITS = {bits!r}\n"
+    )
+    single = SandboxPool(workers=1)
+    try:
+        sent = run_tests(head + DENTRY_WRITER, STEAL, timeout=30.0, pool=single)
+        assert sent.tests[0].got == repr("sent"), sent.tests[0]
+        got = attack(single, head + DENTRY_READER, tests=STEAL, timeout=30.0).tests[0].got
+    finally:
+        single.close()
+    mask = int(got.strip("'"), 16)
+    right = sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
+    # chance is 128 of 256 (sd 8); the open channel read 250 of 256 right
+    assert right < 128 + 40, right
+
+
+USERNS_TMPFS = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def add(a, b):
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        return "refused"
+    for name, text in (("uid_map", f"0 {uid} 1"), ("setgroups", "deny"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+    if libc.mount(b"none", b"/tmp", b"tmpfs", 0, b"size=1g") != 0:
+        return "no mount"
+    for i in range(20):  # 300 MiB: past the 256 MiB /tmp cap, outside RLIMIT_AS
+        with open(f"/tmp/big{i}", "wb") as f:
+            os.posix_fallocate(f.fileno(), 0, 15 << 20)  # real pages, fast
+    return "pwned"
+"""
+
+
+def test_no_tmpfs_of_its_own_through_a_user_namespace(pool, host):
+    result = attack(pool, USERNS_TMPFS, tests=STEAL)
+    assert result.tests[0].got == repr("refused"), result.tests[0].got
+
+
+def test_a_completion_over_the_job_size_limit_scores_zero_not_no_signal(pool, host):
+    from verifiers.code import wire
+
+    code = "def add(a, b):\n    return 'x'\n#" + "x" * (wire.JOB_BYTES + (1 << 20)) + "\n"
+    result = attack(pool, code)
+    assert {t.error for t in result.tests} == {"code_too_large"}, result.tests
+    # JSON escapes count: 20 MiB of NUL bytes are 120 MiB as a job
+    result = attack(pool, "def add(a, b):\n    return 'x'\n#" + "\0" * (20 << 20))
+    assert {t.error for t in result.tests} == {"code_too_large"}, result.tests
+
+
+MATCH = """
+import re
+def check_str(s):
+    return re.match("^[aeiou]", s)
+"""
+
+
+def test_an_object_the_wire_cannot_carry_is_judged_by_its_truth_only(pool, host):
+    """MBPP 737, 787, 794 return a ``re.Match`` and their tests only ask its truth."""
+    asks = ["assert check_str('annie')", "assert not check_str('dawood')",
+            "assert check_str('annie') == True", "assert check_str('annie') != None",
+            "assert repr(check_str('annie')).startswith('<re.Match')",
+            "assert check_str('annie') == check_str('annie')"]  # fmt: skip
+    tests = [{"assert_code": a, "entry_point": "check_str"} for a in asks]
+    tests.append({"entry_point": "check_str", "args": ["annie"], "expected": True})
+    r = run_tests(MATCH, tests, timeout=10.0, pool=pool)
+    assert r.status == "ok"
+    # truth and repr as for the real object; equal to nothing, itself included (each call
+    # makes a new object); a call test compares plain data only
+    assert [t.passed for t in r.tests] == [True, True, False, True, True, False, False], [
+        (t.error, t.message) for t in r.tests
+    ]
+    assert r.tests[-1].error == "UnsupportedReturn"
+
+
+LYING_OBJECT = """
+class Liar:
+    def __eq__(self, other):
+        return True
+    __hash__ = None
+    def __bool__(self):
+        return True
+def add(a, b):
+    return Liar()
+"""
+
+
+def test_an_opaque_object_that_equals_everything_still_scores_zero(pool, host):
+    tests = [{"assert_code": "assert add(1, 2) == 3", "entry_point": "add"},
+             {"assert_code": "assert add(1, 2) in (3,)", "entry_point": "add"},
+             {"assert_code": "assert 3 == add(1, 2)", "entry_point": "add"}]  # fmt: skip
+    attack(pool, LYING_OBJECT, tests=tests)
+
+
+def test_a_future_import_in_a_complete_answer_is_hoisted_above_the_prompt(pool):
+    from verifiers.code import code_check
+
+    prompt = 'from typing import List\n\n\ndef f(xs: List[int]) -> int:\n    """Sum."""\n'
+    answer = "```python\nfrom __future__ import annotations\n\ndef f(xs: list[int]) -> int:\n    return sum(xs)\n```"
+    tests = [{"assert_code": "def check(candidate):\n    assert candidate([1, 2]) == 3\n",
+              "entry_point": "f"}]  # fmt: skip
+    v = code_check(answer, tests, prefix=prompt, pool=pool)
+    assert v.reward == 1.0, v.details
+
+
+def test_each_assert_has_its_own_time_and_cpu_budget(pool):
+    """MBPP 123's gold needs ~9 s for its three asserts on a loaded machine: the budget is
+    per test, not shared, in wall time (``timeout``; the whole job stops at 1.5x) and CPU
+    time (``Limits.cpu_s``)."""
+    slow = "import time\ndef f(x):\n    time.sleep(0.4)\n    return x\n"
+    tests = [{"assert_code": f"assert f({i}) == {i}", "entry_point": "f"} for i in range(3)]
+    r = run_tests(slow, tests, timeout=1.0, pool=pool)
+    assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
+    busy = "import time\ndef f(x):\n    end = time.process_time() + 0.4\n    while time.process_time() < end:\n        pass\n    return x\n"
+    r = run_tests(busy, tests, timeout=10.0, pool=pool, limits=Limits(cpu_s=1))
+    assert [t.passed for t in r.tests] == [True] * 3, [(t.error, t.message) for t in r.tests]
 
 
 # ----------------------------------------------------------------------------- cleanup

@@ -2,10 +2,9 @@
 (assert code run by the trusted judge, the solution behind a plain-data proxy), and
 obviously wrong programs do not.
 
-Known exceptions (MBPP sanitized, 3 of 427): the reference solution returns a ``re.Match``
-object, which is not plain data, and the test only checks its truthiness:
-737 (``check_str``), 787 (``text_match_three``), 794 (``text_starta_endb``). A model that
-returns a bool passes these tests; the reference's object cannot cross the boundary.
+Every reference passes, under the rubric's default per-test time budget: MBPP 737, 787 and
+794 return a ``re.Match`` whose tests only ask its truth (it crosses as its truth and repr,
+``harness.Opaque``), and MBPP 123's slow assert has a budget of its own.
 """
 
 from __future__ import annotations
@@ -17,14 +16,13 @@ from pathlib import Path
 import pytest
 
 from verifiers.code import (
+    DEFAULT_TIMEOUT,
     SandboxPool,
     humaneval_program,
     humaneval_tests,
     mbpp_tests,
     run_tests_batch,
 )
-
-KNOWN_MBPP_EXCEPTIONS = {737, 787, 794}  # re.Match return values (see the module docstring)
 
 
 def _data_dir() -> Path:
@@ -60,7 +58,8 @@ def _failures(rows, results, key):
 def test_humaneval_canonical_solutions_pass(pool):
     rows = _rows("humaneval/HumanEval.jsonl")
     programs = [humaneval_program(r, r["canonical_solution"]) for r in rows]
-    results = run_tests_batch(programs, [humaneval_tests(r) for r in rows], timeout=20.0, pool=pool)
+    tests = [humaneval_tests(r) for r in rows]
+    results = run_tests_batch(programs, tests, timeout=DEFAULT_TIMEOUT, pool=pool)
     failures = _failures(rows, results, "task_id")
     assert len(rows) == 164
     assert failures == {}, failures
@@ -78,14 +77,13 @@ def test_humaneval_wrong_bodies_fail(pool):
 def test_mbpp_reference_solutions_pass(pool):
     rows = _rows("mbpp/sanitized-mbpp.jsonl")
     results = run_tests_batch(
-        [r["code"] for r in rows], [mbpp_tests(r) for r in rows], timeout=20.0, pool=pool
-    )
+        [r["code"] for r in rows], [mbpp_tests(r) for r in rows], timeout=DEFAULT_TIMEOUT,
+        pool=pool,
+    )  # fmt: skip
     failures = _failures(rows, results, "task_id")
     assert len(rows) == 427
-    assert (len(rows) - len(failures)) / len(rows) >= 0.99
-    assert set(failures) == KNOWN_MBPP_EXCEPTIONS, failures
-    for task_id in KNOWN_MBPP_EXCEPTIONS:
-        assert all(err == "UnsupportedReturn" for err, _ in failures[task_id]), failures[task_id]
+    assert failures == {}, failures
+    assert all(r.status == "ok" for r in results)
     # each test line is its own test: fractional rewards are possible
     assert all(len(res.tests) == len(r["test_list"]) for r, res in zip(rows, results))
 

@@ -230,14 +230,72 @@ def probe(paths):
     }
     assert "/etc/ld.so.cache" in visible or "etc" not in root
 
-    # a host path exists only inside the allowlist (the interpreter) or on the way to it
-    # (a home folder holding the interpreter shows that one folder and nothing else)
-    def allowed(p: str) -> bool:
-        real = os.path.realpath(p)
-        return any((real + "/").startswith(v + "/") or v.startswith(real + "/") for v in visible)
-
-    assert seen == [p for p in host_paths if allowed(p)]
+    assert seen == [p for p in host_paths if _in_the_jail(p, visible)]
     assert here not in seen and "/work" not in seen and "/etc/passwd" not in seen
+
+
+def _in_the_jail(path: str, visible: list[str]) -> bool:
+    """Whether ``path`` exists for a candidate: it lies inside an allowlisted folder or on the
+    way to one, and each symlink on the way does too (the jail recreates a symlink only on
+    the way to what it exposes). A venv's ``bin/python`` links to the real interpreter, but
+    the venv itself is not exposed: the candidate sees the interpreter, not the link (the
+    sandbox runs ``-S``, so nothing in a venv is meant for it)."""
+
+    def on_the_way(p: str) -> bool:
+        return any((p + "/").startswith(v + "/") or v.startswith(p + "/") for v in visible)
+
+    path = os.path.abspath(path)
+    for _ in range(40):  # symlink hops
+        parts = [p for p in path.split("/") if p]
+        for i in range(1, len(parts) + 1):
+            here = "/" + "/".join(parts[:i])
+            if not on_the_way(here):
+                return False
+            if i < len(parts) and os.path.islink(here):
+                target = os.path.join(os.path.dirname(here), os.readlink(here))
+                path = os.path.normpath(os.path.join(target, *parts[i:]))
+                break
+        else:
+            return True
+    return False
+
+
+def test_the_isolation_test_passes_when_the_project_runs_from_a_venv(tmp_path):
+    """Most users install into a virtualenv, CI into the system Python: run the isolation
+    test from a venv too, where ``sys.executable`` is a link the candidate must not see."""
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True, timeout=120,
+    )  # fmt: skip
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.relpath(os.path.abspath(__file__), root)
+    cmd = [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+           f"{here}::test_isolation_report_and_what_the_candidate_sees"]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:]  # 5 if nothing ran, 1 if it failed
+
+
+def test_threads_processes_and_the_interpreter_work_in_the_jail(pool):
+    """The seccomp filter refuses ``clone3`` (libc falls back to ``clone``) and the jail
+    holds copies: threads, a child process and ``sys.executable`` still work."""
+    code = """
+import concurrent.futures, multiprocessing, subprocess, sys, sqlite3
+def f(n):
+    with concurrent.futures.ThreadPoolExecutor(4) as ex:
+        threads = sum(ex.map(abs, range(-n, 0)))
+    q = multiprocessing.Queue()
+    p = multiprocessing.Process(target=q.put, args=(n,))
+    p.start()
+    child = q.get()
+    p.join()
+    run = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True)
+    db = sqlite3.connect(":memory:")
+    return [threads, child, run.stdout.strip(), db.execute("select 1 + 1").fetchone()[0]]
+"""
+    r = run_tests(code, [call("f", [5], [15, 5, "42", 2])], pool=pool, timeout=30.0,
+                  limits=Limits(processes=16))  # fmt: skip
+    assert r.all_passed, [(t.error, t.message, t.got) for t in r.tests]
 
 
 def test_os_refusing_a_limit_is_no_signal_not_zero(pool):

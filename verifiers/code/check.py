@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from verifiers.code.datasets import join_program
 from verifiers.code.run import DEFAULT_TIMEOUT, run_tests
 from verifiers.code.sandbox import Limits, SandboxPool
 from verifiers.types import CORRECT, NO_ANSWER, NO_SIGNAL, WRONG, Verdict, not_a_string
@@ -68,7 +69,8 @@ def code_check(
     code = extract_code(completion)
     if not code.strip():
         return Verdict(0.0, NO_ANSWER, pred=None, details={"why": "no code in the completion"})
-    result = run_tests(prefix + code, _as_tests(tests), timeout=timeout, limits=limits, pool=pool)
+    program = join_program(prefix, code)  # ``from __future__`` imports stay first
+    result = run_tests(program, _as_tests(tests), timeout=timeout, limits=limits, pool=pool)
     details = {
         "passed": result.passed,
         "total": len(result.tests),

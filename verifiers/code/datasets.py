@@ -52,7 +52,46 @@ def _without_function(source: str, name: str) -> str:
 
 def humaneval_program(row: Mapping[str, Any], completion_code: str) -> str:
     """The program HumanEval runs: the prompt (signature, imports, helpers) + the body."""
-    return row["prompt"] + completion_code
+    return join_program(row["prompt"], completion_code)
+
+
+def join_program(prefix: str, code: str) -> str:
+    """``prefix + code``, with the ``from __future__`` imports that open ``code`` moved above
+    the prefix: there they are legal, after it a SyntaxError (a complete answer that starts
+    with ``from __future__ import annotations``).
+
+    >>> join_program("import math\\n", "from __future__ import annotations\\nx: int = 1\\n")
+    'from __future__ import annotations\\nimport math\\nx: int = 1\\n'
+    """
+    if not prefix or "__future__" not in code:
+        return prefix + code
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return prefix + code  # the code fails as it would have: not ours to repair
+    body = tree.body
+    start = 1 if body and _is_docstring(body[0]) else 0
+    lines: set[int] = set()
+    for node in body[start:]:
+        if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+            break
+        lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    if not lines:
+        return prefix + code
+    source = code.splitlines(keepends=True)
+    hoisted = "".join(line for i, line in enumerate(source, 1) if i in lines)
+    rest = "".join(line for i, line in enumerate(source, 1) if i not in lines)
+    if not hoisted.endswith("\n"):
+        hoisted += "\n"
+    return hoisted + prefix + rest
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
 
 
 def mbpp_entry_point(row: Mapping[str, Any]) -> str:

@@ -16,12 +16,15 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
 (each where the kernel allows it; the report says which):
 
 * the **supervisor** (trusted, the PID namespace's init) reads the jobs, forks the judge,
-  reads the candidate's output, enforces the deadline, kills and reaps;
+  reads the candidate's output, enforces the deadline, kills and reaps; it keeps the host
+  files every candidate inherits mapped locked in memory (``jail.pin``) and moves the pid
+  and inode counters by a random amount before each candidate;
 * the **zygote** is forked by the supervisor *before the first job is read*, builds the
-  allowlisted root (``jail.py``), installs a seccomp filter every candidate inherits
-  (``seccomp.py``: no kernel keyrings, which belong to the uid and would outlive the
-  candidate, no memfds, whose memory no limit counts), pre-imports common modules, and
-  from then on only ever
+  allowlisted root of private copies (``jail.py``; a child of it, the pinner, keeps them
+  locked in memory), installs a seccomp filter every candidate inherits (``seccomp.py``:
+  no kernel keyrings, which belong to the uid and would outlive the candidate, no memfds,
+  whose memory no limit counts, no user namespace, nothing that probes or evicts the page
+  cache, no file locks or inotify), pre-imports common modules, and from then on only ever
   receives file descriptors and the one-byte order to fork: it never reads a job, a test, a
   candidate's code or output. Each candidate is a fork of this clean process;
 * the **candidate** reads its own code and limits from a memfd passed to it, takes a fresh
@@ -77,8 +80,16 @@ del sys.path[0]  # the candidate must not import our modules
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
 CLONE_NEWIPC = 0x08000000
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+PR_SET_PDEATHSIG = 1
 TMPFS_INODES = 1 << 16  # tmpfs caps bytes, not inodes: millions of empty files cost kernel memory
-JOB_BYTES = 64 << 20  # a candidate's own job (code, limits) read from its memfd
+# the CPUs whose inode counters are scrambled before each job (_scramble_inode_numbers):
+# all of them up to 16, about 1 ms each; past that the cost per job is reported, not paid
+SCRAMBLE_CPUS = sorted(os.sched_getaffinity(0)) if len(os.sched_getaffinity(0)) <= 16 else []
+# A test's deadline grows by the time the candidate spent waiting for a CPU, and a whole
+# job never runs past LOAD_SLACK x timeout: a reward's own deadline (the rubric's, 2x the
+# sandbox's by default) must still hold, or a slow program would be "no signal", not 0
+LOAD_SLACK = 1.5
+OPAQUE_REPR_CHARS = 200  # the repr sent for a value the wire cannot carry
 ZYGOTE_TIMEOUT_S = 10.0  # fork or reap: a zygote slower than this is in doubt
 WARM_MODULES = (
     "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
@@ -234,7 +245,10 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
         try:
             if err := _libc_call("unshare", CLONE_NEWNS):
                 raise jail.JailError(f"unshare: {err}")
-            report["filesystem"] = jail.build()
+            report["filesystem"] = fs = jail.build()
+            # the copy is in memory already; locked, it stays there even with swap on. A
+            # child holds the locks: 1500 mappings in the zygote would slow every fork
+            report["page_cache_copy"] = _start_pinner(fs)
         except (jail.JailError, OSError) as e:
             # the zygote's view is half built: refuse to serve rather than run candidates in it
             sock.send(json.dumps({"filesystem": f"allowlist failed: {e}"}).encode())
@@ -280,6 +294,32 @@ def _zygote_main(sock: socket.socket, config: dict, jailed: bool) -> int:
             for fd in fds:
                 os.close(fd)
             sock.send(b"?")
+
+
+def _start_pinner(fs: dict) -> str:
+    """Fork a child that locks the stdlib copy in memory (``jail.pin``) and then only waits
+    to die with the zygote (``PR_SET_PDEATHSIG``); return what it reports."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(r)
+            _libc_call("prctl", PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            report = jail.pin(fs["copied (private, in memory)"], fs["covered (empty)"])
+            os.write(w, report.encode()[:500])
+            os.close(w)
+            while True:
+                signal.pause()
+        except BaseException:
+            code = 70
+        finally:
+            os._exit(code)
+    os.close(w)
+    ready = select.select([r], [], [], 60.0)[0]
+    report = os.read(r, 600).decode(errors="replace") if ready else ""
+    os.close(r)
+    return report or "no (the pinner did not report)"
 
 
 # ----------------------------------------------------------------------------- candidate
@@ -414,7 +454,7 @@ def _cap_ipc(sysctl_dir: int, memory_bytes: int) -> None:
 
 def _read_job(fd: int) -> bytes:
     size = os.fstat(fd).st_size
-    if size > JOB_BYTES:
+    if size > wire.JOB_BYTES:  # the parent refuses bigger code: never reached
         raise _SetupError(f"job of {size} bytes")
     return os.pread(fd, size, 0)
 
@@ -480,7 +520,15 @@ def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
         except _LoadFailed:
             reply["error"] = load_error
         except wire.WireError as e:
-            reply["error"] = ["UnsupportedReturn", str(e)]
+            # not plain data (a ``re.Match``): send its truth and a repr, all that a test
+            # such as ``assert f(x)`` asks of it; the judge's stand-in equals nothing
+            try:
+                reply["opaque"] = [bool(result), repr(result)[:OPAQUE_REPR_CHARS]]
+                if type(reply["opaque"][1]) is not str:
+                    raise TypeError("repr did not return a str")
+            except BaseException as e2:
+                reply.pop("opaque", None)
+                reply["error"] = ["UnsupportedReturn", f"{e}; {_describe(e2)[0]}"]
         except BaseException as e:
             reply["error"] = _describe(e)
         try:
@@ -565,10 +613,47 @@ class _Channel:
             # works, and the candidate's exception object never reaches us
             cls = self.errors.get(err[0])
             raise cls(err[1]) if cls else CandidateError(err[0], err[1])
+        if "opaque" in reply:
+            opaque = reply["opaque"]
+            if (
+                type(opaque) is not list
+                or len(opaque) != 2
+                or type(opaque[0]) is not bool
+                or type(opaque[1]) is not str
+                or len(opaque[1]) > OPAQUE_REPR_CHARS
+            ):
+                raise CandidateError("UnsupportedReturn", "malformed opaque reply")
+            return Opaque(*opaque)
         try:
             return wire.decode(reply.get("value"))
         except wire.WireError as e:
             raise CandidateError("UnsupportedReturn", str(e)) from None
+
+
+class Opaque:
+    """Stands for a value of the candidate that is not plain data (a ``re.Match``): it has
+    the truth and the repr the candidate computed, and equals nothing but itself. So
+    ``assert f(x)`` and ``assert not f(x)`` pass exactly as they would for a bool, which
+    the candidate could have returned anyway, and every other use of it fails."""
+
+    __slots__ = ("_truth", "_repr")
+
+    def __init__(self, truth: bool, text: str) -> None:
+        self._truth, self._repr = truth, text
+
+    def __bool__(self) -> bool:
+        return self._truth
+
+    def __repr__(self) -> str:
+        return self._repr
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = object.__hash__
 
 
 class _TestGlobals(dict):
@@ -592,6 +677,8 @@ class _TestGlobals(dict):
 def _run_one(test: dict, channel: _Channel) -> dict:
     if test["kind"] == "call":
         value = channel.call(test["entry_point"], tuple(test["args"]), test["kwargs"])
+        if type(value) is Opaque:  # compared by value and type in the parent: plain data only
+            raise CandidateError("UnsupportedReturn", f"not plain data: {value!r}")
         return {"value": wire.encode(value)}  # compared in the parent
     ns = _TestGlobals()
     if test.get("setup"):
@@ -775,6 +862,27 @@ def _listdir_fd(fd: int) -> list[str]:
         return [e.name for e in it]
 
 
+def _run_delay(pid: int) -> float:
+    """Seconds ``pid`` has spent runnable but waiting for a CPU (``/proc/PID/schedstat``);
+    0.0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _complete_frames(buf: bytes | bytearray) -> int:
+    """How many whole framed messages ``buf`` holds."""
+    count, at = 0, 0
+    while len(buf) - at >= 4:
+        at += 4 + wire.header_length(bytes(buf[at : at + 4]))
+        if at > len(buf):
+            break
+        count += 1
+    return count
+
+
 def _memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name)
     _write_all(fd, data)
@@ -791,6 +899,29 @@ def _scramble_last_pid(pid_max: int) -> None:
         f.write(str(300 + secrets.randbelow(max(1, pid_max - 1300))))
 
 
+def _scramble_inode_numbers(cpus: list[int]) -> None:
+    """Burn a random number (below the kernel's batch of 1024) of inode numbers on each CPU
+    a candidate may run on. Pipes and sockets are numbered from a per-CPU counter, so
+    otherwise a candidate pinned to a CPU reads in ``fstat(pipe).st_ino`` how many the one
+    before it created there: a channel from one candidate to the next. Unseeded on purpose,
+    as for pids."""
+    if not cpus:
+        return
+    mine = os.sched_getaffinity(0)
+    try:
+        for cpu in cpus:
+            os.sched_setaffinity(0, {cpu})
+            for _ in range(secrets.randbelow(1024)):
+                r, w = os.pipe()
+                os.close(r)
+                os.close(w)
+    except OSError:
+        pass  # a CPU taken offline: the others are scrambled
+    finally:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, mine)
+
+
 def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
              pid_max: int | None = None) -> dict:  # fmt: skip
     """Run one job; ``pid_max`` is set when the PID namespace is ours to scramble."""
@@ -799,6 +930,9 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     # what the candidate may hold: its own code and limits (never the tests or the stdin of
     # other tests), in a memfd it reads after the fork
     own = {"mode": job["mode"], "code": job["code"], "limits": limits}
+    if call_mode:
+        # each test has its own wall-time budget (below), and its own share of CPU time
+        own["limits"] = {**limits, "cpu_s": limits["cpu_s"] * max(1, len(job["tests"]))}
     workdir = None
     if not jailed:
         workdir = tempfile.mkdtemp(prefix="rlvr-cand-")
@@ -823,6 +957,7 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     deadline = start + job["timeout"]
     if pid_max:
         _scramble_last_pid(pid_max)
+    _scramble_inode_numbers(SCRAMBLE_CPUS)
     cand = zygote.fork(theirs)
     for fd in theirs:
         os.close(fd)
@@ -884,6 +1019,11 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
     pidfd = os.pidfd_open(cand)  # not our child (the zygote's): a pidfd still says when it ends
     watched = {out_r: out, err_r: err}
     res_buf = bytearray()
+    reported = 0
+    # time the candidate spent waiting for a CPU (a loaded machine) extends its deadline,
+    # up to LOAD_SLACK times the budget: a correct but slow program is not failed by load
+    waited, granted, cap = _run_delay(cand), 0.0, job["timeout"] * (LOAD_SLACK - 1)
+    job_end = start + job["timeout"] * LOAD_SLACK  # every test together, stretched or not
     res_open = call_mode
     cand_done = False
     for fd in (out_r, err_r) + ((res_r,) if call_mode else ()):
@@ -894,8 +1034,14 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
         if not call_mode and cand_done and not out.open and not err.open:
             break
         left = deadline - time.monotonic()
+        if left <= 0 and (extra := min(cap, _run_delay(cand) - waited) - granted) > 0.01:
+            extra = min(extra, job_end - deadline)
+            if extra > 0.01:
+                deadline, granted = deadline + extra, granted + extra
+                continue
         if left <= 0:
-            result.update(status="timeout", reason=f"wall time over {job['timeout']:g}s")
+            what = " for one test" if call_mode else ""
+            result.update(status="timeout", reason=f"wall time over {job['timeout']:g}s{what}")
             break
         fds_now = [fd for fd, c in watched.items() if c.open] + [res_r] * res_open
         if not cand_done:
@@ -923,6 +1069,11 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
                 if not chunk:
                     res_open = False
                 res_buf += chunk
+                done = _complete_frames(res_buf)
+                if done > reported:  # a test was judged: the next one gets a full budget
+                    reported = done
+                    deadline = min(time.monotonic() + job["timeout"], job_end)
+                    waited, granted = _run_delay(cand), 0.0
         if out.total + err.total > limits["output_bytes"]:
             result.update(status="output_limit", reason="captured output over the cap")
             break
@@ -984,8 +1135,19 @@ def main() -> None:
         with contextlib.suppress(OSError, ValueError), open("/proc/sys/kernel/pid_max") as f:
             pid_max = int(f.read())
     isolation["candidate_pid"] = "random" if pid_max else "sequential"
+    isolation["inode_numbers"] = (
+        f"scrambled on {len(SCRAMBLE_CPUS)} cpus before each job"
+        if SCRAMBLE_CPUS
+        else "not scrambled (over 16 cpus): a channel from one candidate to the next"
+    )
     zygote, report = _start_zygote(config, jailed)
     isolation.update(report)
+    fs = report.get("filesystem")
+    if isinstance(fs, dict):
+        # every file a candidate sees stays cached, whoever read it before (jail.pin)
+        # what every candidate inherits mapped from the host stays cached (jail.pin)
+        mapped = sorted(jail.mapped_libraries() | {os.path.realpath(sys.executable)})
+        isolation["page_cache"] = jail.pin(mapped, [])
     net = ", net" if config["net_ns"] else ""
     isolation["candidate_namespaces"] = ("mount (own /tmp tmpfs), ipc" if jailed else "ipc") + net
     _write_all(1, wire.pack({"hello": isolation}))

@@ -13,9 +13,24 @@ Three kinds of test, told apart by their keys:
   judge with ``candidate`` (and the entry point's name) bound to a proxy of the sandboxed
   function; HumanEval's ``check(candidate)`` is called when the code defines it.
 
-All call and assert tests share one candidate process (its module runs once), with
-``timeout`` seconds of wall time for the lot; each stdin test gets its own process and its
-own ``timeout``.
+All call and assert tests share one candidate process (its module runs once); each test
+has ``timeout`` seconds of wall time of its own (the first one also loads the module),
+stretched by the time the candidate spent waiting for a CPU on a loaded machine, and
+``Limits.cpu_s`` of CPU time per test; the whole job stops at ``sandbox.LOAD_SLACK`` x
+``timeout`` (so within a rubric's own deadline, twice the sandbox's by default). Each stdin test gets its own process and its own
+``timeout``.
+
+Every limit the code can break by itself scores 0 with a reason, never "no signal": code
+too large for the sandbox's job (decided here, before any sandbox sees it), time, memory,
+output, a value too deep or too large for the wire. ``reward is None`` ("no signal") is
+left to faults of the infrastructure alone, which are:
+
+* the sandbox could not start (``Sandbox.start``: no interpreter, a zygote that did not
+  say hello), or stopped answering within the deadline plus ``GRACE_S`` (``Sandbox.run``);
+* the candidate's setup, which runs before any of its code (``harness._become_candidate``:
+  namespaces, tmpfs, rlimits, uid) failed or did not finish before the deadline; the
+  trusted side decides this, from a handshake only pre-exec code can write;
+* the zygote did not fork, or a sandbox error (an exception in the supervisor itself).
 
 >>> run_tests("def add(a, b):\\n    return a + b",
 ...           [{"entry_point": "add", "args": [1, 2], "expected": 3},
@@ -118,6 +133,14 @@ def run_tests(
         raise ValueError(f"timeout: expected seconds in (0, 3600], got {timeout!r}")
     limits = limits or Limits()
     kinds = [_kind(i, t) for i, t in enumerate(tests)]
+    if (size := _job_bytes(code, limits)) > wire.JOB_BYTES:
+        why = f"the code is {size} bytes as a job, over the {wire.JOB_BYTES}-byte limit"
+        return CodeResult(
+            tests=tuple(
+                TestResult(index=i, kind=k, passed=False, error="code_too_large", message=why)
+                for i, k in enumerate(kinds)
+            )
+        )
     pool = pool or default_pool()
     base_job = {"code": code, "timeout": float(timeout), "limits": limits.as_dict()}
     results: dict[int, TestResult] = {}
@@ -151,6 +174,13 @@ def run_tests(
         tests=tuple(results[i] for i in range(len(tests))),
         isolation={**isolation, "limits": limits.as_dict(), "timeout_s": float(timeout)},
     )
+
+
+def _job_bytes(code: str, limits: Limits) -> int:
+    """The size of the job a candidate reads (``harness._run_job``'s ``own``), with room
+    for the working folder a sandbox without a mount namespace adds."""
+    own = {"mode": "stdin", "code": code, "limits": limits.as_dict(), "cwd": "/" * 4096}
+    return len(wire.pack(own)) - 4
 
 
 def _no_signal(reply: dict, n: int) -> CodeResult:

@@ -36,6 +36,7 @@ START_TIMEOUT_S = 30.0  # a cold interpreter on two busy cores can take seconds
 # The zygote enforces the deadline, then may spend up to 10 s killing a fork bomb; the parent
 # waits this much longer before it declares the sandbox broken (no signal).
 GRACE_S = 15.0
+LOAD_SLACK = 1.5  # harness.LOAD_SLACK: no job runs past LOAD_SLACK x its timeout
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,10 @@ class Sandbox:
         try:
             self.proc.stdin.write(wire.pack(job))
             self.proc.stdin.flush()
-            reply = self._read(time.monotonic() + job["timeout"] + GRACE_S)
+            # each test has ``timeout`` seconds of its own, stretched by time spent waiting
+            # for a CPU, and the whole job at most LOAD_SLACK x timeout (harness)
+            budget = job["timeout"] * LOAD_SLACK
+            reply = self._read(time.monotonic() + budget + GRACE_S)
         except (OSError, wire.WireError):
             reply = None
         if reply is None:

@@ -28,6 +28,9 @@ from typing import Any
 
 MAX_DEPTH = 64  # deeper values are refused: a decoder must never recurse without bound
 MAX_INT_HEX_DIGITS = 50_000  # ~200k bits: big enough for factorials, small enough to parse fast
+# a candidate's own job (its code and limits, as JSON) read from its memfd; ``run_tests``
+# scores code over it 0 before it reaches a sandbox (a property of the code, not a fault)
+JOB_BYTES = 64 << 20
 _HEADER = struct.Struct(">I")
 _SEQUENCE_TAGS = {list: "l", tuple: "t", set: "S", frozenset: "F", deque: "Q"}
 _SEQUENCE_TYPES = {tag: t for t, tag in _SEQUENCE_TAGS.items()}
