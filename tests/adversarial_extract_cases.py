@@ -95,7 +95,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (
         "44",
         r"So $17^{-1}\equiv \boxed{44}\pmod{83}$. We may check our answer: $17\cdot 44 = 748$, so our answer is correct.",
-        1.0,
+        0.0,  # issue 30: the check after it ends in 748, not the answer
         "retraction",
     ),  # noqa: E501
     # --- approximations are hedges -----------------------------------------------------
@@ -149,7 +149,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (r"\frac{1}{2}", r"We conclude \[ p = \frac{1}{2} \]", 1.0, "unboxed_right"),
     ("12", "The answer is: 12", 1.0, "unboxed_right"),
     ("x+1", "The final answer is $x+1$. Done.", 1.0, "unboxed_right"),
-    ("18", "The answer is 18 dollars, found in 2 steps.", 1.0, "unboxed_right"),
+    ("18", "The answer is 18 dollars, found in 2 steps.", 0.0, "unboxed_right"),
     ("7", "Final Answer: The final answer is $7$. I hope it is correct.", 1.0, "unboxed_right"),
     (
         "7",
@@ -324,7 +324,7 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("18", "#### 18 <b>or 19</b>", 0.0, "hashes_line"),
     ("18", "#### 18" + PAD + "or 19", 0.0, "hashes_line"),
     ("18", "#### 18" + " " * 350 + "or 19", 0.0, "hashes_line"),
-    ("18", "#### 18\nthen later 19", 1.0, "hashes_line"),
+    ("18", "#### 18\nthen later 19", 0.0, "hashes_line"),
     ("18", "#### ~18", 0.0, "approximation"),
     ("18", "#### about 18", 0.0, "approximation"),
     ("18", "#### 18 approx", 0.0, "approximation"),
@@ -346,7 +346,7 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 18", "#### 18 cents", 0.0, "units"),
     ("She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 18", "#### 18 dollars", 1.0, "units"),
     # --- right answers that must score 1 ------------------------------------------------
-    ("18", "The answer is 18 dollars, found in 2 steps.", 1.0, "gsm8k_right"),
+    ("18", "The answer is 18 dollars, found in 2 steps.", 0.0, "gsm8k_right"),
     ("18", "#### 18 dollars per day", 1.0, "gsm8k_right"),
     ("18", "#### 18 eggs/day", 1.0, "gsm8k_right"),
     ("18", "#### $18/day", 1.0, "gsm8k_right"),
@@ -379,4 +379,40 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("18", "It costs 17\u201318 dollars.", 0.0, "range"),
     ("18", "It costs between 17 and 18 dollars.", 0.0, "range"),
     ("18", "She sold 3 and kept 18.", 1.0, "range"),
+]
+
+# --- issue 30: the allow-list grammar (one normalised text, an allow-listed tail) ----------
+CASES += [
+    ("5", "\\boxed{5}\u6216" "6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u6216\u8005 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \ub610\ub294 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0623\u0648 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0e2b\u0e23\u0e37\u0e2d 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0939\u093e \u0967", 0.0, "i30_other_script_or"),
+    ("5", r"\boxed{5} \hspace{1em} or 6", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} \textbf{or} 6", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} <b>or 6</b>", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5} \u0585r 6", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\u2800or\u28006", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\u00b11", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} to 6", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5} or \uff16", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\nAns = 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5}\n= 6", 0.0, "i30_later_value"),
+    ("5", r"\boxed{5} so 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5}\nFinal answer 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5} or six", 0.0, "i30_later_value"),
+    ("5", r"\boxed{5} (though 6 also works)", 0.0, "i30_prose_alternative"),
+    ("5", r"\boxed{5} if n is odd, 6 if n is even", 0.0, "i30_prose_alternative"),
+    ("5", r"\boxed{5}, probably.", 0.0, "i30_prose_alternative"),
+    ("5", r"\iffalse \boxed{5} \fi", 0.0, "i30_hidden"),
+    ("5", r"\boxed{6} \iffalse \boxed{5} \fi", 0.0, "i30_hidden"),
+    ("5", r"\begin{comment} \boxed{5} \end{comment}", 0.0, "i30_hidden"),
+    ("5", '<span style="display:none">\\boxed{5}</span>', 0.0, "i30_hidden"),
+    ("5", "[//]: # (\\boxed{5})", 0.0, "i30_hidden"),
+    ("5", r"\color{white} \boxed{5}", 0.0, "i30_hidden"),
+    ("6", r"\boxed{6} \iffalse \boxed{5} \fi", 1.0, "i30_hidden"),
+    ("5", "\\boxed{5}\n\nWait, is that right? Yes: 2 + 3 = 5.", 1.0, "i30_check_tail"),
+    ("5", r"\boxed{5} cm$^2$, that is five square centimetres.", 1.0, "i30_dressing_tail"),
+    ("5", r"$\boxed{5}$. Check: $x = 5$ satisfies the equation.", 1.0, "i30_check_tail"),
 ]

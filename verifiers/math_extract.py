@@ -51,10 +51,12 @@ is judged in milliseconds whatever it holds.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+from fractions import Fraction
 
+from verifiers.answer_text import visible_text
 from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
@@ -91,52 +93,13 @@ _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 # The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 
-# Right after an answer, in its sentence: a connector that offers another value. "or" and its
-# kin always do ("5 or more" is not 5); "and"/"but"/"not" only with a value right after them
-# ("5 and it is prime" keeps 5, "5 and 6" offers two).
-_ALWAYS_HEDGE_AFTER_RE = re.compile(
-    r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
-    r"respectively|maybe|perhaps|possibly|probably|"
-    # "or" in other languages ("o"/"ou"/"of" only with a value after: "5 o 6")
-    r"oder|oppure|ou(?=\s*[-+$\\\d])|o(?=\s*[-+$\\\d])|\u0438\u043b\u0438|\u6216|\u307e\u305f\u306f|"
-    r"ho\u1eb7c|atau|veya|eller|lub|albo|nebo)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
-    r"\s*\\text\{\s*or\b|\s*\?",
-    re.IGNORECASE,
-)
-_VALUE_AFTER_HEDGE_RE = re.compile(
-    r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
-    r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
-    re.IGNORECASE,
-)
 # Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
 # separators and delimiters.
 _JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
-# A box, or a number that ends its line or sentence: a second answer standing alone.
-_LONE_VALUE_RE = re.compile(
-    r"(?:\\boxed|\\fbox)\s*\{|[-+\u2212]?\d[\d,]*(?:\.\d+)?[ \t]*[.;!?]?[ \t$]*(?:\n|\Z)"
-)
-_VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
-# A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
-# ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
-_NEXT_SENTENCE_HEDGE_RE = re.compile(
-    r"[\s.!]{0,8}(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
-    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
-# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
-# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
-# incorrect)" offer nothing.
-_PAREN_AFTER_RE = re.compile(r"[ \t]*[(\[{]([^()\[\]{}\n]{0,200})[)\]}]?")
 _PAREN_HEDGE_RE = re.compile(
     r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
     r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b|"
     r"\b(?:and|plus|also)\s+(?:\$|\\\(|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
-# A parenthesis opening the next sentence that offers a value: "\boxed{5}. (or $6$)".
-_NEXT_PAREN_HEDGE_RE = re.compile(
-    r"\s*(?:(?:or|nor|and/or|alternatively|maybe|possibly|perhaps|i\.?e\.?|not|approx\w*)\b|"
-    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d))",
     re.IGNORECASE,
 )
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
@@ -195,10 +158,6 @@ _RETRACT_RE = re.compile(
     r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
     re.IGNORECASE,
 )
-# Anywhere later: a parenthesis that opens with "or" and a value, "... [/asy] (or $6$)".
-_LATER_PAREN_HEDGE_RE = re.compile(
-    r"[(\[]\s*(?:or|maybe|possibly|perhaps)\s+(?:\$|\\\(|\\boxed|[-+]?\d)", re.IGNORECASE
-)
 _RELATION_BEFORE_RE = re.compile(
     r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
@@ -208,47 +167,8 @@ _IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
 _WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
 # Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
 _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*|`))+")
-# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
-# render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
-# as the hedge it shows, never as a box followed by an unknown character.
-_IGNORABLE_RANGES = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)  # fmt: skip
-_IGNORABLE: dict[int, int | None] = dict.fromkeys(
-    c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1)
-)
 
 
-def _lookalikes() -> dict[int, int]:
-    r"""Characters drawn as an ASCII one: fullwidth forms (U+FF01-FF5E: fullwidth "or",
-    "####"), the bold/italic/script math letters and digits, and the Cyrillic and Greek letters
-    shaped like Latin ones. Read as that ASCII character, one for one (positions do not move),
-    so ``\boxed{5}`` then a Cyrillic "or" and 6 is the hedge it shows. Superscripts and
-    subscripts are no lookalikes: U+00B2 after x is x^2, not x2."""
-    table: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
-    for c in range(0x1D400, 0x1D800):
-        decomposition = unicodedata.decomposition(chr(c))
-        if decomposition.startswith("<font>"):
-            ascii_char = chr(int(decomposition.split()[1], 16))
-            if ascii_char.isascii() and ascii_char.isalnum():
-                table[c] = ord(ascii_char)
-    # Latin letter: its Cyrillic and Greek lookalikes, by code point.
-    shapes = {"a": (0x430,), "c": (0x441,), "e": (0x435,), "o": (0x43E, 0x3BF), "p": (0x440,),
-              "x": (0x445,), "y": (0x443,), "i": (0x456,), "A": (0x410, 0x391),
-              "B": (0x412, 0x392), "E": (0x415, 0x395), "H": (0x41D, 0x397),
-              "K": (0x41A, 0x39A), "M": (0x41C, 0x39C), "O": (0x41E, 0x39F),
-              "P": (0x420, 0x3A1), "C": (0x421,), "T": (0x422, 0x3A4),
-              "X": (0x425, 0x3A7)}  # fmt: skip
-    for latin, codes in shapes.items():
-        table.update((code, ord(latin)) for code in codes)
-    return table
-
-
-# One pass over a non-ASCII completion: invisible characters out, lookalikes to ASCII.
-_READ_AS_ASCII: dict[int, int | None] = {**_lookalikes(), **_IGNORABLE}
 _DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -307,8 +227,6 @@ _HIDDEN_GROUP_RE = re.compile(
 )
 
 
-# A TeX comment sign: a "%" that is not escaped and not a percent sign after a number.
-_TEX_COMMENT_RE = re.compile(r"(?<![\\\d\s])\s*%|^\s*%", re.MULTILINE)
 
 
 def _without_hidden_answers(text: str) -> str:
@@ -482,60 +400,112 @@ def _sentence_end(text: str, start: int) -> int:
     return len(text) if m is None else m.start()
 
 
-def hedge_after(text: str, end: int) -> tuple[str, str] | None:
-    """Why the text after an answer ending at ``end`` offers another answer, or None: the
+def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """Why the text after an answer ending at ``end`` is no allow-listed tail, or None: the
     rule's step 3, shared with the countdown verifier. Returns (reason, why).
 
-    Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
-    skipped whatever its length, so no look-ahead window can be outrun."""
+    The tail may hold closing markup and punctuation, units and prose, a restatement of the
+    answer (one of ``answers``), and a check whose result is the answer (``2 + 3 = 5``).
+    Any other value there (a number, a number word, a box) is an alternative: ``hedged``."""
     closing = _CLOSING_RE.match(text, end)
     after = closing.end() if closing else end
     if text[after : after + 1].isdigit() and (after > end or text[end - 1 : end] in "$)]`"):
         return MALFORMED, "a digit glued after the answer's closing delimiter"
-    end = closing.end() if closing else end
+    end = after
     if _OPERATOR_AFTER_RE.match(text, end):
         return MALFORMED, "the answer is part of a larger expression"
-    p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
-    junk = text[end:p]
-    if text.startswith("?", p):
-        return HEDGED, "a question mark after the answer"
-    sentence_end = _sentence_end(text, p)
-    if text.startswith("?", sentence_end):
-        return HEDGED, "the answer's sentence is a question"
-    tail = text[p : min(sentence_end, p + 400)]
-    if _APPROX_AFTER_RE.match(tail):
-        return HEDGED, "an approximate answer"
-    if _ALWAYS_HEDGE_AFTER_RE.match(tail) or _VALUE_AFTER_HEDGE_RE.match(tail):
-        return HEDGED, "another answer offered right after it"
-    if ("," in junk or ";" in junk) and _VALUE_START_RE.match(tail):
-        return HEDGED, "a list of answers"
-    if junk and "\n" not in junk and _LONE_VALUE_RE.match(text, p):
-        # "\boxed{5} 6", "\boxed{5}\quad 6": a second value beside the answer, on its line
-        # (not the start of more text: "\boxed{(B)} 3(1 + r/10)^x = 7" restates choice B)
-        return HEDGED, "another value right beside the answer"
-    q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
-    if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
-        return HEDGED, "the next sentence offers another answer"
-    paren = _PAREN_AFTER_RE.match(text, q, min(len(text), q + 400))
-    if (
-        paren is not None
-        and text.startswith(("(", "[", "{"), q)
-        and _NEXT_PAREN_HEDGE_RE.match(paren.group(1))
-    ):
-        return HEDGED, "a parenthesised alternative after the answer"
-    if "\n" not in junk:
-        paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
-        if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
-            return HEDGED, "a parenthesised alternative after the answer"
-    rest = text[p:].rstrip()
+    rest = text[end:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
-    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_HEDGE_RE.search(rest)
+    p = _JUNK_RE.match(rest).end()  # type: ignore[union-attr] - always matches
+    if rest.startswith("?", p) or rest.startswith("?", _sentence_end(rest, 0)):
+        return HEDGED, "the answer's sentence is a question"
+    if _APPROX_AFTER_RE.match(rest, p):
+        return HEDGED, "an approximate answer"
+    if _DOUBT_RE.search(rest, p, _sentence_end(rest, p)):
+        return HEDGED, "the answer's sentence doubts it"
+    retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
-    if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
+    if "\\boxed" in rest or "\\fbox" in rest:
         return MALFORMED, "a box opened after the answer"
+    other = _other_value(rest, answers)
+    if other is not None:
+        return HEDGED, f"another value after the final answer: {other[:40]!r}"
     return None
+
+
+_DOUBT_RE = re.compile(
+    r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe))\b", re.IGNORECASE
+)
+# A value in the tail: a number (any script's digits), an English number word ("one" and "a"
+# are left out: prose uses them as pronouns), a CJK numeral, or a math constant.
+_NUMBER_WORDS = (
+    "zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    "eighty|ninety|hundred|thousand|million|billion|twice|thrice"
+)
+_TAIL_VALUE_RE = re.compile(
+    rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
+    r"[\u96f6\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e24]|"
+    r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# "cm^2", "m^{3}", "x^\circ": the digit of a unit's power is dressing, no value.
+_UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
+
+
+def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
+    """The first value in ``rest`` that is neither a restatement of one of ``answers`` nor
+    part of a check whose result is one (a sentence ending ``= answer``), or None. One pass:
+    sentences are cut as the values are met."""
+    keys = {k for a in answers for k in _value_keys(a)}
+    sentence_start, sentence_stop, checked = -1, -1, False
+    for m in _TAIL_VALUE_RE.finditer(rest):
+        if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
+            continue
+        if m.start() >= sentence_stop:
+            sentence_start = _sentence_start(rest, m.start())
+            sentence_stop = _sentence_end(rest, m.start())
+            checked = _is_check(rest[sentence_start:sentence_stop], keys)
+        if checked:
+            continue
+        token = m.group(0)
+        if keys and not keys.isdisjoint(_value_keys(token)):
+            continue
+        return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
+    return None
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    m = None
+    for m in _SENTENCE_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
+        pass
+    return max(0, pos - 400) if m is None else m.end()
+
+
+def _is_check(sentence: str, keys: set[str]) -> bool:
+    """Whether ``sentence`` is a check whose result is the answer: its last side, after its
+    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
+    if "=" not in sentence or not keys:
+        return False
+    result = _clean(sentence.rsplit("=", 1)[1].strip(" \t$*()"))
+    values = _TAIL_VALUE_RE.findall(result)
+    return len(values) == 1 and not keys.isdisjoint(_value_keys(values[0]))
+
+
+def _value_keys(value: str) -> set[str]:
+    """Keys under which two spellings of one value meet: the canonical text, and the number
+    it reads as (``1,000`` and ``1000``; ``five`` and ``5``)."""
+    text = _clean(value).replace(" ", "").replace("$", "")
+    keys = {text.lower()}
+    number = parse_number(text)
+    if number is None and text.isalpha():
+        words = read_number_words(text)
+        number = None if words is None else Fraction(words)
+    if number is not None:
+        keys.add(str(number))
+    return keys
 
 
 # Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
@@ -811,7 +781,6 @@ def _last_digit(text: str) -> int:
     return max(text.rfind(d) for d in "0123456789")
 
 
-_NUMBER_CHARS = set("0123456789,.-+\u2212")
 # Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
 _GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
 _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
@@ -907,7 +876,7 @@ def _bare_number(text: str) -> FinalAnswer:
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
-    problem = hedge_after(text, end) or _approx_before(text, start)
+    problem = hedge_after(text, end, (answer,)) or _approx_before(text, start)
     if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
         problem = HEDGED, "a range of values, not one"
     return FinalAnswer(answer, "last_number", end, problem)
@@ -1007,38 +976,15 @@ def _finish(
             elif alternative is not None:
                 alternatives = (alternative,)
     if problem is None:
-        problem = hedge_after(text, end)
-    if problem is None:
-        later = _last_line_value(text, end)
-        if later is not None and later != answer:
-            alternatives += (later,)
+        problem = hedge_after(text, end, (answer, *alternatives))
     return FinalAnswer(answer, source, end, problem, alternatives)
-
-
-# A last line that is only a value, maybe labelled: "6", "**6**", "$6$", "Final: 6".
-_LINE_VALUE_RE = re.compile(
-    r"[\s>#*_-]*(?:[A-Za-z][A-Za-z ]{0,30}:[\s*_]*)?(?:\$\$?|\\\(|\\\[)?\s*"
-    r"(?P<value>[-+\u2212]?(?:\\?\$)?(?:\d[\d,]*(?:\.\d+)?(?:/\d+)?|\\[dt]?frac\{-?\d+\}\{\d+\})"
-    r"(?:\\?%)?)\s*(?:\$\$?|\\\)|\\\])?[\s*_.]*"
-)
-
-
-def _last_line_value(text: str, end: int) -> str | None:
-    """The value that a later line standing alone at the end of the completion offers
-    (``\\boxed{5}`` ... ``\n\n6``): another answer, which counts only if it is right too."""
-    stop = len(text.rstrip())
-    line_start = text.rfind("\n", end, stop) + 1
-    if line_start <= end or stop - line_start > 100:
-        return None
-    m = _LINE_VALUE_RE.fullmatch(text, line_start, stop)
-    return None if m is None else _clean(m.group("value"))
 
 
 def final_answer(text: str) -> FinalAnswer:
     r"""The final answer of ``text`` by the rule in the module docstring.
 
     >>> final_answer("The answer is $5$ (i.e. $6$).").problem
-    ('hedged', 'a parenthesised alternative after the answer')
+    ('hedged', "another value after the final answer: '$6$).'")
     >>> final_answer("Draft: #### 18\nso the correct total is $\\boxed{17}$").answer
     '17'
     >>> final_answer("#### 18\nNo wait, it is 17.").problem[0]
@@ -1050,20 +996,10 @@ def final_answer(text: str) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
-    if not text.isascii():
-        text = text.translate(_READ_AS_ASCII)
-    text = _without_hidden_answers(text)
+    text = visible_text(text)
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
-    line_start = 0 if box is None else text.rfind("\n", 0, box[0]) + 1
-    if (
-        box is not None
-        and text.find("%", line_start, box[0]) >= 0
-        and _TEX_COMMENT_RE.search(text, line_start, box[0])
-    ):
-        why = "the final box follows a TeX comment sign '%' on its line (hidden in math)"
-        return FinalAnswer(None, "boxed", len(text), (MALFORMED, why))
     hashes = text.rfind("####")
     while hashes > 0 and text[hashes - 1] == "#":
         hashes -= 1
