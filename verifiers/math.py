@@ -457,6 +457,17 @@ def _assigned_value(pred: str, gold: str) -> str:
     return m.group("value").strip()
 
 
+def _several_values(gold: str) -> bool:
+    """Whether the gold holds several values (a list, a set, a \\pm): then several commitments
+    may spell it out; against a single value, differing commitments are a hedge."""
+    bare = gold.strip()
+    return (
+        _list_items(gold) > 1
+        or _PLUS_MINUS_RE.search(gold) is not None
+        or (bare.startswith("\\{") and bare.endswith("\\}") and "," in bare)
+    )
+
+
 def _check_timeout(timeout: Any) -> float:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -498,9 +509,14 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
+    alternatives = found.alternatives
+    if alternatives and _several_values(gold):
+        # Several commitments spell out a set of solutions: the gold must equal the whole list.
+        pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
+        alternatives = ()
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
-    for alternative in found.alternatives if equal else ():
+    for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
         same, _, _ = _compare(gold, _assigned_value(alternative, gold), timeout)
         if not same:

@@ -81,6 +81,7 @@ MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
 MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
 MAX_TEXT_CHARS = 8_000_000  # a longer completion is refused outright (bounds every call)
 _MAX_NESTED_BOXES = 8
+MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
 
 _BOX_MARKERS = ("\\boxed", "\\fbox")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
@@ -876,7 +877,11 @@ def _bare_number(text: str) -> FinalAnswer:
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
-    problem = hedge_after(text, end, (answer,)) or _approx_before(text, start)
+    problem = (
+        _closing_form(text, start)
+        or hedge_after(text, end, (answer,))
+        or _approx_before(text, start)
+    )
     if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
         problem = HEDGED, "a range of values, not one"
     return FinalAnswer(answer, "last_number", end, problem)
@@ -952,7 +957,14 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
 
 
 def _finish(
-    text: str, answer: str, source: str, start: int, end: int, *, check_before: bool
+    text: str,
+    answer: str,
+    source: str,
+    start: int,
+    end: int,
+    *,
+    check_before: bool,
+    earlier: tuple[str, ...] = (),
 ) -> FinalAnswer:
     answer = _clean(answer)
     if not answer:
@@ -975,6 +987,9 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
+    alternatives = tuple(dict.fromkeys(a for a in (*earlier, *alternatives) if a != answer))
+    if problem is None and len(alternatives) > MAX_COMMITMENTS:
+        problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
         problem = hedge_after(text, end, (answer, *alternatives))
     return FinalAnswer(answer, source, end, problem, alternatives)
@@ -1030,7 +1045,8 @@ def final_answer(text: str) -> FinalAnswer:
         content, why = _unwrap_box(text[c_start:c_end])
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
-        found = _finish(text, content, "boxed", start, end, check_before=True)
+        earlier = _paragraph_values(text, start)
+        found = _finish(text, content, "boxed", start, end, check_before=True, earlier=earlier)
         inside = None if found.problem else _box_in_expression(text, start, end)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
@@ -1040,7 +1056,8 @@ def final_answer(text: str) -> FinalAnswer:
         if isinstance(line, str):
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
-        found = _finish(text, value, "####", hashes, line_end, check_before=False)
+        earlier = _paragraph_values(text, hashes)
+        found = _finish(text, value, "####", hashes, line_end, check_before=False, earlier=earlier)
         return found
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
@@ -1051,12 +1068,42 @@ def final_answer(text: str) -> FinalAnswer:
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    found = _finish(text, value, "answer_is", v_start, v_end, check_before=False)
+    earlier = _paragraph_values(text, answer_is.start())  # type: ignore[union-attr]
+    found = _finish(
+        text, value, "answer_is", v_start, v_end, check_before=False, earlier=earlier
+    )
     if found.problem is None and found.answer is not None:
         problem = _approx_before(text, v_start)
         if problem is not None:
             return FinalAnswer(found.answer, found.source, found.end, problem)
     return found
+
+
+_ANSWER_TAG_RE = re.compile(r"<answer>([^<]{0,1000})</answer>")
+
+
+def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
+    """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
+    ``start`` in the final answer's paragraph, in order: all must agree with the final one,
+    whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
+    paragraph."""
+    para_start = text.rfind("\n\n", 0, start) + 1
+    values: list[str] = []
+    at = para_start
+    for count, m in enumerate(_BOX_RE.finditer(text, para_start, start)):
+        if count > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # a wall of boxes: more answers than can be one
+        if m.start() < at:
+            continue  # inside the box read before it
+        box = _box_at(text, m.start())
+        if not isinstance(box, tuple) or box[2] > start:
+            continue
+        content, _ = _unwrap_box(text[box[0] : box[1]])
+        values.append(_clean(content))
+        at = box[2]
+    if "<answer>" in text[para_start:start]:
+        values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
+    return tuple(v for v in dict.fromkeys(values) if v)
 
 
 # A span that only names a variable ("... the smallest such $n$.") states no answer.
@@ -1072,8 +1119,39 @@ def _fallback(text: str) -> FinalAnswer:
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
-            return _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            found = _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            form = None if found.problem else _closing_form(text, start)
+            return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)
+
+
+# Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
+_DENIED_BEFORE_RE = re.compile(
+    r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
+    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't)"
+    r"[\s$*(]*\Z",
+    re.IGNORECASE,
+)
+_EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
+
+
+def _closing_form(text: str, start: int) -> tuple[str, str] | None:
+    """Why the unboxed answer starting at ``start`` fits no allow-listed closing form, or
+    None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
+    and a sentence that offers X as its one value, not after a word that denies or bounds it
+    (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
+    head = text[_sentence_start(text, start) : start]
+    if _EQUALS_BEFORE_RE.search(head):
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip(" \t*#>$-"):
+        return None
+    if _DENIED_BEFORE_RE.search(head):
+        return HEDGED, "the final value is denied or bounded by the words before it"
+    for m in _TAIL_VALUE_RE.finditer(head):
+        if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
+            return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
+    return None
 
 
 # --- the older interface ------------------------------------------------------------------
