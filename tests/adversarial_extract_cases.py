@@ -438,3 +438,15 @@ GSM8K_CASES += [
     ("18", "#### 18\nso 19", 0.0, "i30_later_value"),
     ("18", "She pays 3 * 6 = 18 dollars.", 1.0, "i30_closing_form"),
 ]
+GSM8K_CASES += [
+    ("28", "#### twenty, eight", 0.0, "i30_amount"),
+    ("2000", "#### one thousand one thousand", 0.0, "i30_amount"),
+    ("18", "#### 18 twelfths", 0.0, "i30_amount"),
+    ("1205", "#### one thousand, two hundred and five", 1.0, "i30_amount"),
+    ("18", "#### \\boxed{18}", 1.0, "i30_refused_right"),
+    ("18", "#### 18 total", 1.0, "i30_refused_right"),
+    ("18", "#### \u20ac18", 1.0, "i30_refused_right"),
+    ("-5", "#### \u22125", 1.0, "i30_refused_right"),
+    ("-5", "#### \u20135", 1.0, "i30_refused_right"),
+    ("$18", "#### \u20ac18", 0.0, "i30_amount"),
+]

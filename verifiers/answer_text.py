@@ -201,11 +201,11 @@ _MARKUP_RE = re.compile(
     r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
     r"negthickspace|hfill|vfill|hss|strut|null|relax|allowbreak|nobreak|newline|linebreak|"
     r"par|noindent|displaystyle|textstyle|smallskip|medskip|bigskip)(?![A-Za-z])"
-    r"|\\(?:[hv]space\*?|[hv]box|mbox|hskip|vskip|kern|mkern|mskip|hglue|vglue)\s*"
+    r"|\\(?:[hv]space\*?|hskip|vskip|kern|mkern|mskip|hglue|vglue)\s*"
     r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"
     # a text wrapper around words (no digits, no commands): the words stay
     r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
-    r"operatorname)\s*\{(?P<words>[^{}\\\d]{0,200})\}"
+    r"operatorname|[hv]box)\s*\{(?P<words>[^{}\\\d]{0,200})\}"
 )
 
 

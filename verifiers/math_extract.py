@@ -967,6 +967,9 @@ def _finish(
     earlier: tuple[str, ...] = (),
 ) -> FinalAnswer:
     answer = _clean(answer)
+    if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
+        content, why = _unwrap_box(answer)
+        answer = _clean(content) if why is None else answer
     if not answer:
         return FinalAnswer(None, source, end, None)
     problem = None
