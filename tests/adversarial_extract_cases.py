@@ -215,8 +215,8 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"\boxed{6} \phantom{\boxed{5}}", 0.0, "hidden_answer"),
     ("5", r"$\boxed{6}$ $\textcolor{white}{\boxed{5}}$", 0.0, "hidden_answer"),
     ("5", "$\\boxed{6}$ % $\\boxed{5}$", 0.0, "hidden_answer"),
-    ("6", r"\boxed{6} <!-- \boxed{5} -->", 1.0, "hidden_answer"),
-    ("5", r"<!-- \boxed{6} --> The answer is $\boxed{5}$.", 1.0, "hidden_answer"),
+    ("6", r"\boxed{6} <!-- \boxed{5} -->", 0.0, "hidden_answer"),  # issue 30: a hidden value is refused
+    ("5", r"<!-- \boxed{6} --> The answer is $\boxed{5}$.", 0.0, "hidden_answer"),  # issue 30: a hidden value is refused
     ("20", r"It grows by 20% so the answer is $\boxed{20}$.", 1.0, "hidden_answer"),
     # --- a22: a box that is one operand of a larger expression states that expression ----
     ("5", r"$\frac{\boxed{5}}{2}$", 0.0, "box_in_expression"),
@@ -411,7 +411,7 @@ CASES += [
     ("5", '<span style="display:none">\\boxed{5}</span>', 0.0, "i30_hidden"),
     ("5", "[//]: # (\\boxed{5})", 0.0, "i30_hidden"),
     ("5", r"\color{white} \boxed{5}", 0.0, "i30_hidden"),
-    ("6", r"\boxed{6} \iffalse \boxed{5} \fi", 1.0, "i30_hidden"),
+    ("6", r"\boxed{6} \iffalse \boxed{5} \fi", 0.0, "i30_hidden"),  # issue 30: a hidden value is refused
     ("5", "\\boxed{5}\n\nWait, is that right? Yes: 2 + 3 = 5.", 1.0, "i30_check_tail"),
     ("5", r"\boxed{5} cm$^2$, that is five square centimetres.", 1.0, "i30_dressing_tail"),
     ("5", r"$\boxed{5}$. Check: $x = 5$ satisfies the equation.", 1.0, "i30_check_tail"),
@@ -449,4 +449,17 @@ GSM8K_CASES += [
     ("-5", "#### \u22125", 1.0, "i30_refused_right"),
     ("-5", "#### \u20135", 1.0, "i30_refused_right"),
     ("$18", "#### \u20ac18", 0.0, "i30_amount"),
+]
+# found by the property tests of tests/test_reward_properties.py (helper h3)
+CASES += [
+    ("0", "<answer>1\n0</answer>", 0.0, "i30_props"),
+    ("0", "<answer>0</answer>\\begin{comment}1\\end{comment}", 0.0, "i30_props"),
+    ("0", "\u7b54\u6848\u4e0d\u662f0\u3002", 0.0, "i30_props"),
+    ("0", "The answer is $\\mathbf{0}$", 1.0, "i30_props"),
+    ("5", "<answer>5</answer>", 1.0, "i30_props"),
+    ("-1", "The answer is **\u22121**\nHope this helps!", 1.0, "i30_props"),
+]
+GSM8K_CASES += [
+    ("-1", "The answer is **\u22121**\nHope this helps!", 1.0, "i30_props"),
+    ("0", "<answer>0</answer>\\begin{comment}1\\end{comment}", 0.0, "i30_props"),
 ]

@@ -12,8 +12,8 @@ is normalised once, before anything reads it (``visible_text``):
    character, the blank braille pattern included, is a space; every dash or minus sign is
    ``-`` when a digit follows it.
 2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
-   ``\begin{comment}..\end{comment}``, TeX ``%`` comments (to the end of the line; ``50%``
-   and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
+   ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
+   line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
    ``visibility:hidden``, ``hidden`` or white text, markdown comments (``[//]: # (...)``),
    white text in LaTeX (``\textcolor{white}{..}``, ``{\color{white} ..}`` to the end of its
    group or line) and ``\phantom``. An unclosed hiding form hides the rest of the text.
@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["visible_text"]
+__all__ = ["read_visible", "visible_text"]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -69,7 +69,11 @@ class _ReadAs(dict[int, "str | None"]):
     def __missing__(self, code: int) -> str | None:
         c = chr(code)
         value: str | None = c
-        if c.isspace() or unicodedata.name(c, "").endswith(("BLANK", "FILLER")):
+        if c.isascii():
+            pass  # ASCII reads as itself: a newline stays a newline
+        elif c in "\u2028\u2029\x85":
+            value = "\n"  # line and paragraph separators end a line
+        elif c.isspace() or unicodedata.name(c, "").endswith(("BLANK", "FILLER")):
             value = " "
         else:
             decomposition = unicodedata.decomposition(c)
@@ -171,23 +175,33 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
     return _enclosing_end(text, end)
 
 
-def _without_hidden(text: str) -> str:
-    """``text`` with what does not render replaced by spaces; each region scanned once."""
+def _without_hidden(text: str, tex_comments: bool) -> tuple[str, str | None]:
+    """``text`` with what does not render replaced by spaces, and the first hidden value
+    (a digit or a box inside a hidden region), or None; each region scanned once."""
     pieces: list[str] = []
+    hidden_value: str | None = None
     at = 0
     search = _HIDDEN_OPEN_RE.search
     m = search(text, at)
     while m is not None:
+        if m.lastgroup == "tex_comment" and not tex_comments:
+            m = search(text, m.end())
+            continue
         end = max(_hidden_end(text, m), m.end())
+        if hidden_value is None and _VALUE_RE.search(text, m.start(), end):
+            hidden_value = text[m.start() : min(end, m.start() + 60)]
         pieces += [text[at : m.start()], " "]
         at = end
         if end >= len(text):
             break
         m = search(text, end)
     if not pieces:
-        return text
+        return text, None
     pieces.append(text[at:])
-    return "".join(pieces)
+    return "".join(pieces), hidden_value
+
+
+_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
 
 
 _HIDING_HINT_RE = re.compile(r"\\iffalse|comment|<!--|<[A-Za-z]|\]:|olor|phantom|%", re.IGNORECASE)
@@ -214,13 +228,25 @@ def _markup_to_space(m: re.Match[str]) -> str:
     return " " if words is None else f" {words} "
 
 
-def visible_text(text: str) -> str:
-    """What a reader of the rendered ``text`` sees, normalised for reading (module doc)."""
+def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | None]:
+    """``(visible, hidden)``: what a reader of the rendered ``text`` sees, normalised for
+    reading (module doc), and the first value hidden from view (a digit or a box in content
+    that does not render), or None. A reward refuses a completion that hides a value: what
+    renders differs between viewers (``\\begin{comment}`` shows in markdown), so a hidden
+    value is an alternative whose visibility cannot be told. ``tex_comments=True`` hides
+    a TeX ``%`` comment to the end of its line; by default ``%`` is a character (completions
+    are mostly plain text, where "multiply by 100% to ..." is no comment)."""
+    hidden = None
     if not text.isascii():
         text = text.translate(_READ_AS)
         text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
     if _HIDING_HINT_RE.search(text):
-        text = _without_hidden(text)
+        text, hidden = _without_hidden(text, tex_comments)
     if "<" in text or "\\" in text:
         text = _MARKUP_RE.sub(_markup_to_space, text)
-    return text
+    return text, hidden
+
+
+def visible_text(text: str, *, tex_comments: bool = False) -> str:
+    """What a reader of the rendered ``text`` sees, normalised for reading (module doc)."""
+    return read_visible(text, tex_comments=tex_comments)[0]

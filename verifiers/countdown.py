@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from verifiers.answer_text import visible_text
+from verifiers.answer_text import read_visible
 from verifiers.math_extract import hedge_after
 from verifiers.types import (
     CORRECT,
@@ -167,7 +167,10 @@ def countdown_check(
     gold = str(target)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    text = visible_text(completion)  # the reading shared with math and GSM8K
+    text, hidden = read_visible(completion)  # the reading shared with math and GSM8K
+    if hidden is not None:
+        why = f"a value in content that does not render: {hidden!r}"
+        return Verdict(0.0, MALFORMED, None, gold, {"problem": why})
     extracted = _extract(text)
     if extracted is None:
         return Verdict(0.0, NO_ANSWER, None, gold)

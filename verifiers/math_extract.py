@@ -54,7 +54,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifiers.answer_text import visible_text
+from verifiers.answer_text import read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
@@ -201,8 +201,13 @@ def _clean(ans: str) -> str:
     # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
     # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
     # (a control space whose space was stripped) carries nothing.
-    ans = _TRAILING_JUNK_RE.sub("", ans)
-    return ans.strip("$").strip()
+    ans = _TRAILING_JUNK_RE.sub("", ans).strip("$").strip()
+    # Bold or upright type around the whole answer is dressing: "\mathbf{0}" is 0.
+    styled = _STYLED_RE.fullmatch(ans)
+    return styled.group(1).strip() if styled else ans
+
+
+_STYLED_RE = re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text)\s*\{([^{}]*)\}")
 
 
 _TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
@@ -1014,7 +1019,10 @@ def final_answer(text: str) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
-    text = visible_text(text)
+    text, hidden = read_visible(text)
+    if hidden is not None:
+        why = f"a value in content that does not render: {hidden!r}"
+        return FinalAnswer(None, "none", 0, (MALFORMED, why))
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
@@ -1025,14 +1033,22 @@ def final_answer(text: str) -> FinalAnswer:
         # "#### 19 #### 18" is one line that holds two values, read from its first '####'
         hashes = text.find("####", text.rfind("\n", 0, hashes) + 1)
     answer_is = _last_answer_is(text)
+    tag = _last_answer_tag(text)
     starts = {
         "boxed": -1 if box is None else box[0],
         "####": hashes,
         "answer_is": -1 if answer_is is None else answer_is.start(),
+        "answer_tag": -1 if tag is None else tag.start(),
     }
     source = max(starts, key=lambda k: starts[k])
     if starts[source] < 0:
         return _fallback(text)
+    if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
+        earlier = _paragraph_values(text, tag.start())  # type: ignore[union-attr]
+        return _finish(
+            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), check_before=False,  # type: ignore[union-attr]
+            earlier=earlier,
+        )
     # A box in the first sentence of the '####' line is part of that line's answer
     # ("#### 19 \boxed{18}"); one after it ("#### 18 ... so it is \boxed{17}") is later.
     if (
@@ -1085,6 +1101,21 @@ def final_answer(text: str) -> FinalAnswer:
 _ANSWER_TAG_RE = re.compile(r"<answer>([^<]{0,1000})</answer>")
 
 
+def _last_answer_tag(text: str) -> re.Match[str] | None:
+    """The last complete ``<answer>...</answer>`` holding no box (a box inside is read as
+    the box), found from the end."""
+    close = text.rfind("</answer>")
+    if close < 0:
+        return None
+    start = text.rfind("<answer>", max(0, close - 1_008), close)
+    if start < 0:
+        return None
+    m = _ANSWER_TAG_RE.match(text, start)
+    if m is None or _BOX_RE.search(m.group(1)) or "####" in m.group(1):
+        return None
+    return m
+
+
 def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
@@ -1132,7 +1163,11 @@ def _fallback(text: str) -> FinalAnswer:
 _DENIED_BEFORE_RE = re.compile(
     r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
     r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't)"
-    r"[\s$*(]*\Z",
+    r"[\s$*(]*\Z"
+    # other languages, without \b (no word boundary inside CJK text)
+    r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
+    r"\u3067\u306f\u306a\u3044|\uc544\ub2c8|\b(?:nicht|kein|pas|ne|non|nie|\u043d\u0435|no\s+es|"
+    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als))[\s$*(]*\Z",
     re.IGNORECASE,
 )
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
