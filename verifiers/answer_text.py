@@ -32,6 +32,7 @@ Every step is one regex pass or one ``find`` walk, so the whole pass is linear.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -98,21 +99,43 @@ _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
 
 # --- what does not render ---------------------------------------------------------------------
 
-# Openings of hidden regions, each with how its end is found.
-_HIDDEN_OPEN_RE = re.compile(
-    r"(?P<iffalse>\\iffalse(?![A-Za-z]))"
-    r"|(?P<comment_env>\\begin\s*\{\s*comment\s*\})"
-    r"|(?P<html_comment><!--)"
-    r"|(?P<element><(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-    r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*:\s*(?:white|#fff(?:fff)?\b|"
-    r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>)"
-    r"|(?P<md_comment>^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*)"
-    r"|(?P<white>\\(?:textcolor|color|colorbox)\s*(?:\[[^\]]{0,20}\])?\s*\{\s*(?:white|"
-    r"#?fff(?:fff)?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)\s*\})"
-    r"|(?P<phantom>\\[hv]?phantom(?![A-Za-z]))"
-    r"|(?P<tex_comment>(?<![\\\d\s])[ \t]*%|^[ \t]*%)",
-    re.IGNORECASE | re.MULTILINE,
-)
+# Openings of hidden regions (each with how its end is found in ``_hidden_end``), and a
+# substring every text holding one holds: the pass compiles only the forms a text can hold.
+_HIDDEN_FORMS = {
+    "iffalse": (r"\\iffalse(?![A-Za-z])", ("\\iffalse",)),
+    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", ("omment",)),
+    "html_comment": (r"<!--", ("<!--",)),
+    "element": (
+        r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
+        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*:\s*(?:white|#fff(?:fff)?\b|"
+        r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
+        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR"),
+    ),
+    "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
+    "white": (
+        r"\\(?:textcolor|color|colorbox)\s*(?:\[[^\]]{0,20}\])?\s*\{\s*(?:white|"
+        r"#?fff(?:fff)?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)\s*\}",
+        ("olor",),
+    ),
+    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("hantom",)),
+    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(f"(?P<{name}>{_HIDDEN_FORMS[name][0]})" for name in forms)
+    return re.compile(alternatives, re.IGNORECASE | re.MULTILINE)
+
+
+def _forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
+    return tuple(
+        name
+        for name, (_, hints) in _HIDDEN_FORMS.items()
+        if (tex_comments or name != "tex_comment") and any(h in text for h in hints)
+    )
+
+
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 
 
@@ -175,18 +198,15 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
     return _enclosing_end(text, end)
 
 
-def _without_hidden(text: str, tex_comments: bool) -> tuple[str, str | None]:
+def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]:
     """``text`` with what does not render replaced by spaces, and the first hidden value
     (a digit or a box inside a hidden region), or None; each region scanned once."""
     pieces: list[str] = []
     hidden_value: str | None = None
     at = 0
-    search = _HIDDEN_OPEN_RE.search
+    search = _hidden_regex(forms).search
     m = search(text, at)
     while m is not None:
-        if m.lastgroup == "tex_comment" and not tex_comments:
-            m = search(text, m.end())
-            continue
         end = max(_hidden_end(text, m), m.end())
         if hidden_value is None and _VALUE_RE.search(text, m.start(), end):
             hidden_value = text[m.start() : min(end, m.start() + 60)]
@@ -204,7 +224,6 @@ def _without_hidden(text: str, tex_comments: bool) -> tuple[str, str | None]:
 _VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
 
 
-_HIDING_HINT_RE = re.compile(r"\\iffalse|comment|<!--|<[A-Za-z]|\]:|olor|phantom|%", re.IGNORECASE)
 
 # --- markup that reads as a space ---------------------------------------------------------------
 
@@ -238,10 +257,17 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     are mostly plain text, where "multiply by 100% to ..." is no comment)."""
     hidden = None
     if not text.isascii():
-        text = text.translate(_READ_AS)
-        text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
-    if _HIDING_HINT_RE.search(text):
-        text, hidden = _without_hidden(text, tex_comments)
+        # a plain table of the characters present: translate looks each one up in C
+        chars = set(text)
+        table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
+        table = {code: read for code, read in table.items() if read != chr(code)}
+        if table:
+            text = text.translate(table)
+        if not chars.isdisjoint(_DASHES):
+            text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
+    forms = _forms_in(text, tex_comments)
+    if forms:
+        text, hidden = _without_hidden(text, forms)
     if "<" in text or "\\" in text:
         text = _MARKUP_RE.sub(_markup_to_space, text)
     return text, hidden

@@ -83,6 +83,7 @@ and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and facto
 from __future__ import annotations
 
 import re
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -514,11 +515,16 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         # Several commitments spell out a set of solutions: the gold must equal the whole list.
         pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
         alternatives = ()
+    deadline = time.monotonic() + timeout  # one deadline for every comparison below
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
     for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
-        same, _, _ = _compare(gold, _assigned_value(alternative, gold), timeout)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = f"no time left to compare the other answers (timeout {timeout} s)"
+            return Verdict(0.0, TIMEOUT, pred, gold, {**details, "path": "hedge", "problem": why})
+        same, _, _ = _compare(gold, _assigned_value(alternative, gold), left)
         if not same:
             why = f"another answer offered just before it: {alternative[:40]!r}"
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})

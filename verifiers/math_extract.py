@@ -50,6 +50,7 @@ is judged in milliseconds whatever it holds.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -273,18 +274,19 @@ def _without_hidden_answers(text: str) -> str:
 # --- boxes -------------------------------------------------------------------------------
 
 
+_markers_of: tuple[str, list[int]] = ("", [])
+
+
 def _last_marker(text: str, before: int) -> int:
-    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1."""
-    while before > 0:
-        pos = text.rfind("\\boxed", 0, before)
-        fbox = text.rfind("\\fbox", 0, before)
-        pos = fbox if fbox > pos else pos
-        if pos < 0:
-            return -1
-        if _BOX_RE.match(text, pos):
-            return pos
-        before = pos
-    return -1
+    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1.
+    The marker positions of a text are collected once (one regex pass), then bisected: no
+    rescan of the prefix per marker."""
+    global _markers_of
+    if _markers_of[0] is not text:
+        _markers_of = (text, [m.start() for m in _BOX_RE.finditer(text)])
+    markers = _markers_of[1]
+    i = bisect.bisect_left(markers, before)
+    return markers[i - 1] if i else -1
 
 
 def _box_at(text: str, pos: int) -> tuple[int, int, int] | None | str:
@@ -505,6 +507,8 @@ def _value_keys(value: str) -> set[str]:
     it reads as (``1,000`` and ``1000``; ``five`` and ``5``)."""
     text = _clean(value).replace(" ", "").replace("$", "")
     keys = {text.lower()}
+    if len(text) > MAX_LINE_CHARS:
+        return keys  # no number is this long
     number = parse_number(text)
     if number is None and text.isalpha():
         words = read_number_words(text)
@@ -728,12 +732,13 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     return value, i, i + cut
 
 
+_HASH_RUN_RE = re.compile(r"#*")
+
+
 def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
     """``(line, value_start, value_end, line_end)`` of the ``####`` line at ``pos``, tags read
     through; a string saying why it is no answer line (too long)."""
-    start = pos + 4
-    while start < len(text) and text[start] == "#":
-        start += 1
+    start = _HASH_RUN_RE.match(text, pos).end()  # type: ignore[union-attr] - always matches
     line_end = text.find("\n", start, start + MAX_LINE_CHARS + 1)
     if line_end < 0:
         line_end = text.find("\n", start)
@@ -927,7 +932,6 @@ _CHECKING_RE = re.compile(
 )
 
 
-_FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
 
 
 # Before the final "answer is": "6, or the answer is 5", "The other answer is 5".
@@ -939,26 +943,20 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 
 
 def _last_answer_is(text: str) -> re.Match[str] | None:
-    """The last "answer is" / "answer:" that commits to a value, found from the end (most
-    completions hold it near the end, so the scan stops early)."""
-    lowered = text.lower()
-    pos = len(text)
-    while True:
-        pos = lowered.rfind("answer", 0, pos)
-        if pos < 0:
-            return None
-        start = pos
-        final = _FINAL_BEFORE_RE.search(lowered, max(0, pos - 20), pos)
-        if final is not None:
-            start = final.start()
-        m = _ANSWER_IS_RE.match(text, start)
-        if m is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+    """The last "answer is" / "answer:" that commits to a value: one regex pass collects
+    the candidates, which are judged from the last."""
+    if "answer" not in text.lower():
+        return None
+    for m in reversed(list(_ANSWER_IS_RE.finditer(text))):
+        start = m.start()
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
             continue
         if _NOT_A_VALUE_RE.match(text, m.end()):
             continue
-        if _CHECKING_RE.search(text, max(0, m.start() - 40), m.start()):
+        if _CHECKING_RE.search(text, max(0, start - 40), start):
             continue
         return m
+    return None
 
 
 def _finish(
@@ -1027,8 +1025,8 @@ def final_answer(text: str) -> FinalAnswer:
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
     hashes = text.rfind("####")
-    while hashes > 0 and text[hashes - 1] == "#":
-        hashes -= 1
+    if hashes > 0:  # the first '#' of its run, in C
+        hashes = len(text[:hashes].rstrip("#"))
     if hashes > 0:
         # "#### 19 #### 18" is one line that holds two values, read from its first '####'
         hashes = text.find("####", text.rfind("\n", 0, hashes) + 1)
