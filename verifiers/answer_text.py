@@ -128,7 +128,19 @@ def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(alternatives, re.IGNORECASE | re.MULTILINE)
 
 
+_ANY_HINT_RE = re.compile(
+    "|".join(
+        re.escape(h)
+        for name, (_, hints) in _HIDDEN_FORMS.items()
+        if name != "tex_comment"
+        for h in hints
+    )
+)
+
+
 def _forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
+    if _ANY_HINT_RE.search(text) is None and not (tex_comments and "%" in text):
+        return ()  # one C pass decides for most texts
     return tuple(
         name
         for name, (_, hints) in _HIDDEN_FORMS.items()
@@ -185,7 +197,9 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
         close = text.find("-->", end)
         return len(text) if close < 0 else close + 3
     if kind == "element":
-        close = re.compile(rf"</\s*{re.escape(m.group('tag'))}\s*>", re.IGNORECASE).search(text, end)
+        close = re.compile(rf"</\s*{re.escape(m.group('tag'))}\s*>", re.IGNORECASE).search(
+            text, end
+        )
         return len(text) if close is None else close.end()
     if kind == "md_comment" or kind == "tex_comment":
         close = text.find("\n", end)
@@ -224,11 +238,11 @@ def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]
 _VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
 
 
-
 # --- markup that reads as a space ---------------------------------------------------------------
 
 _MARKUP_RE = re.compile(
-    r"</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
+    r"(?=[<\\])"  # every form starts with one of these: other positions fail at once
+    r"(?:</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
     # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
     r"|(?<!\d)\\[,!](?!\d)|\\[,!](?!\d{3}(?!\d))|\\[;: >]"
     r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
@@ -238,8 +252,9 @@ _MARKUP_RE = re.compile(
     r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"
     # a text wrapper around words (no digits, no commands): the words stay
     r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
-    r"operatorname|[hv]box)\s*\{(?P<words>[^{}\\\d]{0,200})\}"
+    r"operatorname|[hv]box)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
 )
+_MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 
 def _markup_to_space(m: re.Match[str]) -> str:
@@ -268,7 +283,7 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     forms = _forms_in(text, tex_comments)
     if forms:
         text, hidden = _without_hidden(text, forms)
-    if "<" in text or "\\" in text:
+    if _MARKUP_HINT_RE.search(text):
         text = _MARKUP_RE.sub(_markup_to_space, text)
     return text, hidden
 

@@ -467,9 +467,11 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
     """The first value in ``rest`` that is neither a restatement of one of ``answers`` nor
     part of a check whose result is one (a sentence ending ``= answer``), or None. One pass:
     sentences are cut as the values are met."""
-    keys = {k for a in answers for k in _value_keys(a)}
+    keys: set[str] | None = None  # read only when the tail holds a value (most hold none)
     sentence_start, sentence_stop, checked = -1, -1, False
     for m in _TAIL_VALUE_RE.finditer(rest):
+        if keys is None:
+            keys = {k for a in answers for k in _value_keys(a)}
         if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
             continue
         if m.start() >= sentence_stop:
