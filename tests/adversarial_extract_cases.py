@@ -463,3 +463,9 @@ GSM8K_CASES += [
     ("-1", "The answer is **\u22121**\nHope this helps!", 1.0, "i30_props"),
     ("0", "<answer>0</answer>\\begin{comment}1\\end{comment}", 0.0, "i30_props"),
 ]
+CASES += [
+    ("5", r"$6$ and $\boxed{5}$", 0.0, "i30_value_before"),
+    ("5", r"from 2 to $\boxed{5}$", 0.0, "i30_value_before"),
+    ("5", r"Adding 2 and 3 gives $\boxed{5}$.", 1.0, "i30_value_before"),
+    ("5", r"In 2024 we get \boxed{5}", 1.0, "i30_value_before"),
+]

@@ -596,6 +596,17 @@ def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
+# Up to three short words (or "&", "/", "+") between a value and the final box.
+_JOINER_BEFORE_RE = re.compile(r"(?<=[\d$})])[ \t]*(?:(?:[^\W\d_]{1,12}|[&/+|])[ \t]*){1,3}\Z")
+# Words that commit the value after them: what comes before is its derivation, not another answer.
+_COMMIT_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|get|gets|got|yields?|makes?|becomes?|"
+    r"so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    r"then|namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
+    re.IGNORECASE,
+)
+
+
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
     "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
@@ -604,6 +615,12 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     if has_or:
         k -= 2
+    else:
+        # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
+        # do not commit to it (no "is", "=", "gives", ...) is offered beside it
+        joiner = _JOINER_BEFORE_RE.search(text, max(0, k - 40), k)
+        if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
+            k, has_or = joiner.start(), True
     q = _skip_back(text, k, " \t\n\r,;$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
