@@ -11,13 +11,18 @@ r"""Math answers: extract the final answer from a completion and compare it with
 >>> v.reward, v.reason, v.pred, v.details["path"]
 (1.0, 'correct', '(x-1)(x+1)', 'symbolic')
 
-The final answer is read by the rule shared with GSM8K (``verifiers.math_extract``): the last
-commitment (the outermost ``\boxed{}``, a ``####`` line, "the answer is ...") wins by position;
-without one, the final math span (``$\frac{14}{3}$``), else the last number standing alone (never
-a digit inside ``\frac{1+\sqrt{5}}{2}`` or ``AZYUK2A``). Anything that offers another answer
-(``5 or 6`` around it, ``(or 6)``, a retraction later, a box inside a box next to other text, an
-approximation) scores 0 with the reason. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}``
-when the gold is a bare value.
+The final answer is read by the allow-list grammar shared with GSM8K and countdown
+(``verifiers.math_extract``, after the one normalisation pass of ``verifiers.answer_text``):
+the last commitment (the outermost ``\boxed{}``, an ``<answer>`` tag, a ``####`` line, "the
+answer is ...") wins by position, every commitment in its paragraph must agree with it, and
+only an allow-listed tail may follow it (no other value); without one, only a closing form
+(``... = X``, X alone on its line, one value not denied or bounded). Anything else scores 0
+with the reason. Stages run once each, in order: ``details["source"]`` says where the answer
+was read, ``details["problem"]`` why the reading refused it, ``details["path"]`` how it was
+compared. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}`` when the gold is a bare value.
+Several commitments against a gold with several values are compared as one list (a set of
+solutions); against a single value, each must equal it. All comparisons of one completion
+share one deadline.
 
 The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
 gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
