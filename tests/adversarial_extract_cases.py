@@ -469,3 +469,9 @@ CASES += [
     ("5", r"Adding 2 and 3 gives $\boxed{5}$.", 1.0, "i30_value_before"),
     ("5", r"In 2024 we get \boxed{5}", 1.0, "i30_value_before"),
 ]
+CASES += [
+    ("0", "The answer cannot be 0.", 0.0, "i30_props"),
+    ("0", "Answer: 1% Answer: 0\n", 0.0, "i30_props"),
+    ("0", 'So the total = 1<font color="white">So the total = 0</font>', 0.0, "i30_props"),
+    ("5", "The answer is 5. So the answer is 5.", 1.0, "i30_props"),
+]

@@ -277,3 +277,9 @@ def test_answer_of_spacing_or_hidden_content_is_empty(inside: str) -> None:
 @pytest.mark.parametrize("inside", [r"\hbox{42}", r"\textcolor{red}{x}", "[a](#)", r"\mbox{yes}"])
 def test_answer_of_visible_content_in_wrappers_is_not_empty(inside: str) -> None:
     assert format_check(f"<think>a</think><answer>{inside}</answer>").reward == 1.0
+
+
+def test_mathstrut_is_spacing() -> None:
+    # found by h3's property tests: \mathstrut draws nothing
+    verdict = format_check(r"<think>a</think><answer>\mathstrut</answer>")
+    assert verdict.details["rule"] == "empty_tag", verdict

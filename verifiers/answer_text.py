@@ -107,7 +107,7 @@ _HIDDEN_FORMS = {
     "html_comment": (r"<!--", ("<!--",)),
     "element": (
         r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*:\s*(?:white|#fff(?:fff)?\b|"
+        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
         r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
         ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR"),
     ),
@@ -246,7 +246,7 @@ _MARKUP_RE = re.compile(
     # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
     r"|(?<!\d)\\[,!](?!\d)|\\[,!](?!\d{3}(?!\d))|\\[;: >]"
     r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
-    r"negthickspace|hfill|vfill|hss|strut|null|relax|allowbreak|nobreak|newline|linebreak|"
+    r"negthickspace|hfill|vfill|hss|strut|mathstrut|null|relax|allowbreak|nobreak|newline|linebreak|"
     r"par|noindent|displaystyle|textstyle|smallskip|medskip|bigskip)(?![A-Za-z])"
     r"|\\(?:[hv]space\*?|hskip|vskip|kern|mkern|mskip|hglue|vglue)\s*"
     r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"

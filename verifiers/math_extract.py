@@ -229,53 +229,6 @@ def end_of_answer_line(line: str) -> str:
     return " ".join(_MARKUP_TAG_RE.sub(" ", line).split())
 
 
-# --- what does not show -------------------------------------------------------------------
-
-_COMMITMENT_RE = re.compile(r"\\boxed|\\fbox|####|answer", re.IGNORECASE)
-# Groups drawn invisibly: \phantom{...} and kin, and white text (\textcolor{white}{...},
-# \color{white}{...}).
-_HIDDEN_GROUP_RE = re.compile(
-    r"\\(?:[hv]?phantom|(?:text)?color\s*\{\s*white\s*\})\s*(?=\{)", re.IGNORECASE
-)
-
-
-
-
-def _without_hidden_answers(text: str) -> str:
-    r"""``text`` with every answer that does not show blanked out (spaces, so that positions
-    stay): an HTML comment ``<!-- \boxed{5} -->`` (an unclosed one hides the rest of the text),
-    ``\phantom{\boxed{5}}``, ``\textcolor{white}{\boxed{5}}``. Only regions holding a
-    commitment (a box, ``####``, "answer") are blanked: "5 <!-- or 6 -->" still reads as the
-    hedge it is written as. Each region is scanned once (linear)."""
-    regions: list[tuple[int, int]] = []
-    if "<!--" in text:
-        i = text.find("<!--")
-        while i >= 0:
-            close = text.find("-->", i + 4)
-            end = len(text) if close < 0 else close + 3
-            regions.append((i, end))
-            i = text.find("<!--", end) if close >= 0 else -1
-    if "phantom" in text or "olor" in text:
-        for m in _HIDDEN_GROUP_RE.finditer(text):
-            if regions and m.start() < regions[-1][1]:
-                continue
-            box = _box_at(text, m.end())
-            end = len(text) if isinstance(box, str) else m.end() if box is None else box[2]
-            regions.append((m.start(), end))
-    regions = [r for r in regions if _COMMITMENT_RE.search(text, *r)]
-    if not regions:
-        return text
-    regions.sort()
-    pieces, at = [], 0
-    for start, end in regions:
-        start = max(start, at)
-        if end > start:
-            pieces += [text[at:start], " " * (end - start)]
-            at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
-
-
 # --- boxes -------------------------------------------------------------------------------
 
 
@@ -1109,7 +1062,7 @@ def final_answer(text: str) -> FinalAnswer:
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    earlier = _paragraph_values(text, answer_is.start())  # type: ignore[union-attr]
+    earlier = _paragraph_values(text, answer_is.start(), clauses=True)  # type: ignore[union-attr]
     found = _finish(
         text, value, "answer_is", v_start, v_end, check_before=False, earlier=earlier
     )
@@ -1138,7 +1091,7 @@ def _last_answer_tag(text: str) -> re.Match[str] | None:
     return m
 
 
-def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
+def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
     whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
@@ -1159,6 +1112,17 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
         at = box[2]
     if "<answer>" in text[para_start:start]:
         values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
+    # With ``clauses`` (the final answer is a clause too), earlier "answer is" clauses that
+    # hold a value count as well; an earlier clause ends where the final answer starts.
+    head = text[para_start:start] if clauses else ""
+    for count, m in enumerate(_ANSWER_IS_RE.finditer(head)):
+        if count > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")
+        clause = _read_clause(head, m.end())
+        if clause is not None and not _NOT_A_VALUE_RE.match(head, m.end()):
+            value = _clean(clause[0])
+            if _TAIL_VALUE_RE.search(value):
+                values.append(value)
     return tuple(v for v in dict.fromkeys(values) if v)
 
 
@@ -1184,7 +1148,8 @@ def _fallback(text: str) -> FinalAnswer:
 # Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
 _DENIED_BEFORE_RE = re.compile(
     r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
-    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't)"
+    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't|"
+    r"cannot(?:\s+be)?|can't(?:\s+be)?|couldn't(?:\s+be)?|won't(?:\s+be)?|doesn't|don't)"
     r"[\s$*(]*\Z"
     # other languages, without \b (no word boundary inside CJK text)
     r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
