@@ -475,3 +475,9 @@ CASES += [
     ("0", 'So the total = 1<font color="white">So the total = 0</font>', 0.0, "i30_props"),
     ("5", "The answer is 5. So the answer is 5.", 1.0, "i30_props"),
 ]
+CASES += [
+    ("0", "\uc815\ub2f5\uc740 0\uc774 \uc544\ub2d9\ub2c8\ub2e4.", 0.0, "i30_props"),
+    ("0", "So we get\n1\n[//]: # (So we get\n0)\n", 0.0, "i30_props"),
+    ("5", r"\boxed{5} is not correct.", 0.0, "i30_negation"),
+    ("5", r"\boxed{5}. It is not hard to check.", 1.0, "i30_negation"),
+]

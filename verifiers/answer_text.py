@@ -201,6 +201,9 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
             text, end
         )
         return len(text) if close is None else close.end()
+    if kind == "md_comment" and "(" in m.group() and ")" not in m.group():
+        close = text.find(")", end, end + 2_000)  # "[//]: # (..." may run over several lines
+        return len(text) if close < 0 else close + 1
     if kind == "md_comment" or kind == "tex_comment":
         close = text.find("\n", end)
         return len(text) if close < 0 else close
@@ -252,7 +255,7 @@ _MARKUP_RE = re.compile(
     r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"
     # a text wrapper around words (no digits, no commands): the words stay
     r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
-    r"operatorname|[hv]box)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
+    r"operatorname|[hv]box|smash|[lrc]lap|math[lrc]lap)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
 )
 _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 

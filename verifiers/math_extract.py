@@ -402,7 +402,12 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
 
 
 _DOUBT_RE = re.compile(
-    r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe))\b", re.IGNORECASE
+    r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
+    # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
+    r"(?:is|are|was|were)\s+not|isn't|aren't|wasn't|not\s+(?:the\s+answer|correct|right)|"
+    r"nicht|n'est\s+pas|no\s+es)\b|\uc544\ub2c8|\uc544\ub2d9|\u3067\u306f\u306a\u3044|"
+    r"\u3058\u3083\u306a\u3044|\u4e0d\u662f|\u4e0d\u5bf9|\u9519",
+    re.IGNORECASE,
 )
 # A value in the tail: a number (any script's digits), an English number word ("one" and "a"
 # are left out: prose uses them as pronouns), a CJK numeral, or a math constant.
