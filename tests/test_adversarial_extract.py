@@ -108,6 +108,7 @@ PATHOLOGICAL = {
     "text-wrappers": "\\text{or}" * (MB // 9),
     "tail-values": r"\boxed{5}" + " 5" * (MB // 2 - 10),
     "paragraph-boxes": ("\\boxed{5} " * 50 + "\n\n") * (MB // 510),
+    "answer-clauses": "answer is " * (MB // 10),  # each earlier clause read in a bounded window
 }
 # The bar is 0.5 s per 1 MB call on an idle machine; this suite runs on shared CPUs, so it
 # allows 3x that. A super-linear scan takes minutes on these inputs, far beyond either.

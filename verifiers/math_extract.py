@@ -669,7 +669,9 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
                     end += 2
                 return text[i:end], i, end
             break
-    sentence_end = _sentence_end(text, i)
+    # bounded: a clause never reads past MAX_BOX_CHARS, so many clauses cost no rescans
+    end = _SENTENCE_END_RE.search(text, i, i + MAX_BOX_CHARS)
+    sentence_end = min(len(text), i + MAX_BOX_CHARS) if end is None else end.start()
     # The math inside the sentence must not hide a sentence end: skip over spans.
     stop = min(sentence_end, i + MAX_BOX_CHARS)
     segment = text[i:stop]
