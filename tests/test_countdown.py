@@ -228,3 +228,10 @@ def test_what_shows_is_what_is_read(completion: str) -> None:
 def test_a_value_after_the_expression_is_an_alternative(completion: str) -> None:
     verdict = countdown_check(completion, "16", numbers=[2, 3, 5])
     assert (verdict.reward, verdict.reason) == (0.0, "hedged"), verdict
+
+
+@pytest.mark.parametrize("pad", [" ", "\t"])
+def test_padding_then_an_alternative_inside_the_tag_is_refused(pad: str) -> None:
+    # a long expression is cut before it is rewritten; the cut must never parse as the whole
+    verdict = countdown_check(f"<answer>(3+5)*2{pad * 2100}or 3*5</answer>", "16", numbers=[2, 3, 5])
+    assert verdict.reward == 0.0, verdict

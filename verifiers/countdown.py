@@ -102,7 +102,8 @@ def _extract(text: str) -> tuple[str, str | None, int] | None:
         return None
     found, _, end = max(candidates, key=lambda c: c[1])
     # Refused as too long below; cut first so that no rewrite below reads a megabyte.
-    found = found[: 4 * MAX_EXPRESSION_CHARS]
+    if len(found) > 4 * MAX_EXPRESSION_CHARS:
+        found = found[: 4 * MAX_EXPRESSION_CHARS] + "\u2026"  # marked cut: never parsed whole
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
