@@ -53,7 +53,7 @@ CASES: list[tuple[str, str, float, str]] = [
     ("1.25", r"so $AB = 1\frac{1}{3}$, or $\boxed{1.25}$.", 0.0, "alternative_before"),
     ("6", r"Therefore, $\boxed{6}$.", 1.0, "alternative_before"),
     # --- an early answer must not beat the final one -----------------------------------
-    ("6", r"My first guess is $\boxed{5}$ ... so the answer is 6", 1.0, "early_answer"),
+    ("6", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
     ("5", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),
     ("6", "#### 5\nHmm, recounting, the answer is 6.", 1.0, "early_answer"),
     ("5", "#### 5\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),
@@ -69,7 +69,7 @@ CASES: list[tuple[str, str, float, str]] = [
         0.0,
         "early_answer",
     ),
-    ("-5", r"So $\boxed{5}$. Wait, I dropped a sign: it is $\boxed{-5}$.", 1.0, "early_answer"),
+    ("-5", r"So $\boxed{5}$. Wait, I dropped a sign: it is $\boxed{-5}$.", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
     ("5", r"So $\boxed{5}$. Wait, I dropped a sign: it is $\boxed{-5}$.", 0.0, "early_answer"),
     (
         "7",
@@ -95,7 +95,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (
         "44",
         r"So $17^{-1}\equiv \boxed{44}\pmod{83}$. We may check our answer: $17\cdot 44 = 748$, so our answer is correct.",
-        1.0,
+        0.0,  # issue 30: the check after it ends in 748, not the answer
         "retraction",
     ),  # noqa: E501
     # --- approximations are hedges -----------------------------------------------------
@@ -149,7 +149,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (r"\frac{1}{2}", r"We conclude \[ p = \frac{1}{2} \]", 1.0, "unboxed_right"),
     ("12", "The answer is: 12", 1.0, "unboxed_right"),
     ("x+1", "The final answer is $x+1$. Done.", 1.0, "unboxed_right"),
-    ("18", "The answer is 18 dollars, found in 2 steps.", 1.0, "unboxed_right"),
+    ("18", "The answer is 18 dollars, found in 2 steps.", 0.0, "unboxed_right"),
     ("7", "Final Answer: The final answer is $7$. I hope it is correct.", 1.0, "unboxed_right"),
     (
         "7",
@@ -215,8 +215,8 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"\boxed{6} \phantom{\boxed{5}}", 0.0, "hidden_answer"),
     ("5", r"$\boxed{6}$ $\textcolor{white}{\boxed{5}}$", 0.0, "hidden_answer"),
     ("5", "$\\boxed{6}$ % $\\boxed{5}$", 0.0, "hidden_answer"),
-    ("6", r"\boxed{6} <!-- \boxed{5} -->", 1.0, "hidden_answer"),
-    ("5", r"<!-- \boxed{6} --> The answer is $\boxed{5}$.", 1.0, "hidden_answer"),
+    ("6", r"\boxed{6} <!-- \boxed{5} -->", 0.0, "hidden_answer"),  # issue 30: a hidden value is refused
+    ("5", r"<!-- \boxed{6} --> The answer is $\boxed{5}$.", 0.0, "hidden_answer"),  # issue 30: a hidden value is refused
     ("20", r"It grows by 20% so the answer is $\boxed{20}$.", 1.0, "hidden_answer"),
     # --- a22: a box that is one operand of a larger expression states that expression ----
     ("5", r"$\frac{\boxed{5}}{2}$", 0.0, "box_in_expression"),
@@ -324,7 +324,7 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("18", "#### 18 <b>or 19</b>", 0.0, "hashes_line"),
     ("18", "#### 18" + PAD + "or 19", 0.0, "hashes_line"),
     ("18", "#### 18" + " " * 350 + "or 19", 0.0, "hashes_line"),
-    ("18", "#### 18\nthen later 19", 1.0, "hashes_line"),
+    ("18", "#### 18\nthen later 19", 0.0, "hashes_line"),
     ("18", "#### ~18", 0.0, "approximation"),
     ("18", "#### about 18", 0.0, "approximation"),
     ("18", "#### 18 approx", 0.0, "approximation"),
@@ -346,7 +346,7 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 18", "#### 18 cents", 0.0, "units"),
     ("She makes 9 * 2 = $<<9*2=18>>18 every day.\n#### 18", "#### 18 dollars", 1.0, "units"),
     # --- right answers that must score 1 ------------------------------------------------
-    ("18", "The answer is 18 dollars, found in 2 steps.", 1.0, "gsm8k_right"),
+    ("18", "The answer is 18 dollars, found in 2 steps.", 0.0, "gsm8k_right"),
     ("18", "#### 18 dollars per day", 1.0, "gsm8k_right"),
     ("18", "#### 18 eggs/day", 1.0, "gsm8k_right"),
     ("18", "#### $18/day", 1.0, "gsm8k_right"),
@@ -378,5 +378,106 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     ("18", "It costs 17-18 dollars.", 0.0, "range"),
     ("18", "It costs 17\u201318 dollars.", 0.0, "range"),
     ("18", "It costs between 17 and 18 dollars.", 0.0, "range"),
-    ("18", "She sold 3 and kept 18.", 1.0, "range"),
+    ("18", "She sold 3 and kept 18.", 0.0, "range"),  # issue 30: one value in the closing sentence
+]
+
+# --- issue 30: the allow-list grammar (one normalised text, an allow-listed tail) ----------
+CASES += [
+    ("5", "\\boxed{5}\u6216" "6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u6216\u8005 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \ub610\ub294 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0623\u0648 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0e2b\u0e23\u0e37\u0e2d 6", 0.0, "i30_other_script_or"),
+    ("5", "\\boxed{5} \u0939\u093e \u0967", 0.0, "i30_other_script_or"),
+    ("5", r"\boxed{5} \hspace{1em} or 6", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} \textbf{or} 6", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} <b>or 6</b>", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5} \u0585r 6", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\u2800or\u28006", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\u00b11", 0.0, "i30_markup_alternative"),
+    ("5", r"\boxed{5} to 6", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5} or \uff16", 0.0, "i30_markup_alternative"),
+    ("5", "\\boxed{5}\nAns = 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5}\n= 6", 0.0, "i30_later_value"),
+    ("5", r"\boxed{5} so 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5}\nFinal answer 6", 0.0, "i30_later_value"),
+    ("5", "\\boxed{5} or six", 0.0, "i30_later_value"),
+    ("5", r"\boxed{5} (though 6 also works)", 0.0, "i30_prose_alternative"),
+    ("5", r"\boxed{5} if n is odd, 6 if n is even", 0.0, "i30_prose_alternative"),
+    ("5", r"\boxed{5}, probably.", 0.0, "i30_prose_alternative"),
+    ("5", r"\iffalse \boxed{5} \fi", 0.0, "i30_hidden"),
+    ("5", r"\boxed{6} \iffalse \boxed{5} \fi", 0.0, "i30_hidden"),
+    ("5", r"\begin{comment} \boxed{5} \end{comment}", 0.0, "i30_hidden"),
+    ("5", '<span style="display:none">\\boxed{5}</span>', 0.0, "i30_hidden"),
+    ("5", "[//]: # (\\boxed{5})", 0.0, "i30_hidden"),
+    ("5", r"\color{white} \boxed{5}", 0.0, "i30_hidden"),
+    ("6", r"\boxed{6} \iffalse \boxed{5} \fi", 0.0, "i30_hidden"),  # issue 30: a hidden value is refused
+    ("5", "\\boxed{5}\n\nWait, is that right? Yes: 2 + 3 = 5.", 1.0, "i30_check_tail"),
+    ("5", r"\boxed{5} cm$^2$, that is five square centimetres.", 1.0, "i30_dressing_tail"),
+    ("5", r"$\boxed{5}$. Check: $x = 5$ satisfies the equation.", 1.0, "i30_check_tail"),
+]
+CASES += [
+    ("5", "It is 6, not 5.", 0.0, "i30_negation"),
+    ("5", "The answer is not 5.", 0.0, "i30_negation"),
+    ("5", "So x is greater than 5.", 0.0, "i30_negation"),
+    ("5", "It is $6$, not $5$.", 0.0, "i30_negation"),
+    ("5", r"\boxed{6} \text{ or } \boxed{5}", 0.0, "i30_two_commitments"),
+    ("5", r"\boxed{6} \quad \boxed{5}", 0.0, "i30_two_commitments"),
+    ("5", r"\boxed{6} / \boxed{5}", 0.0, "i30_two_commitments"),
+    ("5", r"<answer>6</answer> \boxed{5}", 0.0, "i30_two_commitments"),
+    ("5", r"\boxed{6}. Another valid answer is 5.", 0.0, "i30_two_commitments"),
+    ("5", r"\boxed{5} \quad \boxed{\frac{10}{2}}", 1.0, "i30_two_commitments"),
+    ("(2,2),(6,2)", r"\boxed{(2, 2)} \quad \text{and} \quad \boxed{(6, 2)}", 1.0, "i30_set"),
+    ("(2,2),(6,2)", r"\boxed{(2, 2)} \quad \text{and} \quad \boxed{(6, 3)}", 0.0, "i30_set"),
+    ("5", "Half of 4 is 2, so 2 + 3 = 5.", 1.0, "i30_closing_form"),
+    ("5", "We count them.\n5", 1.0, "i30_closing_form"),
+    ("5", "So the number of apples is 5.", 1.0, "i30_closing_form"),
+]
+GSM8K_CASES += [
+    ("18", "So she has 19 eggs, not 18.", 0.0, "i30_negation"),
+    ("18", "#### 18\nso 19", 0.0, "i30_later_value"),
+    ("18", "She pays 3 * 6 = 18 dollars.", 1.0, "i30_closing_form"),
+]
+GSM8K_CASES += [
+    ("28", "#### twenty, eight", 0.0, "i30_amount"),
+    ("2000", "#### one thousand one thousand", 0.0, "i30_amount"),
+    ("18", "#### 18 twelfths", 0.0, "i30_amount"),
+    ("1205", "#### one thousand, two hundred and five", 1.0, "i30_amount"),
+    ("18", "#### \\boxed{18}", 1.0, "i30_refused_right"),
+    ("18", "#### 18 total", 1.0, "i30_refused_right"),
+    ("18", "#### \u20ac18", 1.0, "i30_refused_right"),
+    ("-5", "#### \u22125", 1.0, "i30_refused_right"),
+    ("-5", "#### \u20135", 1.0, "i30_refused_right"),
+    ("$18", "#### \u20ac18", 0.0, "i30_amount"),
+]
+# found by the property tests of tests/test_reward_properties.py (helper h3)
+CASES += [
+    ("0", "<answer>1\n0</answer>", 0.0, "i30_props"),
+    ("0", "<answer>0</answer>\\begin{comment}1\\end{comment}", 0.0, "i30_props"),
+    ("0", "\u7b54\u6848\u4e0d\u662f0\u3002", 0.0, "i30_props"),
+    ("0", "The answer is $\\mathbf{0}$", 1.0, "i30_props"),
+    ("5", "<answer>5</answer>", 1.0, "i30_props"),
+    ("-1", "The answer is **\u22121**\nHope this helps!", 1.0, "i30_props"),
+]
+GSM8K_CASES += [
+    ("-1", "The answer is **\u22121**\nHope this helps!", 1.0, "i30_props"),
+    ("0", "<answer>0</answer>\\begin{comment}1\\end{comment}", 0.0, "i30_props"),
+]
+CASES += [
+    ("5", r"$6$ and $\boxed{5}$", 0.0, "i30_value_before"),
+    ("5", r"from 2 to $\boxed{5}$", 0.0, "i30_value_before"),
+    ("5", r"Adding 2 and 3 gives $\boxed{5}$.", 1.0, "i30_value_before"),
+    ("5", r"In 2024 we get \boxed{5}", 1.0, "i30_value_before"),
+]
+CASES += [
+    ("0", "The answer cannot be 0.", 0.0, "i30_props"),
+    ("0", "Answer: 1% Answer: 0\n", 0.0, "i30_props"),
+    ("0", 'So the total = 1<font color="white">So the total = 0</font>', 0.0, "i30_props"),
+    ("5", "The answer is 5. So the answer is 5.", 1.0, "i30_props"),
+]
+CASES += [
+    ("0", "\uc815\ub2f5\uc740 0\uc774 \uc544\ub2d9\ub2c8\ub2e4.", 0.0, "i30_props"),
+    ("0", "So we get\n1\n[//]: # (So we get\n0)\n", 0.0, "i30_props"),
+    ("5", r"\boxed{5} is not correct.", 0.0, "i30_negation"),
+    ("5", r"\boxed{5}. It is not hard to check.", 1.0, "i30_negation"),
 ]

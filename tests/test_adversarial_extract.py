@@ -92,6 +92,23 @@ PATHOLOGICAL = {
     "padding-after": r"\boxed{5}" + " " * MB,
     "invisible": "\u200b" * MB + r"\boxed{5}",
     "markup": "<b>" * (MB // 3) + "#### 5",
+    # issue 30: markers that are no boxes (a rescan per marker took 54 s), hash runs, and
+    # every hiding and normalising form of the reading pass
+    "boxed-words": "\\boxeda" * (MB // 7),
+    "hash-run": "#" * MB,
+    "iffalse": "\\iffalse" * (MB // 8),
+    "html-comments": "<!--" * (MB // 4),
+    "hidden-spans": "<span style='display:none'>" * (MB // 28),
+    "white": "{\\color{white}" * (MB // 14),
+    "phantoms": "\\phantom{" * (MB // 9),
+    "cjk-or": "\u6216" * MB,
+    "braille-blank": "\u2800" * MB,
+    "minus-signs": "\u2212" * MB,
+    "answer-tags": "<answer>" * (MB // 8),
+    "text-wrappers": "\\text{or}" * (MB // 9),
+    "tail-values": r"\boxed{5}" + " 5" * (MB // 2 - 10),
+    "paragraph-boxes": ("\\boxed{5} " * 50 + "\n\n") * (MB // 510),
+    "answer-clauses": "answer is " * (MB // 10),  # each earlier clause read in a bounded window
 }
 # The bar is 0.5 s per 1 MB call on an idle machine; this suite runs on shared CPUs, so it
 # allows 3x that. A super-linear scan takes minutes on these inputs, far beyond either.

@@ -197,9 +197,7 @@ def test_typographic_minus_and_unicode_spaces_are_read_as_ascii(completion: str)
     assert (verdict.reward, verdict.reason) == (1.0, "correct"), verdict
 
 
-@pytest.mark.parametrize(
-    "completion", ["#### ١٦", "#### １６", "#### \U0001d7cf\U0001d7d4", "#### 2\u200b0-4", "#### 20 \u2212\u2212 4"]
-)
+@pytest.mark.parametrize("completion", ["#### ١٦", "#### 20 \u2212\u2212 4"])
 def test_unicode_digits_and_doubled_minus_stay_refused(completion: str) -> None:
     verdict = countdown_check(completion, "16", numbers=[16, 20, 4])
     assert verdict.reward == 0.0 and verdict.reason.startswith("parse_error"), verdict
@@ -211,3 +209,29 @@ def test_unicode_digits_and_doubled_minus_stay_refused(completion: str) -> None:
 )
 def test_latex_and_decimal_claims_are_still_checked(completion: str) -> None:
     assert countdown_reward(completion, "16", numbers=[2, 3, 5, 16]) == 0.0
+
+
+@pytest.mark.parametrize(
+    "completion", ["#### １６", "#### \U0001d7cf\U0001d7d4", "#### 2\u200b0-4", "<answer>2(3+5)</answer>"]
+)
+def test_what_shows_is_what_is_read(completion: str) -> None:
+    # issue 30: the text is read as it renders (NFKC look-alikes, invisibles removed), and a
+    # product written without its sign is a product.
+    verdict = countdown_check(completion, "16", numbers=[16, 20, 4, 2, 3, 5])
+    assert (verdict.reward, verdict.reason) == (1.0, "correct"), verdict
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["<answer>(3+5)*2</answer> or 15", "#### (3+5)*2\nso 17", "<answer>(3+5)*2</answer>\u6216 3*5"],
+)
+def test_a_value_after_the_expression_is_an_alternative(completion: str) -> None:
+    verdict = countdown_check(completion, "16", numbers=[2, 3, 5])
+    assert (verdict.reward, verdict.reason) == (0.0, "hedged"), verdict
+
+
+@pytest.mark.parametrize("pad", [" ", "\t"])
+def test_padding_then_an_alternative_inside_the_tag_is_refused(pad: str) -> None:
+    # a long expression is cut before it is rewritten; the cut must never parse as the whole
+    verdict = countdown_check(f"<answer>(3+5)*2{pad * 2100}or 3*5</answer>", "16", numbers=[2, 3, 5])
+    assert verdict.reward == 0.0, verdict

@@ -257,5 +257,29 @@ def test_latex_that_draws_something_is_content():
 
 
 def test_markup_that_shows_something_is_content():
-    for shown in ("&amp;", "4<br>", "<!-- x", "x < 5", "a\u0301"):
+    for shown in ("&amp;", "4<br>", "x < 5", "a\u0301"):
         assert format_reward(f"<think>a</think><answer>{shown}</answer>") == 1.0, shown
+
+
+@pytest.mark.parametrize(
+    "inside",
+    [r"\strut", r"\null", r"\kern1em", r"\hfill", r"\hbox{}", r"\textcolor{white}{x}", "[](#)",
+     r"\iffalse 42 \fi", r"{\color{white} 42}", "<!-- 42 -->",
+     r"\hspace{2em}\vphantom{42}",
+     "<!-- 42"],  # an unclosed comment hides the rest, as in the math reader
+)
+def test_answer_of_spacing_or_hidden_content_is_empty(inside: str) -> None:
+    # issue 30, hole class 11: none of these renders anything a reader could take as an answer
+    verdict = format_check(f"<think>a</think><answer>{inside}</answer>")
+    assert verdict.reward == 0.0 and verdict.details["rule"] == "empty_tag", verdict
+
+
+@pytest.mark.parametrize("inside", [r"\hbox{42}", r"\textcolor{red}{x}", "[a](#)", r"\mbox{yes}"])
+def test_answer_of_visible_content_in_wrappers_is_not_empty(inside: str) -> None:
+    assert format_check(f"<think>a</think><answer>{inside}</answer>").reward == 1.0
+
+
+def test_mathstrut_is_spacing() -> None:
+    # found by h3's property tests: \mathstrut draws nothing
+    verdict = format_check(r"<think>a</think><answer>\mathstrut</answer>")
+    assert verdict.details["rule"] == "empty_tag", verdict

@@ -68,7 +68,8 @@ def test_parse_gsm8k_answer_rejects_non_strings():
         (r"The total is $\boxed{18}$.", "18", 1.0, 0.0),
         ("The total is 18.", "18", 1.0, 0.0),
         ("The total is 18 and then 19.", "18", 0.0, 0.0),
-        ("#### 18\nthen later 19", "18", 1.0, 1.0),  # '####' outranks a later number
+        # issue 30: a value after the final answer is an alternative, wherever it stands
+        ("#### 18\nthen later 19", "18", 0.0, 0.0),
         # ... but on the '####' line itself, more after the number is no clean answer
         ("#### 18 then later 19", "18", 0.0, 0.0),
         (r"#### 19 \boxed{18}", "18", 0.0, 0.0),  # '####' outranks a box

@@ -70,11 +70,16 @@ def test_is_equiv(gold, pred, expected):
     assert is_equiv(gold, pred) is expected
 
 
-def test_self_correction_counts_the_last_answer():
+def test_self_correction_counts_the_last_answer_only_in_a_later_paragraph():
+    # Issue 30: all commitments in the final answer's paragraph must agree, so a correction
+    # inside one paragraph offers two answers; a correction in a new paragraph is final.
     text = r"So $\boxed{5}$. Wait, I dropped a sign: the result is $\boxed{-5}$."
     assert extract_answer(text) == "-5"
-    assert math_reward(text, "-5") == 1.0
+    assert math_reward(text, "-5") == 0.0
     assert math_reward(text, "5") == 0.0
+    later = r"So $\boxed{5}$." + "\n\nWait, I dropped a sign: the result is $\\boxed{-5}$."
+    assert math_reward(later, "-5") == 1.0
+    assert math_reward(later, "5") == 0.0
 
 
 @pytest.mark.parametrize(
@@ -162,7 +167,8 @@ def test_importing_verifiers_math_does_not_import_sympy_or_torch():
 @pytest.mark.parametrize(
     ("completion", "gold", "reason"),
     [
-        (r"\boxed{\text{not } 5}", "5", "malformed"),
+        # \text{} words are prose after normalisation: "not 5" is an expression, not 5
+        (r"\boxed{\text{not } 5}", "5", "wrong"),
         (r"\boxed{5 thousand}", "5", "wrong"),
         ("The answer is 5 thousand.", "5", "wrong"),
         (r"\boxed{5 thousand}", "5000", "correct"),
@@ -190,7 +196,7 @@ def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, re
         (r"\boxed{\approx 5}", "5", "hedged"),  # an approximation is a hedge (issue 22)
         (r"\boxed{\implies 5}", "5", "malformed"),
         (r"\boxed{5 \ldots}", "5", "malformed"),
-        (r"\boxed{5 \;\text{(wrong)}}", "5", "malformed"),
+        (r"\boxed{5 \;\text{(wrong)}}", "5", "wrong"),
         (r"\boxed{5 \vee 6}", "5", "hedged"),
         (r"\boxed{5 \vee 6}", "6", "hedged"),
         # math-verify would read these as the last number; our parser cannot read them at all

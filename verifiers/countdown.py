@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
+from verifiers.answer_text import read_visible
 from verifiers.math_extract import hedge_after
 from verifiers.types import (
     CORRECT,
@@ -62,6 +63,7 @@ _LATEX_OP_TEXT = {"\\times": "*", "\\cdot": "*", "\\ast": "*", "\\div": "/"}
 _UNICODE_SPACE = re.compile(r"[^\S\n\r\t\f\v ]")
 # ASCII digits only: int() also reads "١٦" and "1_6", which the expression parser refuses.
 _CLAIM = re.compile(r"-?[0-9]{1,50}(?:\.[0-9]{1,50})?")  # "= 16" or "= 16.0"
+_IMPLICIT_PRODUCT_RE = re.compile(r"(?<=[0-9)])\s*(?=\()|(?<=\))\s*(?=[0-9])")
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
@@ -99,9 +101,14 @@ def _extract(text: str) -> tuple[str, str | None, int] | None:
     if not candidates:
         return None
     found, _, end = max(candidates, key=lambda c: c[1])
+    # Refused as too long below; cut first so that no rewrite below reads a megabyte.
+    if len(found) > 4 * MAX_EXPRESSION_CHARS:
+        found = found[: 4 * MAX_EXPRESSION_CHARS] + "\u2026"  # marked cut: never parsed whole
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
+    # "2(3+5)", "(1+2)(3+4)": a product written without its sign
+    expression = _IMPLICIT_PRODUCT_RE.sub("*", expression)
     if not expression:
         return None
     # A bare trailing "=" claims nothing, so it is no claim to check.
@@ -163,11 +170,15 @@ def countdown_check(
     gold = str(target)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    extracted = _extract(completion)
+    text, hidden = read_visible(completion)  # the reading shared with math and GSM8K
+    if hidden is not None:
+        why = f"a value in content that does not render: {hidden!r}"
+        return Verdict(0.0, MALFORMED, None, gold, {"problem": why})
+    extracted = _extract(text)
     if extracted is None:
         return Verdict(0.0, NO_ANSWER, None, gold)
     expression, claim, end = extracted
-    hedge = hedge_after(completion, end)
+    hedge = hedge_after(text, end, (expression, gold, *([claim] if claim else [])))
     if hedge is not None:  # "#### 3+11\nNo wait, it is 3+12."
         return Verdict(0.0, hedge[0], expression, gold, {"problem": hedge[1]})
     if len(expression) > MAX_EXPRESSION_CHARS:

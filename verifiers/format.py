@@ -55,6 +55,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from verifiers.answer_text import visible_text
 from verifiers.types import CORRECT, Verdict, not_a_string
 
 __all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
@@ -113,7 +114,7 @@ def _is_blank_char(c: str) -> bool:
 # spacing commands, \phantom{...}, an empty \text{}. Removing them leaves any visible text.
 _INVISIBLE_LATEX_RE = re.compile(
     r"\\(?:[hv]?phantom|hspace\*?|vspace\*?)\s*\{[^{}]{0,200}\}|\\(?:[,;:! ]|q?quad(?![A-Za-z])|"
-    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|[*_`~$#{}\\]"
+    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|[*_`~$#{}\\]"
 )
 
 
@@ -138,9 +139,11 @@ def _is_blank(text: str) -> bool:
     markup tags and entities that decode to those."""
     if _only_blank_chars(text):
         return True
-    shown = text
-    if "<" in text or "&" in text:
-        shown = _MARKUP_TAG_RE.sub("", _without_comments(text))
+    # What renders: hidden content (white text, \phantom, comments) out, spacing commands
+    # (\strut, \kern1em, \hfill, \hbox{}) and tags to spaces; the reading math uses.
+    shown = visible_text(text)
+    if "<" in shown or "&" in shown:
+        shown = _MARKUP_TAG_RE.sub("", _without_comments(shown))
         if "&" in shown:
             for entity in _BLANK_ENTITIES:  # the common ones in C, before the general decoder
                 shown = shown.replace(entity, "")

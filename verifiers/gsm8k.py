@@ -114,6 +114,16 @@ class _Found:
 _RATE_RE = re.compile(r"(?:\s*/\s*|\s+per\s+|\s+an?\s+|\s+each\s+)(?!cent\b)[A-Za-z]{2,20}$")
 _PAREN_WORDS_RE = re.compile(r"\s*\(\s*([A-Za-z][A-Za-z ]{0,30})\s*\)$")
 _EACH_RE = re.compile(r"\s+each$", re.IGNORECASE)
+# Words for parts of a whole: after an amount they change its value.
+_PART_WORD_RE = re.compile(
+    r"\b(?:halv(?:es)|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|"
+    r"tenths?|elevenths?|twelfths?|(?:hundred|thousand|million)ths?)\b",
+    re.IGNORECASE,
+)
+# "18 total", "18 in all": the amount, said to be the whole.
+_TOTAL_RE = re.compile(r"\s+(?:in\s+)?(?:total|all|altogether|overall)$", re.IGNORECASE)
+_CURRENCIES = {"\u20ac": "euro", "\u00a3": "pound", "\u00a5": "yen", "\u20b9": "rupee"}
+_CURRENCY_RE = re.compile("[" + "".join(_CURRENCIES) + "]")
 
 
 def read_amount(text: str) -> tuple[Fraction, str | None] | None:
@@ -125,6 +135,15 @@ def read_amount(text: str) -> tuple[Fraction, str | None] | None:
     ((Fraction(18, 1), 'dollar'), (Fraction(18, 1), None))
     """
     text = text.strip().rstrip(".").strip()
+    if _PART_WORD_RE.search(text):
+        return None  # "18 twelfths" is 18/12, "18 halves" 9: not the amount 18
+    text = _TOTAL_RE.sub("", text)
+    currency = _CURRENCY_RE.search(text)
+    if currency is not None:  # "€18": a currency sign other than "$" names its unit
+        found = parse_quantity(text[: currency.start()] + text[currency.end() :])
+        if found is None or found[1] is not None:
+            return None
+        return found[0], _CURRENCIES[currency.group()]
     m = _PAREN_WORDS_RE.search(text)
     if m is not None:
         text = text[: m.start()] + " " + m.group(1)

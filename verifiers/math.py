@@ -11,13 +11,18 @@ r"""Math answers: extract the final answer from a completion and compare it with
 >>> v.reward, v.reason, v.pred, v.details["path"]
 (1.0, 'correct', '(x-1)(x+1)', 'symbolic')
 
-The final answer is read by the rule shared with GSM8K (``verifiers.math_extract``): the last
-commitment (the outermost ``\boxed{}``, a ``####`` line, "the answer is ...") wins by position;
-without one, the final math span (``$\frac{14}{3}$``), else the last number standing alone (never
-a digit inside ``\frac{1+\sqrt{5}}{2}`` or ``AZYUK2A``). Anything that offers another answer
-(``5 or 6`` around it, ``(or 6)``, a retraction later, a box inside a box next to other text, an
-approximation) scores 0 with the reason. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}``
-when the gold is a bare value.
+The final answer is read by the allow-list grammar shared with GSM8K and countdown
+(``verifiers.math_extract``, after the one normalisation pass of ``verifiers.answer_text``):
+the last commitment (the outermost ``\boxed{}``, an ``<answer>`` tag, a ``####`` line, "the
+answer is ...") wins by position, every commitment in its paragraph must agree with it, and
+only an allow-listed tail may follow it (no other value); without one, only a closing form
+(``... = X``, X alone on its line, one value not denied or bounded). Anything else scores 0
+with the reason. Stages run once each, in order: ``details["source"]`` says where the answer
+was read, ``details["problem"]`` why the reading refused it, ``details["path"]`` how it was
+compared. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}`` when the gold is a bare value.
+Several commitments against a gold with several values are compared as one list (a set of
+solutions); against a single value, each must equal it. All comparisons of one completion
+share one deadline.
 
 The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
 gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
@@ -381,6 +386,17 @@ def _assigned_value(pred: str, gold: str) -> str:
     return m.group("value").strip()
 
 
+def _several_values(gold: str) -> bool:
+    """Whether the gold holds several values (a list, a set, a \\pm): then several commitments
+    may spell it out; against a single value, differing commitments are a hedge."""
+    bare = gold.strip()
+    return (
+        list_items(gold) > 1
+        or _PLUS_MINUS_RE.search(gold) is not None
+        or (bare.startswith("\\{") and bare.endswith("\\}") and "," in bare)
+    )
+
+
 def _check_timeout(timeout: Any) -> float:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -422,11 +438,21 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
+    alternatives = found.alternatives
+    if alternatives and _several_values(gold):
+        # Several commitments spell out a set of solutions: the gold must equal the whole list.
+        pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
+        alternatives = ()
+    deadline = time.monotonic() + timeout  # one deadline for every comparison below
     equal, reason, details = _compare(gold, pred, timeout)
     details = {"source": source, **details}
-    for alternative in found.alternatives if equal else ():
+    for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
-        same, _, _ = _compare(gold, _assigned_value(alternative, gold), timeout)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = f"no time left to compare the other answers (timeout {timeout} s)"
+            return Verdict(0.0, TIMEOUT, pred, gold, {**details, "path": "hedge", "problem": why})
+        same, _, _ = _compare(gold, _assigned_value(alternative, gold), left)
         if not same:
             why = f"another answer offered just before it: {alternative[:40]!r}"
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})

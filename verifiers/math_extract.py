@@ -1,42 +1,47 @@
-r"""The final answer of a completion: one rule, shared by the math and GSM8K verifiers.
+r"""The final answer of a completion: one allow-list grammar, shared by the math, GSM8K and
+countdown verifiers (issue 30). A reward pays only what this grammar positively reads.
 
-**The rule.** The final answer is the last answer the completion *commits to*, read whole,
-in one place, with nothing after it that offers another. In detail:
+**Stage 1, normalise** (``verifiers.answer_text.read_visible``, once): the text as it
+renders. Look-alikes through NFKC and a confusables table, invisibles out, dashes before a
+digit to ``-``, tags and LaTeX spacing and text wrappers to spaces. What does not render is
+removed, and a value inside it refuses the completion (``malformed``).
 
-1. Commitments are ``\boxed{...}`` / ``\fbox{...}`` (the outermost box: a box inside a box is
-   judged as the outer box's whole content), a ``####`` line, and a "the (final) answer is
-   ..." / "answer: ..." clause. The one that starts *last* is the final answer, so an early
-   guess never beats a later answer (``\boxed{5} ... so the answer is 6`` -> 6). A commitment
-   inside another (a box on the ``####`` line, ``#### 19 \boxed{18}``) is judged as part of
-   the outer one.
-2. With no commitment, the final math span (``$..$``, ``$$..$$``, ``\(..\)``, ``\[..\]``)
-   is the answer, read as one expression, unless a bare number follows it; else the last bare
-   number, which must stand alone: a digit inside a larger expression or a word
-   (``$\frac{1+\sqrt{5}}{2}$``, ``AZYUK2A``) is never read as a number.
-3. Nothing may offer another answer: ``or``/``and``/``,`` and another value right after it,
-   a parenthesised alternative (``$5$ (or $6$)``), another value just before a box
-   (``5 or \boxed{6}``), a retraction or alternative anywhere later (``No wait``,
-   ``Alternatively, ...``, ``Actually, it is 6``, ``scratch that``, a ``?``), or a box left
-   open after it. Any of these: reward 0, reason ``hedged`` (``malformed`` for an open box).
-4. Approximations are hedges: ``~18``, ``about 18``, ``18 approx``, ``\approx 18`` score 0.
-   A box that is one operand of a larger expression (``\frac{\boxed{5}}{2}``, ``-\boxed{5}``,
-   ``\boxed{5}0``, ``\boxed{5}^2``, ``\boxed{5} + 6``) states that expression: ``malformed``.
-   A value standing alone on the completion's last line, after the answer (``\boxed{5}``
-   ... ``\n\n**6**``, ``Final: 6``), is offered too: the answer counts only if it is the same.
-5. Characters that render as nothing (Unicode's default-ignorable set: zero-width spaces
-   and joiners, variation selectors, bidi marks) are removed before reading, and lookalikes
-   (fullwidth forms, math bold letters, Cyrillic/Greek letters shaped like Latin ones) are
-   read as the ASCII they show. A commitment that does not show (inside ``<!-- -->``,
-   ``\phantom{}``, white text) is no commitment; a final box after a TeX comment sign ``%``
-   on its line is refused (``malformed``).
-6. Nothing is silently cut: a ``####`` line longer than ``MAX_LINE_CHARS`` or a box longer
-   than ``MAX_BOX_CHARS`` scores 0 with the reason; markup tags on the ``####`` line
-   (``#### 18 <b>or 19</b>``) are read through, never treated as its end. More than
-   ``MAX_TAIL_CHARS`` of text after the final answer is refused too: what follows an answer
-   must be read to know it is final, and that reading is bounded.
+**Stage 2, read** (this module, once), by this grammar::
 
-Every step is a linear scan (``str.rfind``/``count`` or one regex pass), so a 1 MB completion
-is judged in milliseconds whatever it holds.
+    completion  := text* final [tail]             (no commitment: closing)
+    commitment  := box | answer_tag | hashes_line | answer_clause
+    box         := ("\boxed" | "\fbox") group   the outermost box; a box that is its
+                                                  box's whole content is unwrapped
+    answer_tag  := "<answer>" content "</answer>"
+    hashes_line := "####" amount (to the end of its line)
+    answer_clause := ["final"] "answer" ("is" | "would be" | ":" | "=" ...) value
+    final       := the commitment that starts last
+    paragraph   := every commitment between the last blank line and final:
+                   each must agree with final (its values are handed to the comparator,
+                   joined as a set where the gold holds several values)
+    before      := no value joined to final by words that do not commit to it
+                   ("$6$ and \boxed{5}", "5 or \boxed{6}", "not \boxed{5}")
+    tail        := ( space | punctuation | closing markup | prose without a value
+                   | restatement of final | check "... = final" )*
+                   -- a value is a number, a number word, a box or a math constant;
+                      any other value in the tail: ``hedged``. Retractions ("No wait"),
+                      doubt ("probably"), approximations ("~", "or so") and a "?" on the
+                      answer's sentence are refused too.
+    closing     := "... = X" | X alone on its line
+                 | a sentence whose one value X is not denied or bounded
+                   ("not", "than", "to", "不是", ...): else ``hedged``
+
+A box glued into a larger expression (``\frac{\boxed{5}}{2}``, ``\boxed{5}^2``) states that
+expression (``malformed``); an open box, a box longer than ``MAX_BOX_CHARS``, a ``####`` line
+longer than ``MAX_LINE_CHARS`` and a tail longer than ``MAX_TAIL_CHARS`` are refused with
+their reason, never silently cut.
+
+**Stage 3, parse and compare** (``verifiers.math._compare``, GSM8K's amount reader,
+countdown's expression parser): once, under one deadline for all values.
+
+Every scan is linear: marker positions are collected once (one regex pass) and bisected,
+runs are skipped in C, and each region is read once; ``benchmarks/verify_worst_case.py``
+times the slowest 1 MB shapes known.
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
 '\\frac{1}{2}'
@@ -50,11 +55,14 @@ is judged in milliseconds whatever it holds.
 
 from __future__ import annotations
 
+import bisect
 import re
-import unicodedata
 from dataclasses import dataclass
+from fractions import Fraction
 
+from verifiers.answer_text import read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
@@ -79,6 +87,7 @@ MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
 MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
 MAX_TEXT_CHARS = 8_000_000  # a longer completion is refused outright (bounds every call)
 _MAX_NESTED_BOXES = 8
+MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
 
 _BOX_MARKERS = ("\\boxed", "\\fbox")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
@@ -91,52 +100,13 @@ _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 # The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 
-# Right after an answer, in its sentence: a connector that offers another value. "or" and its
-# kin always do ("5 or more" is not 5); "and"/"but"/"not" only with a value right after them
-# ("5 and it is prime" keeps 5, "5 and 6" offers two).
-_ALWAYS_HEDGE_AFTER_RE = re.compile(
-    r"\s*(?:[,;]\s*)?(?:\(\s*)?(?:or|nor|and/or|vs\.?|versus|alternatively|otherwise|else|either|"
-    r"respectively|maybe|perhaps|possibly|probably|"
-    # "or" in other languages ("o"/"ou"/"of" only with a value after: "5 o 6")
-    r"oder|oppure|ou(?=\s*[-+$\\\d])|o(?=\s*[-+$\\\d])|\u0438\u043b\u0438|\u6216|\u307e\u305f\u306f|"
-    r"ho\u1eb7c|atau|veya|eller|lub|albo|nebo)\b|\s*\\(?:lor|vee)(?![A-Za-z])|"
-    r"\s*\\text\{\s*or\b|\s*\?",
-    re.IGNORECASE,
-)
-_VALUE_AFTER_HEDGE_RE = re.compile(
-    r"\s*(?:[,;]\s*)?(?:and|but|not|rather\s+than|instead\s+of|plus)\s*"
-    r"(?:(?:also|maybe|possibly|perhaps|even|just|not)\s+)?(?:\$|\\\(|\\\[|\\boxed|[-+\u2212]?\d)",
-    re.IGNORECASE,
-)
 # Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
 # separators and delimiters.
 _JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
-# A box, or a number that ends its line or sentence: a second answer standing alone.
-_LONE_VALUE_RE = re.compile(
-    r"(?:\\boxed|\\fbox)\s*\{|[-+\u2212]?\d[\d,]*(?:\.\d+)?[ \t]*[.;!?]?[ \t$]*(?:\n|\Z)"
-)
-_VALUE_START_RE = re.compile(r"\\\(|\\\[|\\boxed|\\fbox|[-+\u2212]?\.?\d")
-# A sentence or line after the answer that opens with "or" and a value: "The answer is 5. Or 6."
-# ("OR" alone on a line, introducing a second method in worked solutions, offers no value).
-_NEXT_SENTENCE_HEDGE_RE = re.compile(
-    r"[\s.!]{0,8}(?:or|nor|and/or)\b[ \t,:]*(?:(?:maybe|possibly|perhaps|even)\s+)?"
-    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
-# A parenthesis right after the answer, on its line, that offers a value or hedges: "(or $6$)",
-# "(not 5)", "(6)", "(i.e. 6)", "(approx.)". "(dollars)", "(since 2 + 3 = 5)" and "(option B is
-# incorrect)" offer nothing.
-_PAREN_AFTER_RE = re.compile(r"[ \t]*[(\[{]([^()\[\]{}\n]{0,200})[)\]}]?")
 _PAREN_HEDGE_RE = re.compile(
     r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
     r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b|"
     r"\b(?:and|plus|also)\s+(?:\$|\\\(|[-+\u2212]?\.?\d)",
-    re.IGNORECASE,
-)
-# A parenthesis opening the next sentence that offers a value: "\boxed{5}. (or $6$)".
-_NEXT_PAREN_HEDGE_RE = re.compile(
-    r"\s*(?:(?:or|nor|and/or|alternatively|maybe|possibly|perhaps|i\.?e\.?|not|approx\w*)\b|"
-    r"(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d))",
     re.IGNORECASE,
 )
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
@@ -195,10 +165,6 @@ _RETRACT_RE = re.compile(
     r"(?=\$|\\\(|\\boxed|[-+\u2212]?\d))",
     re.IGNORECASE,
 )
-# Anywhere later: a parenthesis that opens with "or" and a value, "... [/asy] (or $6$)".
-_LATER_PAREN_HEDGE_RE = re.compile(
-    r"[(\[]\s*(?:or|maybe|possibly|perhaps)\s+(?:\$|\\\(|\\boxed|[-+]?\d)", re.IGNORECASE
-)
 _RELATION_BEFORE_RE = re.compile(
     r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
@@ -208,47 +174,8 @@ _IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
 _WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
 # Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
 _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*|`))+")
-# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): characters that
-# render as nothing. They are removed before reading, so that "\boxed{5}\u200b or 6" is read
-# as the hedge it shows, never as a box followed by an unknown character.
-_IGNORABLE_RANGES = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)  # fmt: skip
-_IGNORABLE: dict[int, int | None] = dict.fromkeys(
-    c for lo, hi in _IGNORABLE_RANGES for c in range(lo, hi + 1)
-)
 
 
-def _lookalikes() -> dict[int, int]:
-    r"""Characters drawn as an ASCII one: fullwidth forms (U+FF01-FF5E: fullwidth "or",
-    "####"), the bold/italic/script math letters and digits, and the Cyrillic and Greek letters
-    shaped like Latin ones. Read as that ASCII character, one for one (positions do not move),
-    so ``\boxed{5}`` then a Cyrillic "or" and 6 is the hedge it shows. Superscripts and
-    subscripts are no lookalikes: U+00B2 after x is x^2, not x2."""
-    table: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
-    for c in range(0x1D400, 0x1D800):
-        decomposition = unicodedata.decomposition(chr(c))
-        if decomposition.startswith("<font>"):
-            ascii_char = chr(int(decomposition.split()[1], 16))
-            if ascii_char.isascii() and ascii_char.isalnum():
-                table[c] = ord(ascii_char)
-    # Latin letter: its Cyrillic and Greek lookalikes, by code point.
-    shapes = {"a": (0x430,), "c": (0x441,), "e": (0x435,), "o": (0x43E, 0x3BF), "p": (0x440,),
-              "x": (0x445,), "y": (0x443,), "i": (0x456,), "A": (0x410, 0x391),
-              "B": (0x412, 0x392), "E": (0x415, 0x395), "H": (0x41D, 0x397),
-              "K": (0x41A, 0x39A), "M": (0x41C, 0x39C), "O": (0x41E, 0x39F),
-              "P": (0x420, 0x3A1), "C": (0x421,), "T": (0x422, 0x3A4),
-              "X": (0x425, 0x3A7)}  # fmt: skip
-    for latin, codes in shapes.items():
-        table.update((code, ord(latin)) for code in codes)
-    return table
-
-
-# One pass over a non-ASCII completion: invisible characters out, lookalikes to ASCII.
-_READ_AS_ASCII: dict[int, int | None] = {**_lookalikes(), **_IGNORABLE}
 _DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -280,8 +207,13 @@ def _clean(ans: str) -> str:
     # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
     # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
     # (a control space whose space was stripped) carries nothing.
-    ans = _TRAILING_JUNK_RE.sub("", ans)
-    return ans.strip("$").strip()
+    ans = _TRAILING_JUNK_RE.sub("", ans).strip("$").strip()
+    # Bold or upright type around the whole answer is dressing: "\mathbf{0}" is 0.
+    styled = _STYLED_RE.fullmatch(ans)
+    return styled.group(1).strip() if styled else ans
+
+
+_STYLED_RE = re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text)\s*\{([^{}]*)\}")
 
 
 _TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
@@ -297,70 +229,22 @@ def end_of_answer_line(line: str) -> str:
     return " ".join(_MARKUP_TAG_RE.sub(" ", line).split())
 
 
-# --- what does not show -------------------------------------------------------------------
-
-_COMMITMENT_RE = re.compile(r"\\boxed|\\fbox|####|answer", re.IGNORECASE)
-# Groups drawn invisibly: \phantom{...} and kin, and white text (\textcolor{white}{...},
-# \color{white}{...}).
-_HIDDEN_GROUP_RE = re.compile(
-    r"\\(?:[hv]?phantom|(?:text)?color\s*\{\s*white\s*\})\s*(?=\{)", re.IGNORECASE
-)
-
-
-# A TeX comment sign: a "%" that is not escaped and not a percent sign after a number.
-_TEX_COMMENT_RE = re.compile(r"(?<![\\\d\s])\s*%|^\s*%", re.MULTILINE)
-
-
-def _without_hidden_answers(text: str) -> str:
-    r"""``text`` with every answer that does not show blanked out (spaces, so that positions
-    stay): an HTML comment ``<!-- \boxed{5} -->`` (an unclosed one hides the rest of the text),
-    ``\phantom{\boxed{5}}``, ``\textcolor{white}{\boxed{5}}``. Only regions holding a
-    commitment (a box, ``####``, "answer") are blanked: "5 <!-- or 6 -->" still reads as the
-    hedge it is written as. Each region is scanned once (linear)."""
-    regions: list[tuple[int, int]] = []
-    if "<!--" in text:
-        i = text.find("<!--")
-        while i >= 0:
-            close = text.find("-->", i + 4)
-            end = len(text) if close < 0 else close + 3
-            regions.append((i, end))
-            i = text.find("<!--", end) if close >= 0 else -1
-    if "phantom" in text or "olor" in text:
-        for m in _HIDDEN_GROUP_RE.finditer(text):
-            if regions and m.start() < regions[-1][1]:
-                continue
-            box = _box_at(text, m.end())
-            end = len(text) if isinstance(box, str) else m.end() if box is None else box[2]
-            regions.append((m.start(), end))
-    regions = [r for r in regions if _COMMITMENT_RE.search(text, *r)]
-    if not regions:
-        return text
-    regions.sort()
-    pieces, at = [], 0
-    for start, end in regions:
-        start = max(start, at)
-        if end > start:
-            pieces += [text[at:start], " " * (end - start)]
-            at = end
-    pieces.append(text[at:])
-    return "".join(pieces)
-
-
 # --- boxes -------------------------------------------------------------------------------
 
 
+_markers_of: tuple[str, list[int]] = ("", [])
+
+
 def _last_marker(text: str, before: int) -> int:
-    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1."""
-    while before > 0:
-        pos = text.rfind("\\boxed", 0, before)
-        fbox = text.rfind("\\fbox", 0, before)
-        pos = fbox if fbox > pos else pos
-        if pos < 0:
-            return -1
-        if _BOX_RE.match(text, pos):
-            return pos
-        before = pos
-    return -1
+    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1.
+    The marker positions of a text are collected once (one regex pass), then bisected: no
+    rescan of the prefix per marker."""
+    global _markers_of
+    if _markers_of[0] is not text:
+        _markers_of = (text, [m.start() for m in _BOX_RE.finditer(text)])
+    markers = _markers_of[1]
+    i = bisect.bisect_left(markers, before)
+    return markers[i - 1] if i else -1
 
 
 def _box_at(text: str, pos: int) -> tuple[int, int, int] | None | str:
@@ -482,60 +366,121 @@ def _sentence_end(text: str, start: int) -> int:
     return len(text) if m is None else m.start()
 
 
-def hedge_after(text: str, end: int) -> tuple[str, str] | None:
-    """Why the text after an answer ending at ``end`` offers another answer, or None: the
+def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """Why the text after an answer ending at ``end`` is no allow-listed tail, or None: the
     rule's step 3, shared with the countdown verifier. Returns (reason, why).
 
-    Padding between the answer and what follows (spaces, newlines, stray commas, ``$``) is
-    skipped whatever its length, so no look-ahead window can be outrun."""
+    The tail may hold closing markup and punctuation, units and prose, a restatement of the
+    answer (one of ``answers``), and a check whose result is the answer (``2 + 3 = 5``).
+    Any other value there (a number, a number word, a box) is an alternative: ``hedged``."""
     closing = _CLOSING_RE.match(text, end)
     after = closing.end() if closing else end
     if text[after : after + 1].isdigit() and (after > end or text[end - 1 : end] in "$)]`"):
         return MALFORMED, "a digit glued after the answer's closing delimiter"
-    end = closing.end() if closing else end
+    end = after
     if _OPERATOR_AFTER_RE.match(text, end):
         return MALFORMED, "the answer is part of a larger expression"
-    p = _JUNK_RE.match(text, end).end()  # type: ignore[union-attr] - always matches
-    junk = text[end:p]
-    if text.startswith("?", p):
-        return HEDGED, "a question mark after the answer"
-    sentence_end = _sentence_end(text, p)
-    if text.startswith("?", sentence_end):
-        return HEDGED, "the answer's sentence is a question"
-    tail = text[p : min(sentence_end, p + 400)]
-    if _APPROX_AFTER_RE.match(tail):
-        return HEDGED, "an approximate answer"
-    if _ALWAYS_HEDGE_AFTER_RE.match(tail) or _VALUE_AFTER_HEDGE_RE.match(tail):
-        return HEDGED, "another answer offered right after it"
-    if ("," in junk or ";" in junk) and _VALUE_START_RE.match(tail):
-        return HEDGED, "a list of answers"
-    if junk and "\n" not in junk and _LONE_VALUE_RE.match(text, p):
-        # "\boxed{5} 6", "\boxed{5}\quad 6": a second value beside the answer, on its line
-        # (not the start of more text: "\boxed{(B)} 3(1 + r/10)^x = 7" restates choice B)
-        return HEDGED, "another value right beside the answer"
-    q = _JUNK_RE.match(text, sentence_end + 1).end() if sentence_end < len(text) else p  # type: ignore[union-attr]
-    if _NEXT_SENTENCE_HEDGE_RE.match(text, q, min(len(text), q + 400)):
-        return HEDGED, "the next sentence offers another answer"
-    paren = _PAREN_AFTER_RE.match(text, q, min(len(text), q + 400))
-    if (
-        paren is not None
-        and text.startswith(("(", "[", "{"), q)
-        and _NEXT_PAREN_HEDGE_RE.match(paren.group(1))
-    ):
-        return HEDGED, "a parenthesised alternative after the answer"
-    if "\n" not in junk:
-        paren = _PAREN_AFTER_RE.match(text, p, min(len(text), p + 400))
-        if paren is not None and _PAREN_HEDGE_RE.search(paren.group(1)):
-            return HEDGED, "a parenthesised alternative after the answer"
-    rest = text[p:].rstrip()
+    rest = text[end:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
-    retraction = _RETRACT_RE.search(rest) or _LATER_PAREN_HEDGE_RE.search(rest)
+    p = _JUNK_RE.match(rest).end()  # type: ignore[union-attr] - always matches
+    if rest.startswith("?", p) or rest.startswith("?", _sentence_end(rest, 0)):
+        return HEDGED, "the answer's sentence is a question"
+    if _APPROX_AFTER_RE.match(rest, p):
+        return HEDGED, "an approximate answer"
+    if _DOUBT_RE.search(rest, p, _sentence_end(rest, p)):
+        return HEDGED, "the answer's sentence doubts it"
+    retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
-    if ("\\boxed" in rest or "\\fbox" in rest) and _last_marker(text, len(text)) >= end:
+    if "\\boxed" in rest or "\\fbox" in rest:
         return MALFORMED, "a box opened after the answer"
+    other = _other_value(rest, answers)
+    if other is not None:
+        return HEDGED, f"another value after the final answer: {other[:40]!r}"
     return None
+
+
+_DOUBT_RE = re.compile(
+    r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
+    # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
+    r"(?:is|are|was|were)\s+not|isn't|aren't|wasn't|not\s+(?:the\s+answer|correct|right)|"
+    r"nicht|n'est\s+pas|no\s+es)\b|\uc544\ub2c8|\uc544\ub2d9|\u3067\u306f\u306a\u3044|"
+    r"\u3058\u3083\u306a\u3044|\u4e0d\u662f|\u4e0d\u5bf9|\u9519",
+    re.IGNORECASE,
+)
+# A value in the tail: a number (any script's digits), an English number word ("one" and "a"
+# are left out: prose uses them as pronouns), a CJK numeral, or a math constant.
+_NUMBER_WORDS = (
+    "zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    "eighty|ninety|hundred|thousand|million|billion|twice|thrice"
+)
+_TAIL_VALUE_RE = re.compile(
+    rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
+    r"[\u96f6\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e24]|"
+    r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# "cm^2", "m^{3}", "x^\circ": the digit of a unit's power is dressing, no value.
+_UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
+
+
+def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
+    """The first value in ``rest`` that is neither a restatement of one of ``answers`` nor
+    part of a check whose result is one (a sentence ending ``= answer``), or None. One pass:
+    sentences are cut as the values are met."""
+    keys: set[str] | None = None  # read only when the tail holds a value (most hold none)
+    sentence_start, sentence_stop, checked = -1, -1, False
+    for m in _TAIL_VALUE_RE.finditer(rest):
+        if keys is None:
+            keys = {k for a in answers for k in _value_keys(a)}
+        if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
+            continue
+        if m.start() >= sentence_stop:
+            sentence_start = _sentence_start(rest, m.start())
+            sentence_stop = _sentence_end(rest, m.start())
+            checked = _is_check(rest[sentence_start:sentence_stop], keys)
+        if checked:
+            continue
+        token = m.group(0)
+        if keys and not keys.isdisjoint(_value_keys(token)):
+            continue
+        return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
+    return None
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    m = None
+    for m in _SENTENCE_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
+        pass
+    return max(0, pos - 400) if m is None else m.end()
+
+
+def _is_check(sentence: str, keys: set[str]) -> bool:
+    """Whether ``sentence`` is a check whose result is the answer: its last side, after its
+    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
+    if "=" not in sentence or not keys:
+        return False
+    result = _clean(sentence.rsplit("=", 1)[1].strip(" \t$*()"))
+    values = _TAIL_VALUE_RE.findall(result)
+    return len(values) == 1 and not keys.isdisjoint(_value_keys(values[0]))
+
+
+def _value_keys(value: str) -> set[str]:
+    """Keys under which two spellings of one value meet: the canonical text, and the number
+    it reads as (``1,000`` and ``1000``; ``five`` and ``5``)."""
+    text = _clean(value).replace(" ", "").replace("$", "")
+    keys = {text.lower()}
+    if len(text) > MAX_LINE_CHARS:
+        return keys  # no number is this long
+    number = parse_number(text)
+    if number is None and text.isalpha():
+        words = read_number_words(text)
+        number = None if words is None else Fraction(words)
+    if number is not None:
+        keys.add(str(number))
+    return keys
 
 
 # Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
@@ -614,6 +559,17 @@ def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
+# Up to three short words (or "&", "/", "+") between a value and the final box.
+_JOINER_BEFORE_RE = re.compile(r"(?<=[\d$})])[ \t]*(?:(?:[^\W\d_]{1,12}|[&/+|])[ \t]*){1,3}\Z")
+# Words that commit the value after them: what comes before is its derivation, not another answer.
+_COMMIT_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|get|gets|got|yields?|makes?|becomes?|"
+    r"so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    r"then|namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
+    re.IGNORECASE,
+)
+
+
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
     "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
@@ -622,6 +578,12 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     if has_or:
         k -= 2
+    else:
+        # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
+        # do not commit to it (no "is", "=", "gives", ...) is offered beside it
+        joiner = _JOINER_BEFORE_RE.search(text, max(0, k - 40), k)
+        if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
+            k, has_or = joiner.start(), True
     q = _skip_back(text, k, " \t\n\r,;$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
@@ -707,7 +669,9 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
                     end += 2
                 return text[i:end], i, end
             break
-    sentence_end = _sentence_end(text, i)
+    # bounded: a clause never reads past MAX_BOX_CHARS, so many clauses cost no rescans
+    end = _SENTENCE_END_RE.search(text, i, i + MAX_BOX_CHARS)
+    sentence_end = min(len(text), i + MAX_BOX_CHARS) if end is None else end.start()
     # The math inside the sentence must not hide a sentence end: skip over spans.
     stop = min(sentence_end, i + MAX_BOX_CHARS)
     segment = text[i:stop]
@@ -752,12 +716,13 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     return value, i, i + cut
 
 
+_HASH_RUN_RE = re.compile(r"#*")
+
+
 def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
     """``(line, value_start, value_end, line_end)`` of the ``####`` line at ``pos``, tags read
     through; a string saying why it is no answer line (too long)."""
-    start = pos + 4
-    while start < len(text) and text[start] == "#":
-        start += 1
+    start = _HASH_RUN_RE.match(text, pos).end()  # type: ignore[union-attr] - always matches
     line_end = text.find("\n", start, start + MAX_LINE_CHARS + 1)
     if line_end < 0:
         line_end = text.find("\n", start)
@@ -811,7 +776,6 @@ def _last_digit(text: str) -> int:
     return max(text.rfind(d) for d in "0123456789")
 
 
-_NUMBER_CHARS = set("0123456789,.-+\u2212")
 # Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
 _GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
 _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
@@ -907,7 +871,11 @@ def _bare_number(text: str) -> FinalAnswer:
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()
-    problem = hedge_after(text, end) or _approx_before(text, start)
+    problem = (
+        _closing_form(text, start)
+        or hedge_after(text, end, (answer,))
+        or _approx_before(text, start)
+    )
     if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
         problem = HEDGED, "a range of values, not one"
     return FinalAnswer(answer, "last_number", end, problem)
@@ -948,7 +916,6 @@ _CHECKING_RE = re.compile(
 )
 
 
-_FINAL_BEFORE_RE = re.compile(r"final\s+\Z")
 
 
 # Before the final "answer is": "6, or the answer is 5", "The other answer is 5".
@@ -960,32 +927,36 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 
 
 def _last_answer_is(text: str) -> re.Match[str] | None:
-    """The last "answer is" / "answer:" that commits to a value, found from the end (most
-    completions hold it near the end, so the scan stops early)."""
-    lowered = text.lower()
-    pos = len(text)
-    while True:
-        pos = lowered.rfind("answer", 0, pos)
-        if pos < 0:
-            return None
-        start = pos
-        final = _FINAL_BEFORE_RE.search(lowered, max(0, pos - 20), pos)
-        if final is not None:
-            start = final.start()
-        m = _ANSWER_IS_RE.match(text, start)
-        if m is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+    """The last "answer is" / "answer:" that commits to a value: one regex pass collects
+    the candidates, which are judged from the last."""
+    if "answer" not in text.lower():
+        return None
+    for m in reversed(list(_ANSWER_IS_RE.finditer(text))):
+        start = m.start()
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
             continue
         if _NOT_A_VALUE_RE.match(text, m.end()):
             continue
-        if _CHECKING_RE.search(text, max(0, m.start() - 40), m.start()):
+        if _CHECKING_RE.search(text, max(0, start - 40), start):
             continue
         return m
+    return None
 
 
 def _finish(
-    text: str, answer: str, source: str, start: int, end: int, *, check_before: bool
+    text: str,
+    answer: str,
+    source: str,
+    start: int,
+    end: int,
+    *,
+    check_before: bool,
+    earlier: tuple[str, ...] = (),
 ) -> FinalAnswer:
     answer = _clean(answer)
+    if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
+        content, why = _unwrap_box(answer)
+        answer = _clean(content) if why is None else answer
     if not answer:
         return FinalAnswer(None, source, end, None)
     problem = None
@@ -1006,39 +977,19 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
+    alternatives = tuple(dict.fromkeys(a for a in (*earlier, *alternatives) if a != answer))
+    if problem is None and len(alternatives) > MAX_COMMITMENTS:
+        problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
-        problem = hedge_after(text, end)
-    if problem is None:
-        later = _last_line_value(text, end)
-        if later is not None and later != answer:
-            alternatives += (later,)
+        problem = hedge_after(text, end, (answer, *alternatives))
     return FinalAnswer(answer, source, end, problem, alternatives)
-
-
-# A last line that is only a value, maybe labelled: "6", "**6**", "$6$", "Final: 6".
-_LINE_VALUE_RE = re.compile(
-    r"[\s>#*_-]*(?:[A-Za-z][A-Za-z ]{0,30}:[\s*_]*)?(?:\$\$?|\\\(|\\\[)?\s*"
-    r"(?P<value>[-+\u2212]?(?:\\?\$)?(?:\d[\d,]*(?:\.\d+)?(?:/\d+)?|\\[dt]?frac\{-?\d+\}\{\d+\})"
-    r"(?:\\?%)?)\s*(?:\$\$?|\\\)|\\\])?[\s*_.]*"
-)
-
-
-def _last_line_value(text: str, end: int) -> str | None:
-    """The value that a later line standing alone at the end of the completion offers
-    (``\\boxed{5}`` ... ``\n\n6``): another answer, which counts only if it is right too."""
-    stop = len(text.rstrip())
-    line_start = text.rfind("\n", end, stop) + 1
-    if line_start <= end or stop - line_start > 100:
-        return None
-    m = _LINE_VALUE_RE.fullmatch(text, line_start, stop)
-    return None if m is None else _clean(m.group("value"))
 
 
 def final_answer(text: str) -> FinalAnswer:
     r"""The final answer of ``text`` by the rule in the module docstring.
 
     >>> final_answer("The answer is $5$ (i.e. $6$).").problem
-    ('hedged', 'a parenthesised alternative after the answer')
+    ('hedged', "another value after the final answer: '$6$).'")
     >>> final_answer("Draft: #### 18\nso the correct total is $\\boxed{17}$").answer
     '17'
     >>> final_answer("#### 18\nNo wait, it is 17.").problem[0]
@@ -1050,35 +1001,36 @@ def final_answer(text: str) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
-    if not text.isascii():
-        text = text.translate(_READ_AS_ASCII)
-    text = _without_hidden_answers(text)
+    text, hidden = read_visible(text)
+    if hidden is not None:
+        why = f"a value in content that does not render: {hidden!r}"
+        return FinalAnswer(None, "none", 0, (MALFORMED, why))
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
-    line_start = 0 if box is None else text.rfind("\n", 0, box[0]) + 1
-    if (
-        box is not None
-        and text.find("%", line_start, box[0]) >= 0
-        and _TEX_COMMENT_RE.search(text, line_start, box[0])
-    ):
-        why = "the final box follows a TeX comment sign '%' on its line (hidden in math)"
-        return FinalAnswer(None, "boxed", len(text), (MALFORMED, why))
     hashes = text.rfind("####")
-    while hashes > 0 and text[hashes - 1] == "#":
-        hashes -= 1
+    if hashes > 0:  # the first '#' of its run, in C
+        hashes = len(text[:hashes].rstrip("#"))
     if hashes > 0:
         # "#### 19 #### 18" is one line that holds two values, read from its first '####'
         hashes = text.find("####", text.rfind("\n", 0, hashes) + 1)
     answer_is = _last_answer_is(text)
+    tag = _last_answer_tag(text)
     starts = {
         "boxed": -1 if box is None else box[0],
         "####": hashes,
         "answer_is": -1 if answer_is is None else answer_is.start(),
+        "answer_tag": -1 if tag is None else tag.start(),
     }
     source = max(starts, key=lambda k: starts[k])
     if starts[source] < 0:
         return _fallback(text)
+    if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
+        earlier = _paragraph_values(text, tag.start())  # type: ignore[union-attr]
+        return _finish(
+            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), check_before=False,  # type: ignore[union-attr]
+            earlier=earlier,
+        )
     # A box in the first sentence of the '####' line is part of that line's answer
     # ("#### 19 \boxed{18}"); one after it ("#### 18 ... so it is \boxed{17}") is later.
     if (
@@ -1094,7 +1046,8 @@ def final_answer(text: str) -> FinalAnswer:
         content, why = _unwrap_box(text[c_start:c_end])
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
-        found = _finish(text, content, "boxed", start, end, check_before=True)
+        earlier = _paragraph_values(text, start)
+        found = _finish(text, content, "boxed", start, end, check_before=True, earlier=earlier)
         inside = None if found.problem else _box_in_expression(text, start, end)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
@@ -1104,7 +1057,8 @@ def final_answer(text: str) -> FinalAnswer:
         if isinstance(line, str):
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
-        found = _finish(text, value, "####", hashes, line_end, check_before=False)
+        earlier = _paragraph_values(text, hashes)
+        found = _finish(text, value, "####", hashes, line_end, check_before=False, earlier=earlier)
         return found
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
@@ -1115,12 +1069,68 @@ def final_answer(text: str) -> FinalAnswer:
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    found = _finish(text, value, "answer_is", v_start, v_end, check_before=False)
+    earlier = _paragraph_values(text, answer_is.start(), clauses=True)  # type: ignore[union-attr]
+    found = _finish(
+        text, value, "answer_is", v_start, v_end, check_before=False, earlier=earlier
+    )
     if found.problem is None and found.answer is not None:
         problem = _approx_before(text, v_start)
         if problem is not None:
             return FinalAnswer(found.answer, found.source, found.end, problem)
     return found
+
+
+_ANSWER_TAG_RE = re.compile(r"<answer>([^<]{0,1000})</answer>")
+
+
+def _last_answer_tag(text: str) -> re.Match[str] | None:
+    """The last complete ``<answer>...</answer>`` holding no box (a box inside is read as
+    the box), found from the end."""
+    close = text.rfind("</answer>")
+    if close < 0:
+        return None
+    start = text.rfind("<answer>", max(0, close - 1_008), close)
+    if start < 0:
+        return None
+    m = _ANSWER_TAG_RE.match(text, start)
+    if m is None or _BOX_RE.search(m.group(1)) or "####" in m.group(1):
+        return None
+    return m
+
+
+def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str, ...]:
+    """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
+    ``start`` in the final answer's paragraph, in order: all must agree with the final one,
+    whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
+    paragraph."""
+    para_start = text.rfind("\n\n", 0, start) + 1
+    values: list[str] = []
+    at = para_start
+    for count, m in enumerate(_BOX_RE.finditer(text, para_start, start)):
+        if count > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # a wall of boxes: more answers than can be one
+        if m.start() < at:
+            continue  # inside the box read before it
+        box = _box_at(text, m.start())
+        if not isinstance(box, tuple) or box[2] > start:
+            continue
+        content, _ = _unwrap_box(text[box[0] : box[1]])
+        values.append(_clean(content))
+        at = box[2]
+    if "<answer>" in text[para_start:start]:
+        values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
+    # With ``clauses`` (the final answer is a clause too), earlier "answer is" clauses that
+    # hold a value count as well; an earlier clause ends where the final answer starts.
+    head = text[para_start:start] if clauses else ""
+    for count, m in enumerate(_ANSWER_IS_RE.finditer(head)):
+        if count > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")
+        clause = _read_clause(head, m.end())
+        if clause is not None and not _NOT_A_VALUE_RE.match(head, m.end()):
+            value = _clean(clause[0])
+            if _TAIL_VALUE_RE.search(value):
+                values.append(value)
+    return tuple(v for v in dict.fromkeys(values) if v)
 
 
 # A span that only names a variable ("... the smallest such $n$.") states no answer.
@@ -1136,8 +1146,44 @@ def _fallback(text: str) -> FinalAnswer:
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
-            return _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            found = _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            form = None if found.problem else _closing_form(text, start)
+            return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)
+
+
+# Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
+_DENIED_BEFORE_RE = re.compile(
+    r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
+    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't|"
+    r"cannot(?:\s+be)?|can't(?:\s+be)?|couldn't(?:\s+be)?|won't(?:\s+be)?|doesn't|don't)"
+    r"[\s$*(]*\Z"
+    # other languages, without \b (no word boundary inside CJK text)
+    r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
+    r"\u3067\u306f\u306a\u3044|\uc544\ub2c8|\b(?:nicht|kein|pas|ne|non|nie|\u043d\u0435|no\s+es|"
+    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als))[\s$*(]*\Z",
+    re.IGNORECASE,
+)
+_EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
+
+
+def _closing_form(text: str, start: int) -> tuple[str, str] | None:
+    """Why the unboxed answer starting at ``start`` fits no allow-listed closing form, or
+    None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
+    and a sentence that offers X as its one value, not after a word that denies or bounds it
+    (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
+    head = text[_sentence_start(text, start) : start]
+    if _EQUALS_BEFORE_RE.search(head):
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip(" \t*#>$-"):
+        return None
+    if _DENIED_BEFORE_RE.search(head):
+        return HEDGED, "the final value is denied or bounded by the words before it"
+    for m in _TAIL_VALUE_RE.finditer(head):
+        if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
+            return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
+    return None
 
 
 # --- the older interface ------------------------------------------------------------------

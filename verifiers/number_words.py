@@ -34,12 +34,18 @@ _SPACED_RE = re.compile(r"([-\u2212]?)(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(\
 
 def read_number_words(text: str) -> int | None:
     """The integer ``text`` spells out in English words, or None."""
-    words = text.lower().replace("-", " ").replace(",", " ").split()
-    if not words or len(words) > _MAX_WORDS:
+    # A comma may follow a scale word only ("one thousand, two hundred"): "twenty, eight" is
+    # two numbers.
+    words = text.lower().replace("-", " ").replace(",", " , ").split()
+    if not words or len(words) > 2 * _MAX_WORDS:
         return None
     total, group, seen = 0, 0, False
-    previous = ""
+    previous, last_scale = "", 0
     for word in words:
+        if word == ",":
+            if previous not in _SCALES:
+                return None
+            continue
         if word == "and" and seen:
             previous = word
             continue
@@ -56,15 +62,16 @@ def read_number_words(text: str) -> int | None:
                 return None
             group *= 100
         elif word in _SCALES:
-            if group == 0:
-                return None
+            if group == 0 or (last_scale and _SCALES[word] >= last_scale):
+                return None  # "one thousand one thousand": scales fall, never repeat
+            last_scale = _SCALES[word]
             total += group * _SCALES[word]
             group = 0
         else:
             return None
         seen = True
         previous = word
-    return total + group if seen else None
+    return total + group if seen and previous != "," else None
 
 
 def read_spaced_digits(text: str) -> str | None:

@@ -1,0 +1,87 @@
+"""The slowest completion shapes we know, timed through every text reward (issue 30).
+
+Each shape is about 1 MB. The bar: every call judged in <= 0.5 s on an idle machine, none
+over 5 s. Prints one row per shape with the time of each reward (best of ``--repeat``), then
+the worst. ``tests/test_adversarial_extract.py`` holds the same shapes under a looser limit
+(shared CPUs).
+
+    python benchmarks/verify_worst_case.py --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from verifiers.countdown import countdown_check
+from verifiers.format import format_check
+from verifiers.gsm8k import gsm8k_check
+from verifiers.math import math_check
+
+MB = 1_000_000
+
+SHAPES: dict[str, str] = {
+    "boxed-words": "\\boxeda" * (MB // 7),  # markers that are no boxes
+    "hash-run": "#" * MB,
+    "closed-boxes": r"\boxed{5}" * (MB // 9),
+    "open-boxes": r"\boxed{" * (MB // 7),
+    "nested-braces": "{" * (MB // 2) + "}" * (MB // 2),
+    "spaced-digits": "5 " * (MB // 2),
+    "tail-values": r"\boxed{5}" + " 5" * (MB // 2 - 10),
+    "paragraph-boxes": ("\\boxed{5} " * 50 + "\n\n") * (MB // 510),
+    "iffalse": "\\iffalse" * (MB // 8),
+    "html-comments": "<!--" * (MB // 4),
+    "hidden-spans": "<span style='display:none'>" * (MB // 28),
+    "white": "{\\color{white}" * (MB // 14),
+    "phantoms": "\\phantom{" * (MB // 9),
+    "text-wrappers": "\\text{or}" * (MB // 9),
+    "cjk-or": "\u6216" * MB,
+    "braille-blank": "\u2800" * MB,
+    "minus-signs": "\u2212" * MB,
+    "answer-is": "answer is " * (MB // 10),
+    "answer-tags": "<answer>" * (MB // 8),
+    "dollars": "$" * MB,
+    "sentences": "It is 5. " * (MB // 9),
+    "equals": "= " * (MB // 2),
+    "number-words": "five " * (MB // 5),
+}
+
+REWARDS: dict[str, Callable[[str], object]] = {
+    "math": lambda t: math_check(t, "5"),
+    "gsm8k": lambda t: gsm8k_check(t, "5"),
+    "countdown": lambda t: countdown_check(t, "5", numbers=[5]),
+    "format": lambda t: format_check(f"<think>a</think><answer>{t}</answer>"),
+}
+
+
+def time_shape(text: str, repeat: int) -> dict[str, float]:
+    """Best-of-``repeat`` seconds of each reward on ``text``."""
+    times = {}
+    for name, reward in REWARDS.items():
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            reward(text)
+            best = min(best, time.perf_counter() - start)
+        times[name] = best
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=2, help="runs per call; the best counts")
+    args = parser.parse_args(argv)
+    worst = (0.0, "", "")
+    print(f"{'shape':18s} {'chars':>9s}  " + "  ".join(f"{n:>9s}" for n in REWARDS))
+    for shape, text in SHAPES.items():
+        times = time_shape(text, args.repeat)
+        print(f"{shape:18s} {len(text):9d}  " + "  ".join(f"{t:8.3f}s" for t in times.values()))
+        for name, t in times.items():
+            worst = max(worst, (t, shape, name))
+    print(f"worst: {worst[0]:.3f} s ({worst[2]} on {worst[1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,297 @@
+r"""The visible text of a completion: the one normalisation every answer reader runs first.
+
+A reader must judge what a person looking at the rendered completion would see, so the text
+is normalised once, before anything reads it (``visible_text``):
+
+1. **Look-alikes and invisibles** (non-ASCII text only, one ``str.translate`` pass):
+   characters that render as nothing (Unicode's default-ignorable set) are removed; NFKC's
+   compatibility forms (fullwidth ``５``, math bold ``𝟓``, no-break spaces, ligatures) are read
+   as what they show, except superscripts, subscripts and vulgar fractions (``x²`` is x^2,
+   ``½`` a half: the comparator reads those); a confusables table (after UTS #39) reads
+   Cyrillic, Greek and Armenian letters shaped like Latin ones as those; every space-like
+   character, the blank braille pattern included, is a space; every dash or minus sign is
+   ``-`` when a digit follows it.
+2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
+   ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
+   line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
+   ``visibility:hidden``, ``hidden`` or white text, markdown comments (``[//]: # (...)``),
+   white text in LaTeX (``\textcolor{white}{..}``, ``{\color{white} ..}`` to the end of its
+   group or line) and ``\phantom``. An unclosed hiding form hides the rest of the text.
+3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment), LaTeX
+   spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
+   and text wrappers around words (``\text{ or }``, ``\textbf{or}``): the words stay.
+   A thousands separator between digits (``1\,000``, ``1\!000``) is kept.
+
+Every step is one regex pass or one ``find`` walk, so the whole pass is linear.
+
+>>> visible_text(r"\boxed{5} \hspace{1em}\textbf{or} <b>6</b>")
+'\\boxed{5}   or   6 '
+>>> visible_text("\\boxed{５} \u2212\u200b3 <!-- \\boxed{6} -->").rstrip()
+'\\boxed{5} -3'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+__all__ = ["read_visible", "visible_text"]
+
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# Confusables (UTS #39 confusables.txt, the letters shaped like Latin ones that a policy can
+# use to spell "or" past a word match). Greek letters used as math symbols (pi, nu, kappa) are
+# left alone: they are values.
+_CONFUSABLES = {
+    "a": "\u0430\u0251", "c": "\u0441\u03f2", "d": "\u0501", "e": "\u0435", "h": "\u04bb\u0570",
+    "i": "\u0456", "j": "\u0458", "n": "\u0578", "o": "\u043e\u03bf\u0585\u0ce6", "p": "\u0440",
+    "q": "\u051b\u0566", "r": "\u0433", "s": "\u0455", "u": "\u057d", "w": "\u051d",
+    "x": "\u0445", "y": "\u0443", "A": "\u0410\u0391", "B": "\u0412\u0392", "C": "\u0421",
+    "E": "\u0415\u0395", "H": "\u041d\u0397", "I": "\u0406\u0399", "J": "\u0408",
+    "K": "\u041a\u039a", "M": "\u041c\u039c", "N": "\u039d", "O": "\u041e\u039f",
+    "P": "\u0420\u03a1", "S": "\u0405", "T": "\u0422\u03a4", "X": "\u0425\u03a7",
+    "Y": "\u03a5", "Z": "\u0396",
+}  # fmt: skip
+# NFKC decompositions read as what they show; the others change the value (x² is x^2).
+_KEPT_TAGS = ("<super>", "<sub>", "<fraction>")
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d\u02d7\u207b\u208b"
+
+
+class _ReadAs(dict[int, "str | None"]):
+    """``str.translate`` table filled on first sight of each character (a 1 MB text holds few
+    distinct ones, and the full table would cost the import a pass over all of Unicode)."""
+
+    def __missing__(self, code: int) -> str | None:
+        c = chr(code)
+        value: str | None = c
+        if c.isascii():
+            pass  # ASCII reads as itself: a newline stays a newline
+        elif c in "\u2028\u2029\x85":
+            value = "\n"  # line and paragraph separators end a line
+        elif c.isspace() or unicodedata.name(c, "").endswith(("BLANK", "FILLER")):
+            value = " "
+        else:
+            decomposition = unicodedata.decomposition(c)
+            if decomposition.startswith("<") and not decomposition.startswith(_KEPT_TAGS):
+                value = unicodedata.normalize("NFKC", c)
+        self[code] = value
+        return value
+
+
+def _read_as_table() -> _ReadAs:
+    table = _ReadAs()
+    for lo, hi in _IGNORABLE_RANGES:
+        table.update(dict.fromkeys(range(lo, hi + 1)))
+    for latin, shapes in _CONFUSABLES.items():
+        table.update((ord(s), latin) for s in shapes)
+    # Dashes: read as "-" only before a digit (below); a dash between words stays a dash.
+    return table
+
+
+_READ_AS = _read_as_table()
+_DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
+
+# --- what does not render ---------------------------------------------------------------------
+
+# Openings of hidden regions (each with how its end is found in ``_hidden_end``), and a
+# substring every text holding one holds: the pass compiles only the forms a text can hold.
+_HIDDEN_FORMS = {
+    "iffalse": (r"\\iffalse(?![A-Za-z])", ("\\iffalse",)),
+    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", ("omment",)),
+    "html_comment": (r"<!--", ("<!--",)),
+    "element": (
+        r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
+        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
+        r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
+        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR"),
+    ),
+    "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
+    "white": (
+        r"\\(?:textcolor|color|colorbox)\s*(?:\[[^\]]{0,20}\])?\s*\{\s*(?:white|"
+        r"#?fff(?:fff)?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)\s*\}",
+        ("olor",),
+    ),
+    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("hantom",)),
+    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(f"(?P<{name}>{_HIDDEN_FORMS[name][0]})" for name in forms)
+    return re.compile(alternatives, re.IGNORECASE | re.MULTILINE)
+
+
+_ANY_HINT_RE = re.compile(
+    "|".join(
+        re.escape(h)
+        for name, (_, hints) in _HIDDEN_FORMS.items()
+        if name != "tex_comment"
+        for h in hints
+    )
+)
+
+
+def _forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
+    if _ANY_HINT_RE.search(text) is None and not (tex_comments and "%" in text):
+        return ()  # one C pass decides for most texts
+    return tuple(
+        name
+        for name, (_, hints) in _HIDDEN_FORMS.items()
+        if (tex_comments or name != "tex_comment") and any(h in text for h in hints)
+    )
+
+
+_BRACE_RE = re.compile(r"\\[{}]|[{}]")
+
+
+def _group_end(text: str, i: int) -> int:
+    """End of the brace group opening at ``i`` (after spaces); the rest of the text when it
+    never closes; ``i`` when no group opens there."""
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if not text.startswith("{", i):
+        return i
+    depth = 0
+    for m in _BRACE_RE.finditer(text, i):
+        if len(m.group()) == 1:
+            depth += 1 if m.group() == "{" else -1
+            if depth == 0:
+                return m.end()
+    return len(text)
+
+
+def _enclosing_end(text: str, i: int) -> int:
+    """Where ``{\\color{white} ...`` stops hiding: the end of the enclosing group, or of the
+    line or math span when no group encloses it."""
+    depth = 0
+    for m in re.finditer(r"\\[{}$]|[{}\n$]", text[i:]):
+        tok = m.group()
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return i + m.start()
+        elif tok in ("\n", "$") and depth <= 0:
+            return i + m.start()
+    return len(text)
+
+
+def _hidden_end(text: str, m: re.Match[str]) -> int:
+    kind = m.lastgroup
+    end = m.end()
+    if kind == "iffalse":
+        close = re.compile(r"\\(?:fi|else)(?![A-Za-z])").search(text, end)
+        return len(text) if close is None else close.end()
+    if kind == "comment_env":
+        close = re.compile(r"\\end\s*\{\s*comment\s*\}").search(text, end)
+        return len(text) if close is None else close.end()
+    if kind == "html_comment":
+        close = text.find("-->", end)
+        return len(text) if close < 0 else close + 3
+    if kind == "element":
+        close = re.compile(rf"</\s*{re.escape(m.group('tag'))}\s*>", re.IGNORECASE).search(
+            text, end
+        )
+        return len(text) if close is None else close.end()
+    if kind == "md_comment" and "(" in m.group() and ")" not in m.group():
+        close = text.find(")", end, end + 2_000)  # "[//]: # (..." may run over several lines
+        return len(text) if close < 0 else close + 1
+    if kind == "md_comment" or kind == "tex_comment":
+        close = text.find("\n", end)
+        return len(text) if close < 0 else close
+    if kind == "phantom":
+        return _group_end(text, end)
+    # white text: \textcolor{white}{..} hides its group; \color{white} the rest of its group
+    if m.group().lower().startswith(("\\textcolor", "\\colorbox")):
+        return _group_end(text, end)
+    return _enclosing_end(text, end)
+
+
+def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]:
+    """``text`` with what does not render replaced by spaces, and the first hidden value
+    (a digit or a box inside a hidden region), or None; each region scanned once."""
+    pieces: list[str] = []
+    hidden_value: str | None = None
+    at = 0
+    search = _hidden_regex(forms).search
+    m = search(text, at)
+    while m is not None:
+        end = max(_hidden_end(text, m), m.end())
+        if hidden_value is None and _VALUE_RE.search(text, m.start(), end):
+            hidden_value = text[m.start() : min(end, m.start() + 60)]
+        pieces += [text[at : m.start()], " "]
+        at = end
+        if end >= len(text):
+            break
+        m = search(text, end)
+    if not pieces:
+        return text, None
+    pieces.append(text[at:])
+    return "".join(pieces), hidden_value
+
+
+_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
+
+
+# --- markup that reads as a space ---------------------------------------------------------------
+
+_MARKUP_RE = re.compile(
+    r"(?=[<\\])"  # every form starts with one of these: other positions fail at once
+    r"(?:</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
+    # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
+    # (never the second backslash of a line break: in "1 & 2 \\ 3" the "\\" stays)
+    r"|(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
+    r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
+    r"negthickspace|hfill|vfill|hss|strut|mathstrut|null|relax|allowbreak|nobreak|newline|linebreak|"
+    r"par|noindent|displaystyle|textstyle|smallskip|medskip|bigskip)(?![A-Za-z])"
+    r"|\\(?:[hv]space\*?|hskip|vskip|kern|mkern|mskip|hglue|vglue)\s*"
+    r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"
+    # a text wrapper around words (no digits, no commands): the words stay
+    r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
+    r"operatorname|[hv]box|smash|[lrc]lap|math[lrc]lap)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
+)
+_MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
+
+
+def _markup_to_space(m: re.Match[str]) -> str:
+    words = m.group("words")
+    return " " if words is None else f" {words} "
+
+
+def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | None]:
+    """``(visible, hidden)``: what a reader of the rendered ``text`` sees, normalised for
+    reading (module doc), and the first value hidden from view (a digit or a box in content
+    that does not render), or None. A reward refuses a completion that hides a value: what
+    renders differs between viewers (``\\begin{comment}`` shows in markdown), so a hidden
+    value is an alternative whose visibility cannot be told. ``tex_comments=True`` hides
+    a TeX ``%`` comment to the end of its line; by default ``%`` is a character (completions
+    are mostly plain text, where "multiply by 100% to ..." is no comment)."""
+    hidden = None
+    if not text.isascii():
+        # a plain table of the characters present: translate looks each one up in C
+        chars = set(text)
+        table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
+        table = {code: read for code, read in table.items() if read != chr(code)}
+        if table:
+            text = text.translate(table)
+        if not chars.isdisjoint(_DASHES):
+            text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
+    forms = _forms_in(text, tex_comments)
+    if forms:
+        text, hidden = _without_hidden(text, forms)
+    if _MARKUP_HINT_RE.search(text):
+        text = _MARKUP_RE.sub(_markup_to_space, text)
+    return text, hidden
+
+
+def visible_text(text: str, *, tex_comments: bool = False) -> str:
+    """What a reader of the rendered ``text`` sees, normalised for reading (module doc)."""
+    return read_visible(text, tex_comments=tex_comments)[0]
