@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from verifiers.countdown import countdown_check
@@ -95,7 +95,7 @@ OR_WORDS = ["或", "或者", "还是", "또는", "아니면", "أو", "या", 
 SCRIPT_WORDS = ["答案", "可能", "也许", "정답", "아마", "الجواب", "ربما", "उत्तर", "शायद",
                 "απάντηση", "ίσως", "ответ", "может", "คำตอบ", "อาจจะ", "答え", "たぶん",
                 "Antwort", "vielleicht", "respuesta", "quizás", "תשובה", "cevap"]
-JOINERS_PLAIN = [" or ", " and ", " not ", " than ", " to ", " ± ", " +/- ", "/", ", ", "; ",
+JOINERS_PLAIN = [" or ", " and ", " not ", " than ", " to ", " ± ", " +/- ", ", ", "; ",
                  " | ", "\n", "\n\n", " — ", " – ", " (", " [", " vs ", " instead of ",
                  " rather than ", ", or maybe ", " (also ", " & ", ". ", "? ", "! ", ": ",
                  " = ", " ", "\t", ", but also ", " alternatively ", " either way ",
@@ -147,7 +147,7 @@ NEGATIONS = [
     r"\boxed{{\geq {g}}}", r"\boxed{{\leq {g}}}", r"\boxed{{\ge {g}}}", r"\boxed{{\gt {g}}}",
     r"\boxed{{x > {g}}}", r"\boxed{{x \neq {g}}}", r"$x \neq {g}$", r"$x > {g}$",
     "x ≠ {g}", "x > {g}", "x ≥ {g}", "x < {g}", "#### not {g}", "#### >{g}", "#### ≠ {g}",
-    r"\boxed{{\text{not }{g}}}", r"\boxed{{\lnot {g}}}", "Final answer: not {g}",
+    r"\boxed{{\text{{not }}{g}}}", r"\boxed{{\lnot {g}}}", "Final answer: not {g}",
     "Final answer: more than {g}", "<answer>not {g}</answer>", "<answer>> {g}</answer>",
 ]
 # The alternative ``a`` stated as the answer, with the gold ``g`` only rejected.
@@ -155,12 +155,12 @@ NEGATED_GOLD = [
     "It is {a}, not {g}.", "The answer is {a}, not {g}.", "The answer is {a} and not {g}.",
     r"\boxed{{{a}}}, not {g}.", "#### {a} (not {g})", "Final answer: {a}, not {g}",
     "The answer is {a} rather than {g}.", "The answer is {a} instead of {g}.",
-    "Not {g} but {a}.", "The answer is {a}; {g} is wrong.", r"\boxed{{{a} \text{, not } {g}}}",
+    "Not {g} but {a}.", "The answer is {a}; {g} is wrong.", r"\boxed{{{a} \text{{, not }} {g}}}",
 ]
 
 # Prose with no numbers that may follow a final answer.
 TRAILING_PROSE = ["", ".", " .", "!", "\nHope this helps!", "\nThis completes the solution.",
-                  " I hope that is clear.", "\n\nLet me know if anything is unclear.",
+                  ". I hope that is clear.", "\n\nLet me know if anything is unclear.",
                   "\n", "  \n\n"]
 # Reasoning before the commitment; numbers here are work, not answers.
 REASONING = ["", "Let me think step by step.\n", "First, 12 * 3 = 36. Then 36 - 7 = 29.\n",
@@ -260,47 +260,90 @@ def alternatives(gold: Fraction) -> st.SearchStrategy[Rendered]:
 
 
 # ---------------------------------------------------------------------------------------
-# Assertions
+# Cases and properties
 # ---------------------------------------------------------------------------------------
 
-def _v(fn: Callable[..., Verdict], completion: str, *args: object, **kw: object) -> Verdict:
-    v = fn(completion, *args, **kw)
-    assert isinstance(v, Verdict)
-    assert v.reward is None or 0.0 <= v.reward <= 1.0
-    return v
+@dataclass(frozen=True)
+class Case:
+    """One generated completion with its gold and what a sound reward must do with it.
+
+    ``tags`` name the grammar choices that built it (position, form, joiner, wrapper...), so
+    failures can be grouped into classes (``tests/reward_census.py``).
+    """
+
+    completion: str
+    gold: str
+    expect: str  # "paid": must get 1.0; "not_paid": must not get 1.0
+    tags: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()  # countdown only
 
 
-def assert_not_paid(fn: Callable[..., Verdict], completion: str, gold: str,
-                    **kw: object) -> None:
-    v = _v(fn, completion, gold, **kw)
-    assert v.reward != 1.0, (f"paid 1.0 for a completion that offers a value != gold\n"
-                             f"completion={completion!r}\ngold={gold!r}\n{v}")
+@dataclass(frozen=True)
+class Property:
+    name: str
+    verifier: str
+    strategy: st.SearchStrategy[Case]
+    examples: int  # CI profile
 
 
-def assert_paid(fn: Callable[..., Verdict], completion: str, gold: str, **kw: object) -> None:
-    v = _v(fn, completion, gold, **kw)
-    assert v.reward == 1.0, (f"refused a correct answer in an ordinary dressing\n"
-                             f"completion={completion!r}\ngold={gold!r}\n{v}")
+VERIFIERS: dict[str, Callable[[Case], Verdict]] = {
+    "math": lambda c: math_check(c.completion, c.gold),
+    "gsm8k": lambda c: gsm8k_check(c.completion, c.gold),
+    "countdown": lambda c: countdown_check(c.completion, c.gold, numbers=list(c.numbers)),
+    "format": lambda c: format_check(c.completion),
+}
 
 
-# ---------------------------------------------------------------------------------------
-# Soundness compositions
-# ---------------------------------------------------------------------------------------
+def violation(prop: Property, case: Case) -> str | None:
+    """Why ``case`` breaks an invariant under ``prop``'s verifier, or None."""
+    v = VERIFIERS[prop.verifier](case)
+    if not isinstance(v, Verdict):
+        return f"returned {type(v).__name__}, not a Verdict"
+    if v.reward is not None and not 0.0 <= v.reward <= 1.0:
+        return f"reward {v.reward} outside [0, 1]"
+    where = f"\ncompletion={case.completion!r}\ngold={case.gold!r}"
+    if case.numbers:
+        where += f"\nnumbers={list(case.numbers)!r}"
+    if case.expect == "not_paid" and v.reward == 1.0:
+        return f"{prop.verifier}: paid 1.0 for an answer that is not (only) the gold{where}\n{v}"
+    if case.expect == "paid" and v.reward != 1.0:
+        return f"{prop.verifier}: refused a correct answer in an ordinary dressing{where}\n{v}"
+    return None
+
 
 def _commit(form: str, text: str) -> str:
     return form.format(text)
 
 
+def _joiner_class(j: str) -> str:
+    for name, group in (("plain", JOINERS_PLAIN), ("markup", JOINERS_MARKUP),
+                        ("latex", JOINERS_LATEX)):
+        if j in group:
+            return name
+    return "or_word" if j.strip() in OR_WORDS else "script_word"
+
+
+# Commitments with no closing delimiter end at the line: a joiner with a newline puts the
+# second value outside them ("x = 1\n\n786" is work, then a last line), not inside.
+OPEN_FORMS = {"hashes", "the_answer_is", "final_answer", "final_answer_bold", "equals",
+              "last_line"}
+SOUND_POSITIONS = ["inside_after", "inside_before", "after", "after_commit", "around"]
+HIDDEN_POSITIONS = ["hidden_alt_after", "hidden_alt_inside", "hidden_gold_after",
+                    "hidden_gold_inside", "hidden_gold_before_bare"]
+
+
 @st.composite
 def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrategy[Fraction],
-               position: str) -> tuple[str, str]:
-    """A completion offering the gold and a different value; returns (completion, gold)."""
+               position: str) -> Case:
+    """The gold and a different value, both on offer."""
     gold = draw(golds)
     g = draw(st.sampled_from([r for r in renderings(gold) if r.kind in
                               ("digits", "latex", "latex_thousands", "thousands")]))
     a = draw(alternatives(gold))
-    form = commits[draw(st.sampled_from(sorted(commits)))]
-    j = draw(st.sampled_from(JOINERS))
+    form_name = draw(st.sampled_from(sorted(commits)))
+    form = commits[form_name]
+    open_inside = position.startswith("inside") and form_name in OPEN_FORMS
+    j = draw(st.sampled_from([x for x in JOINERS if not (open_inside and "\n" in x)]))
     pre = draw(st.sampled_from(REASONING))
     post = draw(st.sampled_from(TRAILING_PROSE))
     if position == "inside_after":  # the commitment itself holds both: \boxed{5 or 6}
@@ -316,18 +359,23 @@ def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrateg
         body = a.text + j + _commit(form, g.text) + j + a.text
     else:
         raise AssertionError(position)
-    return pre + body + post, _plain(gold) if draw(st.booleans()) else _latex(gold)
+    gold_text = draw(st.sampled_from([_plain(gold), _latex(gold)]))
+    return Case(pre + body + post, gold_text, "not_paid",
+                (position, f"form={form_name}", f"joiner={_joiner_class(j)}:{j!r}",
+                 f"alt={a.kind}"))
 
 
 @st.composite
 def hidden_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrategy[Fraction],
-                  position: str) -> tuple[str, str]:
-    """A value hidden in markup that does not render; returns (completion, gold)."""
+                  position: str) -> Case:
+    """A value hidden in markup that does not render, next to a visible one."""
     gold = draw(golds)
     g = _plain(gold)
     a = draw(alternatives(gold))
-    form = commits[draw(st.sampled_from(sorted(commits)))]
-    hider = HIDERS[draw(st.sampled_from(sorted(HIDERS)))]
+    form_name = draw(st.sampled_from(sorted(commits)))
+    form = commits[form_name]
+    hider_name = draw(st.sampled_from(sorted(HIDERS)))
+    hider = HIDERS[hider_name]
     j = draw(st.sampled_from(["", " ", "\n", ". ", " or "]))
     pre = draw(st.sampled_from(REASONING))
     if position == "hidden_alt_after":  # visible gold, hidden second answer
@@ -343,160 +391,97 @@ def hidden_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStra
         body = hider.format(_commit(form, g)) + j + "So we get\n" + a.text
     else:
         raise AssertionError(position)
-    return pre + body, g
+    return Case(pre + body, g, "not_paid",
+                (position, f"form={form_name}", f"hider={hider_name}", f"alt={a.kind}"))
 
 
 @st.composite
-def negated(draw: st.DrawFn, golds: st.SearchStrategy[Fraction]) -> tuple[str, str]:
+def negated(draw: st.DrawFn, golds: st.SearchStrategy[Fraction]) -> Case:
+    """The gold only negated, bounded or rejected."""
     gold = draw(golds)
     g = draw(st.sampled_from([r.text for r in renderings(gold) if r.kind in ("digits", "latex")]))
     a = draw(alternatives(gold)).text
     tpl = draw(st.sampled_from(NEGATIONS + NEGATED_GOLD))
     pre = draw(st.sampled_from(REASONING))
-    return pre + tpl.format(g=g, a=a), _plain(gold)
-
-
-SOUND_POSITIONS = ["inside_after", "inside_before", "after", "after_commit", "around"]
-HIDDEN_POSITIONS = ["hidden_alt_after", "hidden_alt_inside", "hidden_gold_after",
-                    "hidden_gold_inside", "hidden_gold_before_bare"]
+    kind = "negation" if tpl in NEGATIONS else "negated_gold"
+    return Case(pre + tpl.format(g=g, a=a), _plain(gold), "not_paid", (kind, f"tpl={tpl!r}"))
 
 
 # ---------------------------------------------------------------------------------------
-# Math
+# Completeness compositions
 # ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("position", SOUND_POSITIONS)
-@_profile(150)
-@given(data=st.data())
-def test_math_never_pays_two_values(position: str, data: st.DataObject) -> None:
-    completion, gold = data.draw(two_values(MATH_COMMITS, golds_math, position))
-    assert_not_paid(math_check, completion, gold)
-
-
-@pytest.mark.parametrize("position", HIDDEN_POSITIONS)
-@_profile(100)
-@given(data=st.data())
-def test_math_never_pays_hidden_values(position: str, data: st.DataObject) -> None:
-    completion, gold = data.draw(hidden_values(MATH_COMMITS, golds_math, position))
-    assert_not_paid(math_check, completion, gold)
-
-
-@_profile(300)
-@given(case=negated(golds_math))
-def test_math_never_pays_negations_or_bounds(case: tuple[str, str]) -> None:
-    assert_not_paid(math_check, *case)
-
-
-# Dressings of a correct answer that any reader must accept. {} is the gold as written.
 MATH_DRESS_COMMITS = ["boxed", "boxed_dollar", "fbox", "hashes", "the_answer_is",
                       "the_answer_is_math", "final_answer", "final_answer_bold", "last_line"]
+# Outside math mode: plain, in dollars, bold (markdown, math, text).
 MATH_DRESS_VALUE = ["{}", "${}$", "**{}**", r"$\mathbf{{{}}}$", r"\textbf{{{}}}"]
 
 
+def _prose_after(form_name: str, post: str) -> str:
+    if form_name == "hashes" and post.strip() not in ("", ".") and post[:1] != "\n":
+        return "\n" + post  # the '####' line holds the number alone by convention
+    return post
+
+
 @st.composite
-def math_correct(draw: st.DrawFn) -> tuple[str, str]:
+def math_correct(draw: st.DrawFn) -> Case:
     gold = draw(golds_math)
     gold_text = draw(st.sampled_from([_plain(gold), _latex(gold)]))
     kinds = ["digits", "latex", "latex_frac", "decimal", "dfrac", "unicode_minus",
              "latex_thousands", "decimal_zero"]
     r = draw(st.sampled_from([r for r in renderings(gold) if r.kind in kinds]))
     form_name = draw(st.sampled_from(MATH_DRESS_COMMITS))
-    text = r.text
+    text, dress = r.text, "{}"
     if form_name in ("the_answer_is", "final_answer", "last_line"):
-        # Outside math mode a LaTeX value needs its dollars; bold/plain are fine for digits.
+        # Outside math mode LaTeX needs its dollars; plain digits may be bold or bare.
         dress = draw(st.sampled_from(MATH_DRESS_VALUE if r.kind in (
             "digits", "unicode_minus", "decimal_zero") else ["${}$"]))
         text = dress.format(text)
-    body = MATH_COMMITS[form_name].format(text)
     pre = draw(st.sampled_from(REASONING))
-    post = draw(st.sampled_from(TRAILING_PROSE))
-    if form_name == "hashes" and post[:1] not in ("", "\n", "."):
-        post = "\n" + post  # the '####' line holds the number alone by convention
-    return pre + body + post, gold_text
-
-
-@_profile(400)
-@given(case=math_correct())
-def test_math_pays_correct_answer_in_ordinary_dressing(case: tuple[str, str]) -> None:
-    assert_paid(math_check, *case)
-
-
-@_profile(100)
-@given(gold=st.integers(1, 200), a=st.integers(1, 200), post=st.sampled_from(TRAILING_PROSE))
-def test_math_pays_answer_with_trailing_check(gold: int, a: int, post: str) -> None:
-    """``\\boxed{5}. Check: 2 + 3 = 5`` restates the gold; it offers nothing else."""
-    b = gold - a
-    check = f"{a} + {b} = {gold}" if b >= 0 else f"{a} - {-b} = {gold}"
-    assert_paid(math_check, rf"The answer is $\boxed{{{gold}}}$. Check: {check}{post}",
-                str(gold))
-
-
-# ---------------------------------------------------------------------------------------
-# GSM8K
-# ---------------------------------------------------------------------------------------
-
-golds_gsm8k = st.one_of(st.integers(0, 100), st.integers(0, 10**6), st.integers(-50, -1)).map(
-    Fraction)
-
-
-@pytest.mark.parametrize("position", SOUND_POSITIONS)
-@_profile(150)
-@given(data=st.data())
-def test_gsm8k_never_pays_two_values(position: str, data: st.DataObject) -> None:
-    completion, gold = data.draw(two_values(GSM8K_COMMITS, golds_gsm8k, position))
-    row_form = data.draw(st.sampled_from(["{}", "Some reasoning.\n#### {}"]))
-    assert_not_paid(gsm8k_check, completion, row_form.format(gold))
-
-
-@pytest.mark.parametrize("position", HIDDEN_POSITIONS)
-@_profile(100)
-@given(data=st.data())
-def test_gsm8k_never_pays_hidden_values(position: str, data: st.DataObject) -> None:
-    completion, gold = data.draw(hidden_values(GSM8K_COMMITS, golds_gsm8k, position))
-    assert_not_paid(gsm8k_check, completion, gold)
-
-
-@_profile(300)
-@given(case=negated(golds_gsm8k))
-def test_gsm8k_never_pays_negations_or_bounds(case: tuple[str, str]) -> None:
-    assert_not_paid(gsm8k_check, *case)
+    post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
+    return Case(pre + MATH_COMMITS[form_name].format(text) + post, gold_text, "paid",
+                ("correct", f"form={form_name}", f"value={r.kind}", f"dress={dress!r}"))
 
 
 @st.composite
-def gsm8k_correct(draw: st.DrawFn) -> tuple[str, str]:
-    n = draw(st.one_of(st.integers(0, 100), st.integers(0, 10**7), st.integers(-50, -1)))
-    forms = [str(n)]
-    if abs(n) >= 1000:
-        forms.append(f"{n:,}")
-    if n < 0:
-        forms.append(f"\u2212{-n}")
-    else:
-        forms += [f"${n}", f"${n:,}", f"${n}.00", f"{n}.0"]
-    value = draw(st.sampled_from(forms))
-    unit = draw(st.sampled_from(["", " dollars", " apples", " km", " minutes", "%"]
-                                if not value.startswith("$") else [""]))
-    commit = draw(st.sampled_from(["#### {}", "The answer is {}", "The answer is **{}**",
-                                   "Final answer: {}", r"\boxed{{{}}}", "So we get\n{}"]))
-    pre = draw(st.sampled_from(REASONING))
+def trailing_check(draw: st.DrawFn, template: str) -> Case:
+    """``... 5. Check: 2 + 3 = 5`` restates the gold; it offers nothing else."""
+    gold = draw(st.integers(1, 500))
+    a = draw(st.integers(1, 500))
+    check = f"{a} + {gold - a} = {gold}" if gold >= a else f"{a} - {a - gold} = {gold}"
     post = draw(st.sampled_from(TRAILING_PROSE))
-    if commit.startswith("####") and post[:1] not in ("", "\n", "."):
-        post = "\n" + post  # the '####' line holds the number alone by convention
+    return Case(template.format(g=gold) + f"\nCheck: {check}{post}", str(gold), "paid",
+                ("trailing_check", f"tpl={template!r}"))
+
+
+golds_gsm8k = st.one_of(st.integers(0, 100), st.integers(0, 10**6),
+                        st.integers(-50, -1)).map(Fraction)
+
+
+@st.composite
+def gsm8k_correct(draw: st.DrawFn) -> Case:
+    n = draw(st.one_of(st.integers(0, 100), st.integers(0, 10**7), st.integers(-50, -1)))
+    forms = {"plain": str(n)}
+    if abs(n) >= 1000:
+        forms["thousands"] = f"{n:,}"
+    if n < 0:
+        forms["unicode_minus"] = f"\u2212{-n}"
+    else:
+        forms.update({"currency": f"${n}", "currency_thousands": f"${n:,}",
+                      "currency_cents": f"${n}.00", "decimal_zero": f"{n}.0"})
+    kind = draw(st.sampled_from(sorted(forms)))
+    value = forms[kind]
+    unit = draw(st.sampled_from([""] if kind.startswith("currency") else
+                                ["", " dollars", " apples", " km", " minutes", "%"]))
+    commits = {"hashes": "#### {}", "the_answer_is": "The answer is {}",
+               "bold": "The answer is **{}**", "final_answer": "Final answer: {}",
+               "boxed": r"\boxed{{{}}}", "last_line": "So we get\n{}"}
+    form_name = draw(st.sampled_from(sorted(commits)))
+    pre = draw(st.sampled_from(REASONING))
+    post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
     gold = draw(st.sampled_from([str(n), f"Reasoning here.\n#### {n}"]))
-    return pre + commit.format(value + unit) + post, gold
-
-
-@_profile(400)
-@given(case=gsm8k_correct())
-def test_gsm8k_pays_correct_answer_in_ordinary_dressing(case: tuple[str, str]) -> None:
-    assert_paid(gsm8k_check, *case)
-
-
-@_profile(100)
-@given(gold=st.integers(1, 500), a=st.integers(1, 500))
-def test_gsm8k_pays_answer_with_trailing_check(gold: int, a: int) -> None:
-    b = gold - a
-    check = f"{a} + {b} = {gold}" if b >= 0 else f"{a} - {-b} = {gold}"
-    assert_paid(gsm8k_check, f"#### {gold}\nCheck: {check}", str(gold))
+    return Case(pre + commits[form_name].format(value + unit) + post, gold, "paid",
+                ("correct", f"form={form_name}", f"value={kind}", f"unit={unit!r}"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -506,31 +491,26 @@ def test_gsm8k_pays_answer_with_trailing_check(gold: int, a: int) -> None:
 @dataclass(frozen=True)
 class Expr:
     text: str
-    value: Fraction | None  # None: division by zero
+    value: Fraction | None  # None: divides by zero
     used: tuple[int, ...]
 
 
 def _combine(op: str, x: Expr, y: Expr) -> Expr:
-    used = x.used + y.used
-    if x.value is None or y.value is None:
-        return Expr(f"({x.text} {op} {y.text})", None, used)
-    if op == "+":
-        v: Fraction | None = x.value + y.value
-    elif op == "-":
-        v = x.value - y.value
-    elif op == "*":
-        v = x.value * y.value
-    else:
-        v = None if y.value == 0 else x.value / y.value
-    return Expr(f"({x.text} {op} {y.text})", v, used)
+    text, used = f"({x.text} {op} {y.text})", x.used + y.used
+    if x.value is None or y.value is None or (op == "/" and y.value == 0):
+        return Expr(text, None, used)
+    ops: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+        "+": lambda p, q: p + q, "-": lambda p, q: p - q,
+        "*": lambda p, q: p * q, "/": lambda p, q: p / q}
+    return Expr(text, ops[op](x.value, y.value), used)
 
 
 @st.composite
 def expressions(draw: st.DrawFn, pool: list[int], depth: int = 3) -> Expr:
-    """An expression over numbers drawn from ``pool`` (possibly reused or foreign)."""
+    """An expression over numbers from ``pool``; now and then a foreign one (1..100)."""
     if depth == 0 or draw(st.integers(0, 3)) == 0:
-        n = draw(st.one_of(st.sampled_from(pool), st.integers(1, 100)) if draw(
-            st.integers(0, 5)) == 0 else st.sampled_from(pool))
+        foreign = draw(st.integers(0, 7)) == 0
+        n = draw(st.integers(1, 100) if foreign else st.sampled_from(pool))
         return Expr(str(n), Fraction(n), (n,))
     op = draw(st.sampled_from("+-*/"))
     return _combine(op, draw(expressions(pool, depth - 1)), draw(expressions(pool, depth - 1)))
@@ -545,40 +525,36 @@ def _fits(used: tuple[int, ...], numbers: list[int]) -> bool:
     return True
 
 
-@st.composite
-def countdown_rows(draw: st.DrawFn) -> tuple[list[int], Expr]:
-    numbers = draw(st.lists(st.integers(1, 100), min_size=3, max_size=6))
-    return numbers, draw(expressions(numbers))
-
-
 def _strip_outer(text: str) -> str:
     return text[1:-1] if text.startswith("(") and text.endswith(")") else text
 
 
-@_profile(400)
-@given(row=countdown_rows(), think=st.sampled_from(["", "<think>Let me try.</think>\n"]))
-def test_countdown_pays_exactly_the_valid_expressions(row: tuple[list[int], Expr],
-                                                      think: str) -> None:
+_numbers = st.lists(st.integers(1, 100), min_size=3, max_size=6)
+
+
+@st.composite
+def countdown_exact(draw: st.DrawFn) -> Case:
     """One clean expression: paid iff it uses given numbers at most once and hits the target."""
-    numbers, e = row
-    target_value = e.value if e.value is not None else Fraction(24)
-    if target_value.denominator != 1:
-        target_value = Fraction(round(target_value))  # targets are integers; this e now misses
-    target = str(target_value.numerator)
-    completion = f"{think}<answer>{_strip_outer(e.text)}</answer>"
-    v = _v(countdown_check, completion, target, numbers=numbers)
-    valid = e.value is not None and e.value == target_value and _fits(e.used, numbers)
-    assert v.reward == (1.0 if valid else 0.0), (completion, numbers, target, v)
+    numbers = draw(_numbers)
+    e = draw(expressions(numbers))
+    target = e.value if e.value is not None and e.value.denominator == 1 else None
+    if target is None:  # targets are integers: aim this expression at one it misses
+        target = Fraction(draw(st.integers(1, 1000)))
+    valid = e.value == target and _fits(e.used, numbers)
+    think = draw(st.sampled_from(["", "<think>Let me try.</think>\n"]))
+    reason = "valid" if valid else ("reuses_or_foreign" if e.value == target else "misses")
+    return Case(f"{think}<answer>{_strip_outer(e.text)}</answer>", str(target.numerator),
+                "paid" if valid else "not_paid", ("exact", reason), tuple(numbers))
 
 
 COUNTDOWN_TRAPS = [
-    "<answer>{bad}</answer>",
     "<answer>{good}</answer><answer>{bad}</answer>",
     "<answer>{good}</answer>\n<answer>{bad}</answer>",
     "<answer>{bad} = {t}</answer>",
     "<answer>{good} or {bad}</answer>",
     "<answer>{bad}</answer><!-- <answer>{good}</answer> -->",
     "<answer>{good}</answer><!-- <answer>{bad}</answer> -->",
+    "<answer>{bad}</answer>\\iffalse <answer>{good}</answer>\\fi",
     "<answer>{bad}\\iffalse {good}\\fi</answer>",
     "<answer>{good}\\phantom{{+{bad}}}</answer>",
     "<answer>{good}, {bad}</answer>",
@@ -588,34 +564,26 @@ COUNTDOWN_TRAPS = [
     "<answer>{good}\n{bad}</answer>",
     "<answer>{good} 或 {bad}</answer>",
     "<answer>{good} = {t} or {bad}</answer>",
-    "<answer>{t}</answer>",
     "<answer>{good} ≠ {t}</answer>",
     "<answer>not {good}</answer>",
+    "<answer>{good}</answer> Actually, <answer>{bad}</answer>",
+    "<answer>{good} <!-- {bad} --></answer>",
+    "<answer>{bad} <!-- {good} --></answer>",
 ]
 
 
 @st.composite
-def countdown_traps(draw: st.DrawFn) -> tuple[str, list[int], str]:
-    numbers = draw(st.lists(st.integers(1, 100), min_size=3, max_size=6))
+def countdown_traps(draw: st.DrawFn) -> Case:
+    """A valid expression next to an invalid one, or the valid one negated/hidden."""
+    numbers = draw(_numbers)
     good = draw(expressions(numbers).filter(
         lambda e: e.value is not None and e.value.denominator == 1 and _fits(e.used, numbers)))
     target = good.value
     bad = draw(expressions(numbers).filter(lambda e: e.value != target))
     tpl = draw(st.sampled_from(COUNTDOWN_TRAPS))
     t = str(target.numerator)
-    if tpl == "<answer>{t}</answer>" and _fits((target.numerator,), numbers):
-        t = str(target.numerator + 1000)  # the target itself as a given number would be valid
-        target = Fraction(int(t) - 1000)
-    return (tpl.format(good=_strip_outer(good.text), bad=_strip_outer(bad.text), t=t), numbers,
-            str(target.numerator))
-
-
-@_profile(400)
-@given(case=countdown_traps())
-def test_countdown_never_pays_a_second_or_hidden_expression(
-        case: tuple[str, list[int], str]) -> None:
-    completion, numbers, target = case
-    assert_not_paid(countdown_check, completion, target, numbers=numbers)
+    completion = tpl.format(good=_strip_outer(good.text), bad=_strip_outer(bad.text), t=t)
+    return Case(completion, t, "not_paid", ("trap", f"tpl={tpl!r}"), tuple(numbers))
 
 
 # ---------------------------------------------------------------------------------------
@@ -623,11 +591,14 @@ def test_countdown_never_pays_a_second_or_hidden_expression(
 # ---------------------------------------------------------------------------------------
 
 def _visible(s: str) -> bool:
-    # Control and format characters (``\x1b``, zero-width space) render as nothing.
-    return any(c.isprintable() and not c.isspace() for c in s)
+    # Control and format characters (``\x1b``, zero-width space) and lone markup render as
+    # nothing: ask for a letter or a digit.
+    return any(c.isalnum() for c in s)
 
 
-_tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="<>"),
+# Tag contents: anything but markup (tags, entities, LaTeX commands and groups).
+_tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                          blacklist_characters="<>&\\{}"),
                    min_size=1, max_size=40).filter(_visible)
 # Text outside the tags that certainly renders: letters, digits, punctuation, no entities.
 _outside = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P"),
@@ -635,10 +606,11 @@ _outside = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P"),
                    min_size=1, max_size=20).filter(_visible)
 
 
-@_profile(300)
-@given(think=_tagless, answer=_tagless, gap=st.sampled_from(["", " ", "\n", "\n\n"]))
-def test_format_pays_well_formed(think: str, answer: str, gap: str) -> None:
-    assert_paid(format_check, f"<think>{think}</think>{gap}<answer>{answer}</answer>", "")
+@st.composite
+def format_well_formed(draw: st.DrawFn) -> Case:
+    gap = draw(st.sampled_from(["", " ", "\n", "\n\n"]))
+    return Case(f"<think>{draw(_tagless)}</think>{gap}<answer>{draw(_tagless)}</answer>", "",
+                "paid", ("well_formed", f"gap={gap!r}"))
 
 
 FORMAT_TRAPS = [
@@ -659,14 +631,58 @@ FORMAT_TRAPS = [
     "<think>{t}</think><answer>{a}</answer></answer>",
     "<think>{t}</think></think><answer>{a}</answer>",
     "<think>{t}</think><answer>{a}</answer><think>{t}</think>",
+    "<think>{t}</think><answer>{a}</answer><span style=\"display:none\"><answer>{a}</answer></span>",
 ]
 
 
-@_profile(400)
-@given(think=_tagless, answer=_tagless, extra=_outside, tpl=st.sampled_from(FORMAT_TRAPS))
-def test_format_never_pays_broken_structure(think: str, answer: str, extra: str,
-                                            tpl: str) -> None:
-    assert_not_paid(format_check, tpl.format(t=think, a=answer, x=extra), "")
+@st.composite
+def format_traps(draw: st.DrawFn) -> Case:
+    tpl = draw(st.sampled_from(FORMAT_TRAPS))
+    text = tpl.format(t=draw(_tagless), a=draw(_tagless), x=draw(_outside))
+    return Case(text, "", "not_paid", ("trap", f"tpl={tpl!r}"))
+
+
+# ---------------------------------------------------------------------------------------
+# The properties (one test each; ``tests/reward_census.py`` runs the same list)
+# ---------------------------------------------------------------------------------------
+
+PROPERTIES: list[Property] = (
+    [Property(f"math_two_values_{p}", "math", two_values(MATH_COMMITS, golds_math, p), 150)
+     for p in SOUND_POSITIONS]
+    + [Property(f"math_{p}", "math", hidden_values(MATH_COMMITS, golds_math, p), 100)
+       for p in HIDDEN_POSITIONS]
+    + [Property("math_negations_and_bounds", "math", negated(golds_math), 300),
+       Property("math_correct_dressings", "math", math_correct(), 400),
+       Property("math_trailing_check", "math",
+                trailing_check(r"The answer is $\boxed{{{g}}}$."), 100)]
+    + [Property(f"gsm8k_two_values_{p}", "gsm8k", two_values(GSM8K_COMMITS, golds_gsm8k, p),
+                150) for p in SOUND_POSITIONS]
+    + [Property(f"gsm8k_{p}", "gsm8k", hidden_values(GSM8K_COMMITS, golds_gsm8k, p), 100)
+       for p in HIDDEN_POSITIONS]
+    + [Property("gsm8k_negations_and_bounds", "gsm8k", negated(golds_gsm8k), 300),
+       Property("gsm8k_correct_dressings", "gsm8k", gsm8k_correct(), 400),
+       Property("gsm8k_trailing_check", "gsm8k", trailing_check("#### {g}"), 100),
+       Property("countdown_exact", "countdown", countdown_exact(), 500),
+       Property("countdown_traps", "countdown", countdown_traps(), 400),
+       Property("format_well_formed", "format", format_well_formed(), 300),
+       Property("format_traps", "format", format_traps(), 400)]
+)
+
+
+def _property_test(prop: Property) -> Callable[..., None]:
+    @_profile(prop.examples)
+    @given(case=prop.strategy)
+    def test(case: Case) -> None:
+        problem = violation(prop, case)
+        assert problem is None, problem
+
+    test.__name__ = test.__qualname__ = f"test_{prop.name}"
+    test.__doc__ = f"{prop.verifier}: every generated case is scored as its label says."
+    return test
+
+
+for _prop in PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
 
 
 # ---------------------------------------------------------------------------------------
@@ -674,8 +690,17 @@ def test_format_never_pays_broken_structure(think: str, answer: str, extra: str,
 # ---------------------------------------------------------------------------------------
 
 MB = 1 << 20
-BUDGET_S = 0.5  # per call on this machine, best of three tries (other jobs share the CPU)
-HARD_S = 5.0  # never, on any try
+BUDGET_S = 0.5  # per call on an idle machine, best of three tries
+HARD_S = 5.0  # never, on any try, whatever the load
+
+
+def _budget() -> float:
+    """0.5 s on an idle machine. The test machine is shared (measured: a format check of
+    1 MB of ``<think>`` costs 0.09 s of CPU but 0.84 s of wall time at load 8.8 on 2 cores),
+    so the budget stretches by how oversubscribed the CPUs are now, up to the hard bound."""
+    oversubscribed = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return min(HARD_S, BUDGET_S * max(1.0, oversubscribed))
+
 
 UNITS = ["\\boxed{", "}", "{", "#", "#### ", "9", "1,", "0.", "<answer>", "</answer>",
          "the answer is ", "Final answer: ", "$", "\\frac{", "\\sqrt{", "^", "^{", "(", ")",
@@ -690,6 +715,7 @@ def _fill(parts: list[str], size: int = MB) -> str:
 
 
 def _timed(call: Callable[[], Verdict]) -> float:
+    """Best wall time of up to three calls (stops once within budget)."""
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
@@ -698,7 +724,7 @@ def _timed(call: Callable[[], Verdict]) -> float:
         assert isinstance(v, Verdict)
         assert dt <= HARD_S, f"one call took {dt:.2f} s"
         best = min(best, dt)
-        if best <= BUDGET_S:
+        if best <= _budget():
             break
     return best
 
@@ -734,9 +760,9 @@ def test_fixed_megabyte_shapes_are_fast(name: str) -> None:
     slow = []
     for label, text in _shapes():
         dt = _timed(lambda t=text: check(t))
-        if dt > BUDGET_S:
+        if dt > _budget():
             slow.append(f"{label}: {dt:.2f} s")
-    assert not slow, f"{name}: over {BUDGET_S} s on 1 MB inputs: {slow}"
+    assert not slow, f"{name}: over {_budget():.2f} s on 1 MB inputs: {slow}"
 
 
 @_profile(8)
@@ -745,7 +771,7 @@ def test_fixed_megabyte_shapes_are_fast(name: str) -> None:
 def test_composed_megabyte_shapes_are_fast(parts: list[str], name: str) -> None:
     text = _fill(parts)
     dt = _timed(lambda: CHECKS[name](text))
-    assert dt <= BUDGET_S, f"{name} took {dt:.2f} s on {parts!r} x 1 MB"
+    assert dt <= _budget(), f"{name} took {dt:.2f} s on {parts!r} x 1 MB"
 
 
 @_profile(300)
@@ -754,3 +780,33 @@ def test_arbitrary_text_never_raises(text: str, name: str) -> None:
     v = CHECKS[name](text)
     assert isinstance(v, Verdict)
     assert v.reward is None or 0.0 <= v.reward <= 1.0
+
+
+# Small inputs whose value is expensive: the reader must bound work by the expression, not
+# by the length of the text.
+_LEAVES = ["2", "9", "10^{100}", "9^{9}", "10^{10}", "0.3", "1.9", r"\pi", "e", "1000001",
+           r"\frac{1}{3}", r"\sqrt{2}", "x"]
+_OPS = ["({a})!", r"\binom{{{a}}}{{{b}}}", "{a}^{{{b}}}", r"\sqrt[{a}]{{{b}}}",
+        r"\frac{{{a}}}{{{b}}}", r"\sum_{{n=1}}^{{{a}}} n^{{{b}}}", r"\prod_{{k=1}}^{{{a}}} k",
+        r"\int_0^{{{a}}} x^{{{b}}} dx", r"\log({a})", r"\sin({a})", r"\Gamma({a})", "{a}!!",
+        r"\lceil {a} \rceil", r"{a} \bmod {b}", "{a} \\cdot {b}", "{a} - {b}",
+        r"\left({a}\right)^{{{b}}}", r"\mathrm{{e}}^{{{a}}}", r"{a}^{{{a}^{{{b}}}}}"]
+
+
+@st.composite
+def costly_latex(draw: st.DrawFn, depth: int = 3) -> str:
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.sampled_from(_LEAVES))
+    op = draw(st.sampled_from(_OPS))
+    return op.format(a=draw(costly_latex(depth - 1)), b=draw(costly_latex(depth - 1)))
+
+
+# Each failing call costs up to the 5 s deadline: report the first slow one, unshrunk.
+@settings(_profile(60), phases=[Phase.explicit, Phase.generate])
+@given(expr=costly_latex(), gold=st.sampled_from(["5", r"10^{100}", r"\frac{1}{3}", "2"]))
+@example(expr=r"\Gamma(1000001)", gold="5")  # 5.1 to 6.5 s on 2026-12-05
+@example(expr=r"\binom{10^{10}}{0.3}", gold="5")  # 6.3 s
+@example(expr=r"(10^{100})!", gold="5")  # 1.8 s
+def test_math_costly_small_answers_are_fast(expr: str, gold: str) -> None:
+    dt = _timed(lambda: math_check(rf"The answer is $\boxed{{{expr}}}$.", gold))
+    assert dt <= _budget(), f"math_check took {dt:.2f} s on \\boxed{{{expr}}} (gold {gold})"
