@@ -108,6 +108,9 @@ JOINERS_LATEX = [r" \quad ", r" \qquad ", r"\ ", r"\,", r"\;", r"\!", "~", r" \t
                  r" \mathrm{or} ", r" \operatorname{or} ", r" \textbf{or} ", " , ", r" \, , \, "]
 JOINERS: list[str] = (JOINERS_PLAIN + JOINERS_MARKUP + JOINERS_LATEX
                       + [f" {w} " for w in OR_WORDS] + [f" {w} " for w in SCRIPT_WORDS])
+# Random words: letters of any script (some, like 五, are numerals: still a second value).
+random_words = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Lo")),
+                       min_size=1, max_size=8).map(lambda w: f" {w} ")
 
 # Wrappers whose content a reader never sees; {} is the hidden text.
 HIDERS: dict[str, str] = {
@@ -149,6 +152,17 @@ NEGATIONS = [
     "x ≠ {g}", "x > {g}", "x ≥ {g}", "x < {g}", "#### not {g}", "#### >{g}", "#### ≠ {g}",
     r"\boxed{{\text{{not }}{g}}}", r"\boxed{{\lnot {g}}}", "Final answer: not {g}",
     "Final answer: more than {g}", "<answer>not {g}</answer>", "<answer>> {g}</answer>",
+    # comparisons with no "answer" cue
+    "greater than {g}", "It is greater than {g}.", "So it is less than {g}.",
+    "It must exceed {g}.", "It is below {g}.", "well above {g}", "It is over {g}.",
+    "It is {a}, which is more than {g}.", "Something bigger than {g}", "strictly less than {g}",
+    "It is higher than {g}", "a number smaller than {g}",
+    # other languages
+    "答案不是{g}。", "Die Antwort ist nicht {g}.", "Ответ не {g}.", "La respuesta no es {g}.",
+    "La réponse n'est pas {g}.", "정답은 {g}이 아닙니다.", "الجواب ليس {g}.", "उत्तर {g} नहीं है।",
+    # retractions and open doubt (README: "5. No wait" and "5?" are refused)
+    "The answer is {g}. No wait.", "The answer is {g}?", "The answer is {g}... or is it?",
+    "Maybe {g}, maybe not.", r"\boxed{{{g}}}. No wait, that is wrong.",
 ]
 # The alternative ``a`` stated as the answer, with the gold ``g`` only rejected.
 NEGATED_GOLD = [
@@ -320,7 +334,9 @@ def _joiner_class(j: str) -> str:
                         ("latex", JOINERS_LATEX)):
         if j in group:
             return name
-    return "or_word" if j.strip() in OR_WORDS else "script_word"
+    if j.strip() in OR_WORDS:
+        return "or_word"
+    return "script_word" if j.strip() in SCRIPT_WORDS else "random_word"
 
 
 # Commitments with no closing delimiter end at the line: a joiner with a newline puts the
@@ -343,7 +359,8 @@ def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrateg
     form_name = draw(st.sampled_from(sorted(commits)))
     form = commits[form_name]
     open_inside = position.startswith("inside") and form_name in OPEN_FORMS
-    j = draw(st.sampled_from([x for x in JOINERS if not (open_inside and "\n" in x)]))
+    j = draw(st.one_of(
+        st.sampled_from([x for x in JOINERS if not (open_inside and "\n" in x)]), random_words))
     pre = draw(st.sampled_from(REASONING))
     post = draw(st.sampled_from(TRAILING_PROSE))
     if position == "inside_after":  # the commitment itself holds both: \boxed{5 or 6}
