@@ -152,6 +152,22 @@ def test_a_correct_reward_passes_with_exit_0(capsys, data, reward, extra) -> Non
     assert code == 0 and report["passed"]
 
 
+def test_a_reward_that_pays_a_negated_or_bounded_gold_is_caught(capsys, data) -> None:
+    """Correct but for ``... not N`` / ``... than N``: only the negation family may flag it,
+    and it must, with both forms."""
+    code, report = probe_json(
+        capsys, "--reward", "tests.probe_rewards:pays_negations", "--data", data,
+        "--reference-key", "reference",
+    )  # fmt: skip
+    assert code == 1 and not report["passed"]
+    paid = {name for name, f in report["families"].items() if f["false_positives"]}
+    assert paid == {"negation"}, paid
+    variants = {f["variant"] for f in report["findings"] if f["kind"] == "false_positive"}
+    assert any(v.endswith("not a") for v in variants), variants
+    assert any(v.endswith("than a") for v in variants), variants
+    assert report["totals"]["false_negatives"] == 0
+
+
 def test_parallel_calls_give_the_same_report(capsys, data) -> None:
     argv = ["--reward", "tests.probe_rewards:substring", "--data", data, "--reference-key",
             "reference", "--family", "hedge", "--family", "control"]  # fmt: skip
@@ -240,7 +256,11 @@ GENERATED = ["arithmetic", "countdown"]
 DATASETS = ["gsm8k", "math500", "mbpp", "humaneval"]
 TEXT_ALWAYS = {"control", "hedge", "two_answers", "nested_box", "early_gold", "padding",
                "invisible", "empty", "markup", "format_only", "megabyte",
-               "pathological_latex", "exponents"}  # fmt: skip
+               "pathological_latex", "exponents",
+               # issue 30's hole classes 1-11 (verifiers/probes/text_grammar.py)
+               "negation", "joined_commitments", "or_scripts", "markup_alternative",
+               "later_value", "prose_alternative", "comparator", "hidden_commitment",
+               "quadratic_time", "blank_markup"}  # fmt: skip
 CODE_ALWAYS = {"code_control", "always_equal", "exits", "test_reading", "constant", "slow", "huge"}
 
 
