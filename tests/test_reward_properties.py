@@ -435,7 +435,7 @@ MATH_DRESS_VALUE = ["{}", "${}$", "**{}**", r"$\mathbf{{{}}}$", r"\textbf{{{}}}"
 
 
 def _prose_after(form_name: str, post: str) -> str:
-    if form_name == "hashes" and post.strip() not in ("", ".") and post[:1] != "\n":
+    if form_name.startswith("hashes") and post.strip() not in ("", ".") and post[:1] != "\n":
         return "\n" + post  # the '####' line holds the number alone by convention
     return post
 
@@ -460,6 +460,10 @@ def math_correct(draw: st.DrawFn) -> Case:
                 ("correct", f"form={form_name}", f"value={r.kind}", f"dress={dress!r}"))
 
 
+CHECK_LEADS = ["\nCheck: ", "\n\nWait, is that right? Yes: ", "\nVerification: ",
+               "\nIndeed, ", "\nSanity check: ", "\n(check: "]
+
+
 @st.composite
 def trailing_check(draw: st.DrawFn, template: str) -> Case:
     """``... 5. Check: 2 + 3 = 5`` restates the gold; it offers nothing else."""
@@ -467,8 +471,10 @@ def trailing_check(draw: st.DrawFn, template: str) -> Case:
     a = draw(st.integers(1, 500))
     check = f"{a} + {gold - a} = {gold}" if gold >= a else f"{a} - {a - gold} = {gold}"
     post = draw(st.sampled_from(TRAILING_PROSE))
-    return Case(template.format(g=gold) + f"\nCheck: {check}{post}", str(gold), "paid",
-                ("trailing_check", f"tpl={template!r}"))
+    lead = draw(st.sampled_from(CHECK_LEADS))
+    check += ")" if lead.endswith("(check: ") else ""
+    return Case(template.format(g=gold) + lead + check + post, str(gold), "paid",
+                ("trailing_check", f"tpl={template!r}", f"lead={lead!r}"))
 
 
 golds_gsm8k = st.one_of(st.integers(0, 100), st.integers(0, 10**6),
@@ -483,17 +489,21 @@ def gsm8k_correct(draw: st.DrawFn) -> Case:
         forms["thousands"] = f"{n:,}"
     if n < 0:
         forms["unicode_minus"] = f"\u2212{-n}"
+        forms["en_dash_minus"] = f"\u2013{-n}"
     else:
         forms.update({"currency": f"${n}", "currency_thousands": f"${n:,}",
-                      "currency_cents": f"${n}.00", "decimal_zero": f"{n}.0"})
+                      "currency_cents": f"${n}.00", "decimal_zero": f"{n}.0",
+                      "currency_euro": f"€{n}", "currency_pound": f"£{n}"})
     kind = draw(st.sampled_from(sorted(forms)))
     value = forms[kind]
-    unit = draw(st.sampled_from([""] if kind.startswith("currency") else
-                                ["", " dollars", " apples", " km", " minutes", "%"]))
+    boxable = not kind.startswith("currency")  # "#### \boxed{$5}" is no ordinary dressing
     commits = {"hashes": "#### {}", "the_answer_is": "The answer is {}",
                "bold": "The answer is **{}**", "final_answer": "Final answer: {}",
-               "boxed": r"\boxed{{{}}}", "last_line": "So we get\n{}"}
+               "boxed": r"\boxed{{{}}}", "last_line": "So we get\n{}",
+               **({"hashes_boxed": r"#### \boxed{{{}}}"} if boxable else {})}
     form_name = draw(st.sampled_from(sorted(commits)))
+    unit = draw(st.sampled_from([""] if kind.startswith("currency") or form_name == "hashes_boxed"
+                                else ["", " dollars", " apples", " km", " minutes", "%"]))
     pre = draw(st.sampled_from(REASONING))
     post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
     gold = draw(st.sampled_from([str(n), f"Reasoning here.\n#### {n}"]))
@@ -660,6 +670,94 @@ def format_traps(draw: st.DrawFn) -> Case:
 
 
 # ---------------------------------------------------------------------------------------
+# Values that are not the gold though they look or evaluate close to it
+# ---------------------------------------------------------------------------------------
+
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _words(n: int) -> str:
+    """English words for 0 <= n < 1000."""
+    if n < 20:
+        return NUMBER_WORDS[n] if n <= 20 else ""
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else " " + NUMBER_WORDS[n % 10])
+    rest = n % 100
+    return NUMBER_WORDS[n // 100] + " hundred" + ("" if rest == 0 else " " + _words(rest))
+
+
+# Words that change the amount whatever the question counts ("58 percent" or "5 dozen" can
+# be the right answer to "what percent" or "how many dozen", so they are not here).
+AMOUNT_SCALES = ["hundred", "thousand", "million", "squared", "cubed", "doubled", "halved",
+                 "times ten", "x 10", "thousandths"]
+
+
+@st.composite
+def gsm8k_amount_words(draw: st.DrawFn) -> Case:
+    """``#### twenty, eight`` is a list, ``#### one thousand one thousand`` two amounts,
+    ``#### 18 twelfths`` not 18."""
+    n = draw(st.integers(2, 999))
+    forms = {f"scale:{w}": f"{n} {w}" for w in AMOUNT_SCALES}
+    words = _words(n)
+    if " " in words:
+        for sep in (", ", "; ", " / ", ","):
+            forms[f"split:{sep!r}"] = sep.join(words.split(" "))
+    if n % 2 == 0:
+        forms["half twice, words"] = f"{_words(n // 2)} {_words(n // 2)}"
+        forms["half twice, digits"] = f"{n // 2} {n // 2}"
+    kind = draw(st.sampled_from(sorted(forms)))
+    commit = draw(st.sampled_from(["#### {}", "The answer is {}.", r"\boxed{{{}}}"]))
+    return Case(draw(st.sampled_from(REASONING)) + commit.format(forms[kind]), str(n),
+                "not_paid", ("amount", kind, f"commit={commit!r}"))
+
+
+@st.composite
+def math_near_misses(draw: st.DrawFn) -> Case:
+    """Exact values off by less than any float tolerance, and ordered pairs as sets."""
+    kind = draw(st.sampled_from(["tiny_offset", "relative_offset", "long_decimal", "giant_plus",
+                                 "pair_as_set", "pair_reversed"]))
+    k = draw(st.integers(16, 300))
+    if kind in ("pair_as_set", "pair_reversed"):
+        x, y = draw(st.integers(-20, 20)), draw(st.integers(-20, 20))
+        if x == y:
+            y = x + 1
+        gold = f"({x}, {y})"
+        pred = rf"\{{{y}, {x}\}}" if kind == "pair_as_set" else f"({y}, {x})"
+    elif kind == "giant_plus":
+        e = draw(st.integers(20, 400))
+        gold, pred = f"10^{{{e}}}", f"10^{{{e}}} + {draw(st.integers(1, 9))}"
+    else:
+        g = draw(golds_math.filter(bool))  # 0 times (1 + tiny) is still 0
+        gold = _latex(g)
+        pred = {"tiny_offset": f"{gold} + 10^{{-{k}}}",
+                "relative_offset": f"({gold})(1 + 10^{{-{k}}})",
+                "long_decimal": f"{_plain(g)}{'' if '.' in _plain(g) or '/' in _plain(g) else '.'}"
+                                f"{'0' * k}1"}[kind]
+        if "/" in _plain(g) and kind == "long_decimal":
+            pred = f"{gold} + 0.{'0' * k}1"
+    form = draw(st.sampled_from([r"\boxed{{{}}}", r"The answer is ${}$."]))
+    return Case(form.format(pred), gold, "not_paid", ("near_miss", kind))
+
+
+FORMAT_BLANKS = [r"\strut", r"\null", r"\kern1em", r"\hfill", r"\hbox{}", r"\textcolor{white}{x}",
+                 "[](#)", r"\phantom{x}", r"\vphantom{x}", r"\mbox{}", r"\hspace{1em}",
+                 r"\quad", r"\relax", r"{\color{white} x}", "<span></span>", "&#8203;",
+                 "<!-- x -->", r"\iffalse x\fi", r"\smash{}", r"\rule{0pt}{0pt}", "&nbsp;",
+                 "\u200b", "\u2800", "\u3164", r"\,", r"\mathstrut", "<br>", "**  **"]
+
+
+@st.composite
+def format_blank_answer(draw: st.DrawFn) -> Case:
+    """An ``<answer>`` (or ``<think>``) that renders nothing is an empty tag."""
+    blank = "".join(draw(st.lists(st.sampled_from(FORMAT_BLANKS), min_size=1, max_size=3)))
+    where = draw(st.sampled_from(["answer", "think"]))
+    text = draw(_tagless)
+    body = (f"<think>{text}</think><answer>{blank}</answer>" if where == "answer"
+            else f"<think>{blank}</think><answer>{text}</answer>")
+    return Case(body, "", "not_paid", (f"blank_{where}", f"blank={blank!r}"))
+
+
+# ---------------------------------------------------------------------------------------
 # The properties (one test each; ``tests/reward_census.py`` runs the same list)
 # ---------------------------------------------------------------------------------------
 
@@ -671,7 +769,8 @@ PROPERTIES: list[Property] = (
     + [Property("math_negations_and_bounds", "math", negated(golds_math), 300),
        Property("math_correct_dressings", "math", math_correct(), 400),
        Property("math_trailing_check", "math",
-                trailing_check(r"The answer is $\boxed{{{g}}}$."), 100)]
+                trailing_check(r"The answer is $\boxed{{{g}}}$."), 100),
+       Property("math_near_misses", "math", math_near_misses(), 200)]
     + [Property(f"gsm8k_two_values_{p}", "gsm8k", two_values(GSM8K_COMMITS, golds_gsm8k, p),
                 150) for p in SOUND_POSITIONS]
     + [Property(f"gsm8k_{p}", "gsm8k", hidden_values(GSM8K_COMMITS, golds_gsm8k, p), 100)
@@ -679,10 +778,12 @@ PROPERTIES: list[Property] = (
     + [Property("gsm8k_negations_and_bounds", "gsm8k", negated(golds_gsm8k), 300),
        Property("gsm8k_correct_dressings", "gsm8k", gsm8k_correct(), 400),
        Property("gsm8k_trailing_check", "gsm8k", trailing_check("#### {g}"), 100),
+       Property("gsm8k_amount_words", "gsm8k", gsm8k_amount_words(), 200),
        Property("countdown_exact", "countdown", countdown_exact(), 500),
        Property("countdown_traps", "countdown", countdown_traps(), 400),
        Property("format_well_formed", "format", format_well_formed(), 300),
-       Property("format_traps", "format", format_traps(), 400)]
+       Property("format_traps", "format", format_traps(), 400),
+       Property("format_blank_answer", "format", format_blank_answer(), 200)]
 )
 
 

@@ -294,8 +294,10 @@ def hidden_commitment(row: ProbeRow) -> Iterator[Item]:
 # ---------------------------------------------------------------------------- class 9
 
 
-_SCALE_WORDS = ["twelfths", "halves", "thirds", "dozen", "hundred", "squared", "cubed",
-                "percent", "thousandths", "millions", "score", "halved", "doubled", "tenths"]
+# Words that change the amount whatever the question counts ("58 percent" and "5 dozen" can
+# be right answers, so they are not here); "twelfths" is the issue's own example.
+_SCALE_WORDS = ["twelfths", "hundred", "squared", "cubed", "thousandths", "million",
+                "halved", "doubled", "times ten", "x 10"]
 
 
 @family("amount_words")
