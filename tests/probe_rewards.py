@@ -60,3 +60,12 @@ def pays_negations(completion: str, answer: str, **info: Any) -> float:
     if found is not None:
         return float(found.group(1) == answer)
     return answer_line(completion, answer)
+
+
+_HIDING = re.compile(r"<!--|-->|\\iffalse|\\fi\b|</?(?:span|div|font)[^>]*>|^%\s?", re.M)
+
+
+def reads_hidden(completion: str, answer: str, **info: Any) -> float:
+    """Correct like ``answer_line`` on what renders, except that it drops comment and
+    hiding markers instead of their content, so a hidden ``#### N`` counts."""
+    return answer_line(_HIDING.sub("", completion), answer)
