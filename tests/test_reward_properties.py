@@ -76,6 +76,8 @@ MATH_COMMITS: dict[str, str] = {
     "equals": "x = {}",
     "equals_math": "$x = {}$",
     "last_line": "So we get\n{}",
+    "answer_colon": "Answer: {}",
+    "display_boxed": "\\[\\boxed{{{}}}\\]",
 }
 GSM8K_COMMITS: dict[str, str] = {
     "hashes": "#### {}",
@@ -83,7 +85,7 @@ GSM8K_COMMITS: dict[str, str] = {
     "the_answer_is": "The answer is {}",
     "final_answer": "Final answer: {}",
     "answer_tag": "<answer>{}</answer>",
-    "equals": "In total: 3 + 4 = {}",
+    "equals": "So the total = {}",
     "last_line": "So we get\n{}",
 }
 
@@ -99,7 +101,10 @@ JOINERS_PLAIN = [" or ", " and ", " not ", " than ", " to ", " ± ", " +/- ", ",
                  " | ", "\n", "\n\n", " — ", " – ", " (", " [", " vs ", " instead of ",
                  " rather than ", ", or maybe ", " (also ", " & ", ". ", "? ", "! ", ": ",
                  " = ", " ", "\t", ", but also ", " alternatively ", " either way ",
-                 "...", " \u2192 ", " ⇒ ", " ~ ", " ≈ ", " ≠ "]
+                 "...", " \u2192 ", " ⇒ ", " ~ ", " ≈ ", " ≠ ",
+                 # look-alikes and invisible separators
+                 " օr ", " оr ", " ｏｒ ", "\u2800or\u2800", "\u00a0or\u00a0", "\u3000",
+                 "\u200b", "\u2060", "\u200bor\u200b"]
 JOINERS_MARKUP = ["<br>", "</b> <b>", " <i>", "</p><p>", " **", "\n- ", "\n1. ", "\n> ",
                   " `", "</answer> <answer>", " <sup>", " <sub>", "<span>"]
 JOINERS_LATEX = [r" \quad ", r" \qquad ", r"\ ", r"\,", r"\;", r"\!", "~", r" \text{ or } ",
@@ -429,7 +434,8 @@ def negated(draw: st.DrawFn, golds: st.SearchStrategy[Fraction]) -> Case:
 # ---------------------------------------------------------------------------------------
 
 MATH_DRESS_COMMITS = ["boxed", "boxed_dollar", "fbox", "hashes", "the_answer_is",
-                      "the_answer_is_math", "final_answer", "final_answer_bold", "last_line"]
+                      "the_answer_is_math", "final_answer", "final_answer_bold", "last_line",
+                      "answer_colon", "display_boxed"]
 # Outside math mode: plain, in dollars, bold (markdown, math, text).
 MATH_DRESS_VALUE = ["{}", "${}$", "**{}**", r"$\mathbf{{{}}}$", r"\textbf{{{}}}"]
 
@@ -449,7 +455,7 @@ def math_correct(draw: st.DrawFn) -> Case:
     r = draw(st.sampled_from([r for r in renderings(gold) if r.kind in kinds]))
     form_name = draw(st.sampled_from(MATH_DRESS_COMMITS))
     text, dress = r.text, "{}"
-    if form_name in ("the_answer_is", "final_answer", "last_line"):
+    if form_name in ("the_answer_is", "final_answer", "last_line", "answer_colon"):
         # Outside math mode LaTeX needs its dollars; plain digits may be bold or bare.
         dress = draw(st.sampled_from(MATH_DRESS_VALUE if r.kind in (
             "digits", "unicode_minus", "decimal_zero") else ["${}$"]))
