@@ -1,4 +1,4 @@
-"""Census of the reward properties: run every generator of ``test_reward_properties`` and
+"""Census of the reward properties: run every generator of ``reward_grammar.PROPERTIES`` and
 group the violations into classes instead of stopping at the first one.
 
     python tests/reward_census.py                 # CI sizes, derandomised
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_reward_properties import PROPERTIES, Case, Property, violation  # noqa: E402
+from reward_grammar import PROPERTIES, Case, Property, violation  # noqa: E402
 
 
 def census(prop: Property, examples: int, seed_value: int | None) -> dict[str, object]:
