@@ -47,3 +47,25 @@ def hangs(completion: str, answer: str) -> float:
     """Never returns."""
     time.sleep(3600)
     return 0.0
+
+
+_NOT_THAN = re.compile(r"\b(?:not|than)\s+(\S+?)[.!]?$")
+
+
+def pays_negations(completion: str, answer: str, **info: Any) -> float:
+    """Correct like ``answer_line``, except that a last line ending in ``not N`` or ``than N``
+    is read as the answer N (``It is 19, not 18.`` pays for 18): the probe must flag it."""
+    lines = [line.strip() for line in completion.splitlines() if line.strip()]
+    found = _NOT_THAN.search(lines[-1]) if lines else None
+    if found is not None:
+        return float(found.group(1) == answer)
+    return answer_line(completion, answer)
+
+
+_HIDING = re.compile(r"<!--|-->|\\iffalse|\\fi\b|</?(?:span|div|font)[^>]*>|^%\s?", re.M)
+
+
+def reads_hidden(completion: str, answer: str, **info: Any) -> float:
+    """Correct like ``answer_line`` on what renders, except that it drops comment and
+    hiding markers instead of their content, so a hidden ``#### N`` counts."""
+    return answer_line(_HIDING.sub("", completion), answer)

@@ -152,6 +152,60 @@ def test_a_correct_reward_passes_with_exit_0(capsys, data, reward, extra) -> Non
     assert code == 0 and report["passed"]
 
 
+def test_a_reward_that_pays_a_negated_or_bounded_gold_is_caught(capsys, data) -> None:
+    """Correct but for ``... not N`` / ``... than N``: only the negation family may flag it,
+    and it must, with both forms."""
+    code, report = probe_json(
+        capsys, "--reward", "tests.probe_rewards:pays_negations", "--data", data,
+        "--reference-key", "reference",
+    )  # fmt: skip
+    assert code == 1 and not report["passed"]
+    paid = {name for name, f in report["families"].items() if f["false_positives"]}
+    assert paid == {"negation"}, paid
+    variants = {f["variant"] for f in report["findings"] if f["kind"] == "false_positive"}
+    assert any(v.endswith("not a") for v in variants), variants
+    assert any(v.endswith("than a") for v in variants), variants
+    assert report["totals"]["false_negatives"] == 0
+
+
+def test_a_reward_that_reads_hidden_text_is_caught_by_the_hidden_family(capsys, data) -> None:
+    code, report = probe_json(
+        capsys, "--reward", "tests.probe_rewards:reads_hidden", "--data", data,
+        "--reference-key", "reference", "--family", "hidden_commitment", "--family", "control",
+    )  # fmt: skip
+    assert code == 1
+    assert report["families"]["hidden_commitment"]["false_positives"] > 0
+    assert report["totals"]["false_negatives"] == 0
+
+
+GRAMMAR_FAMILIES = ["negation", "joined_commitments", "or_scripts", "markup_alternative",
+                    "later_value", "prose_alternative", "comparator", "hidden_commitment",
+                    "amount_words", "quadratic_time", "blank_markup"]  # fmt: skip
+
+
+def test_grammar_families_are_generated_per_row_and_hold_the_issue_examples() -> None:
+    one = ProbeRow("r1", "5", r"so $\boxed{5}$")
+    other = ProbeRow("r2", "5", r"so $\boxed{5}$")
+    first, errors = generate(one, "text", only=GRAMMAR_FAMILIES)
+    assert errors == []
+    by_family: dict[str, list[str]] = {}
+    for p in first:
+        assert p.expected == 0, p
+        by_family.setdefault(p.family, []).append(p.completion)
+    assert set(by_family) == set(GRAMMAR_FAMILIES)
+    for name in set(GRAMMAR_FAMILIES) - {"comparator", "amount_words", "quadratic_time"}:
+        assert len(set(by_family[name])) >= 20, name  # a sample of a grammar, not a list
+    # the same grammar, another row: another sample (a run over many rows walks the grammar)
+    second, _ = generate(other, "text", only=["joined_commitments", "markup_alternative"])
+    assert {p.completion for p in second} != {p.completion for p in first
+                                              if p.family in ("joined_commitments",
+                                                              "markup_alternative")}
+    assert "It is 6, not 5." in by_family["negation"]
+    assert "The answer is not 5." in by_family["negation"]
+    assert "\\boxeda" * 142857 in by_family["quadratic_time"]
+    assert any("\\hbox{}" in c or "\\strut" in c or "[](#)" in c for c in by_family["blank_markup"])
+
+
 def test_parallel_calls_give_the_same_report(capsys, data) -> None:
     argv = ["--reward", "tests.probe_rewards:substring", "--data", data, "--reference-key",
             "reference", "--family", "hedge", "--family", "control"]  # fmt: skip
@@ -240,7 +294,11 @@ GENERATED = ["arithmetic", "countdown"]
 DATASETS = ["gsm8k", "math500", "mbpp", "humaneval"]
 TEXT_ALWAYS = {"control", "hedge", "two_answers", "nested_box", "early_gold", "padding",
                "invisible", "empty", "markup", "format_only", "megabyte",
-               "pathological_latex", "exponents"}  # fmt: skip
+               "pathological_latex", "exponents",
+               # issue 30's hole classes 1-11 (verifiers/probes/text_grammar.py)
+               "negation", "joined_commitments", "or_scripts", "markup_alternative",
+               "later_value", "prose_alternative", "comparator", "hidden_commitment",
+               "quadratic_time", "blank_markup"}  # fmt: skip
 CODE_ALWAYS = {"code_control", "always_equal", "exits", "test_reading", "constant", "slow", "huge"}
 
 

@@ -286,3 +286,7 @@ def exponents(row: ProbeRow) -> Iterator[Item]:
         ("huge sum", "\\sum_{k=1}^{10^{15}} k"),
     ):
         yield row.with_answer(text), 0, "exponents", variant
+
+
+# The grammar-generated families of issue 30 register themselves on import.
+from verifiers.probes import text_grammar  # noqa: E402,F401

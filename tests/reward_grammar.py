@@ -1,0 +1,786 @@
+"""The grammar of completions that ``test_reward_properties`` composes, and its labels.
+
+Plain data (commitment forms, joiners in many scripts, hiding wrappers, negations, number
+renderings) and hypothesis strategies that compose it into labelled cases: each ``Case``
+says whether a sound and complete reward must pay it (``paid``) or must not
+(``not_paid``), and carries the grammar choices that built it (``tags``) so that
+``tests/reward_census.py`` can group violations into classes. ``PROPERTIES`` is the list
+both run.
+
+Profiles: ``profile(n)`` is derandomised with ``n`` examples (CI);
+``RLVR_HYPOTHESIS_PROFILE=long`` multiplies every count by 40 (``RLVR_HYPOTHESIS_SCALE``
+sets the factor; pytest's ``--hypothesis-seed=N`` varies the search).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+
+from verifiers.countdown import countdown_check
+from verifiers.format import format_check
+from verifiers.gsm8k import gsm8k_check
+from verifiers.math import math_check
+from verifiers.types import Verdict
+
+# ---------------------------------------------------------------------------------------
+# Profiles
+# ---------------------------------------------------------------------------------------
+
+_LONG = os.environ.get("RLVR_HYPOTHESIS_PROFILE", "ci") == "long"
+_SCALE = float(os.environ.get("RLVR_HYPOTHESIS_SCALE", "40" if _LONG else "1"))
+
+
+def profile(n: int) -> settings:
+    """CI: derandomised, ``n`` examples. Long: ``n * scale`` examples, seeded by pytest's
+    ``--hypothesis-seed`` (random otherwise)."""
+    return settings(
+        max_examples=max(1, int(n * _SCALE)),
+        derandomize=not _LONG,
+        deadline=None,  # time is asserted by the timing tests, not per example
+        database=None,  # the CI run must not depend on earlier runs
+        print_blob=True,
+        phases=[Phase.explicit, Phase.generate, Phase.shrink],  # no 'explain': slow here
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                               HealthCheck.filter_too_much],
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Grammar pieces (plain data, so a census script can enumerate them too)
+# ---------------------------------------------------------------------------------------
+
+# Commitment forms: how a completion states "this is my answer". ``{}`` is the value.
+MATH_COMMITS: dict[str, str] = {
+    "boxed": r"\boxed{{{}}}",
+    "boxed_dollar": r"$\boxed{{{}}}$",
+    "fbox": r"\fbox{{{}}}",
+    "hashes": "#### {}",
+    "answer_tag": "<answer>{}</answer>",
+    "the_answer_is": "The answer is {}",
+    "the_answer_is_math": "The final answer is ${}$",
+    "final_answer": "Final answer: {}",
+    "final_answer_bold": "**Final Answer:** {}",
+    "equals": "x = {}",
+    "equals_math": "$x = {}$",
+    "last_line": "So we get\n{}",
+    "answer_colon": "Answer: {}",
+    "display_boxed": "\\[\\boxed{{{}}}\\]",
+}
+GSM8K_COMMITS: dict[str, str] = {
+    "hashes": "#### {}",
+    "boxed": r"\boxed{{{}}}",
+    "the_answer_is": "The answer is {}",
+    "final_answer": "Final answer: {}",
+    "answer_tag": "<answer>{}</answer>",
+    "equals": "So the total = {}",
+    "last_line": "So we get\n{}",
+}
+
+# Words for "or" in many scripts: a policy can hedge in any language.
+OR_WORDS = ["或", "或者", "还是", "또는", "아니면", "أو", "या", "अथवा", "ή", "или", "либо",
+            "หรือ", "または", "o", "ou", "oder", "of", "veya", "hoặc", "atau", "lub", "או"]
+# Arbitrary words in many scripts (no digits): after a final answer, a second bare number
+# separated only by words is still a second value on offer.
+SCRIPT_WORDS = ["答案", "可能", "也许", "정답", "아마", "الجواب", "ربما", "उत्तर", "शायद",
+                "απάντηση", "ίσως", "ответ", "может", "คำตอบ", "อาจจะ", "答え", "たぶん",
+                "Antwort", "vielleicht", "respuesta", "quizás", "תשובה", "cevap"]
+JOINERS_PLAIN = [" or ", " and ", " not ", " than ", " to ", " ± ", " +/- ", ", ", "; ",
+                 " | ", "\n", "\n\n", " — ", " – ", " (", " [", " vs ", " instead of ",
+                 " rather than ", ", or maybe ", " (also ", " & ", ". ", "? ", "! ", ": ",
+                 " = ", " ", "\t", ", but also ", " alternatively ", " either way ",
+                 "...", " \u2192 ", " ⇒ ", " ~ ", " ≈ ", " ≠ ",
+                 # look-alikes and invisible separators
+                 " օr ", " оr ", " ｏｒ ", "\u2800or\u2800", "\u00a0or\u00a0", "\u3000",
+                 "\u200b", "\u2060", "\u200bor\u200b"]
+JOINERS_MARKUP = ["<br>", "</b> <b>", " <i>", "</p><p>", " **", "\n- ", "\n1. ", "\n> ",
+                  " `", "</answer> <answer>", " <sup>", " <sub>", "<span>"]
+JOINERS_LATEX = [r" \quad ", r" \qquad ", r"\ ", r"\,", r"\;", r"\!", "~", r" \text{ or } ",
+                 r" \text{ 或 } ", r" \mbox{ or } ", r" \textrm{ and } ", r" \text{} ",
+                 r" \lor ", r" \vee ", r" \pm ", r" \mp ", r" \hspace{1em} ", r" \\ ",
+                 r" \mathrm{or} ", r" \operatorname{or} ", r" \textbf{or} ", " , ", r" \, , \, "]
+JOINERS: list[str] = (JOINERS_PLAIN + JOINERS_MARKUP + JOINERS_LATEX
+                      + [f" {w} " for w in OR_WORDS] + [f" {w} " for w in SCRIPT_WORDS])
+# Random words: letters of any script (some, like 五, are numerals: still a second value).
+random_words = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Lo")),
+                       min_size=1, max_size=8).map(lambda w: f" {w} ")
+
+# Wrappers whose content a reader never sees; {} is the hidden text.
+HIDERS: dict[str, str] = {
+    "iffalse": "\\iffalse {} \\fi",
+    "comment_env": "\\begin{{comment}}{}\\end{{comment}}",
+    "tex_percent": "% {}\n",
+    "html_comment": "<!-- {} -->",
+    "display_none": '<span style="display:none">{}</span>',
+    "hidden_attr": "<div hidden>{}</div>",
+    "md_comment": "\n[//]: # ({})\n",
+    "white_textcolor": "\\textcolor{{white}}{{{}}}",
+    "white_color": "{{\\color{{white}} {}}}",
+    "white_html": '<font color="white">{}</font>',
+    "phantom": "\\phantom{{{}}}",
+    "hphantom": "\\hphantom{{{}}}",
+    "vphantom": "\\vphantom{{{}}}",
+    "zero_size": '<span style="font-size:0">{}</span>',
+}
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+                "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+CJK_DIGITS = "〇一二三四五六七八九十"
+# Decimal digit sets of other scripts (all Unicode category Nd).
+DIGIT_SETS = ["０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९",
+              "๐๑๒๓๔๕๖๗๘๙", "০১২৩৪৫৬৭৮৯", "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗"]
+
+# Forms that negate or bound the gold instead of committing to it; {g} is the gold.
+NEGATIONS = [
+    "The answer is not {g}.", "It is not {g}.", "The answer isn't {g}.",
+    "The answer cannot be {g}.", "It is anything but {g}.", "The answer is other than {g}.",
+    "The answer is greater than {g}.", "The answer is more than {g}.",
+    "The answer is less than {g}.", "The answer is at least {g}.",
+    "The answer is at most {g}.", "The answer is bigger than {g}.",
+    "The answer is fewer than {g}.", "The answer is not equal to {g}.",
+    r"\boxed{{> {g}}}", r"\boxed{{< {g}}}", r"\boxed{{\neq {g}}}", r"\boxed{{\ne {g}}}",
+    r"\boxed{{\geq {g}}}", r"\boxed{{\leq {g}}}", r"\boxed{{\ge {g}}}", r"\boxed{{\gt {g}}}",
+    r"\boxed{{x > {g}}}", r"\boxed{{x \neq {g}}}", r"$x \neq {g}$", r"$x > {g}$",
+    "x ≠ {g}", "x > {g}", "x ≥ {g}", "x < {g}", "#### not {g}", "#### >{g}", "#### ≠ {g}",
+    r"\boxed{{\text{{not }}{g}}}", r"\boxed{{\lnot {g}}}", "Final answer: not {g}",
+    "Final answer: more than {g}", "<answer>not {g}</answer>", "<answer>> {g}</answer>",
+    # comparisons with no "answer" cue
+    "greater than {g}", "It is greater than {g}.", "So it is less than {g}.",
+    "It must exceed {g}.", "It is below {g}.", "well above {g}", "It is over {g}.",
+    "It is {a}, which is more than {g}.", "Something bigger than {g}", "strictly less than {g}",
+    "It is higher than {g}", "a number smaller than {g}",
+    # other languages
+    "答案不是{g}。", "Die Antwort ist nicht {g}.", "Ответ не {g}.", "La respuesta no es {g}.",
+    "La réponse n'est pas {g}.", "정답은 {g}이 아닙니다.", "الجواب ليس {g}.", "उत्तर {g} नहीं है।",
+    # retractions and open doubt (README: "5. No wait" and "5?" are refused)
+    "The answer is {g}. No wait.", "The answer is {g}?", "The answer is {g}... or is it?",
+    "Maybe {g}, maybe not.", r"\boxed{{{g}}}. No wait, that is wrong.",
+]
+# The alternative ``a`` stated as the answer, with the gold ``g`` only rejected.
+NEGATED_GOLD = [
+    "It is {a}, not {g}.", "The answer is {a}, not {g}.", "The answer is {a} and not {g}.",
+    r"\boxed{{{a}}}, not {g}.", "#### {a} (not {g})", "Final answer: {a}, not {g}",
+    "The answer is {a} rather than {g}.", "The answer is {a} instead of {g}.",
+    "Not {g} but {a}.", "The answer is {a}; {g} is wrong.", r"\boxed{{{a} \text{{, not }} {g}}}",
+]
+
+# Prose with no numbers that may follow a final answer.
+TRAILING_PROSE = ["", ".", " .", "!", "\nHope this helps!", "\nThis completes the solution.",
+                  ". I hope that is clear.", "\n\nLet me know if anything is unclear.",
+                  "\n", "  \n\n"]
+# Reasoning before the commitment; numbers here are work, not answers.
+REASONING = ["", "Let me think step by step.\n", "First, 12 * 3 = 36. Then 36 - 7 = 29.\n",
+             "We have 4 apples and 9 pears, so there are 13 fruits.\n",
+             "Half of 48 is 24, and 24 + 48 = 72.\n\n"]
+
+
+# ---------------------------------------------------------------------------------------
+# Values
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rendered:
+    """A value and one way of writing it."""
+
+    value: Fraction
+    text: str
+    kind: str
+
+
+def _plain(v: Fraction) -> str:
+    if v.denominator == 1:
+        return str(v.numerator)
+    s = _decimal(v)
+    return s if s is not None else f"{v.numerator}/{v.denominator}"
+
+
+def _decimal(v: Fraction) -> str | None:
+    """Finite decimal of ``v`` or None."""
+    d, twos, fives = v.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    if d != 1:
+        return None
+    places = max(twos, fives)
+    digits = str(abs(v.numerator) * 10**places // v.denominator).rjust(places + 1, "0")
+    whole, frac = digits[: len(digits) - places], digits[len(digits) - places:]
+    return ("-" if v < 0 else "") + (f"{whole}.{frac}" if frac else whole)
+
+
+def _latex(v: Fraction) -> str:
+    if v.denominator == 1:
+        return str(v.numerator)
+    sign = "-" if v < 0 else ""
+    return rf"{sign}\frac{{{abs(v.numerator)}}}{{{v.denominator}}}"
+
+
+def renderings(v: Fraction) -> list[Rendered]:
+    """Ways a completion may write the value ``v`` (offered, so they count as values)."""
+    out = [Rendered(v, _plain(v), "digits"), Rendered(v, _latex(v), "latex")]
+    if v.denominator == 1:
+        n = v.numerator
+        out.append(Rendered(v, rf"\frac{{{2 * n}}}{{2}}", "latex_frac"))
+        out.append(Rendered(v, f"{n}.0", "decimal_zero"))
+        out.append(Rendered(v, rf"\mathbf{{{n}}}", "latex_bold"))
+        out.append(Rendered(v, rf"\text{{{n}}}", "latex_text"))
+        out.append(Rendered(v, f"{{{n}}}", "braced"))
+        if n < 0:
+            out.append(Rendered(v, f"\u2212{-n}", "unicode_minus"))
+        else:
+            out.append(Rendered(v, f"+{n}", "plus_sign"))
+        if 0 <= n <= 20:
+            out.append(Rendered(v, NUMBER_WORDS[n], "word"))
+            out.append(Rendered(v, NUMBER_WORDS[n].capitalize(), "word_cap"))
+        if 0 <= n <= 10:
+            out.append(Rendered(v, CJK_DIGITS[n], "cjk"))
+        if n >= 0:
+            for ds in DIGIT_SETS:
+                out.append(Rendered(v, "".join(ds[int(c)] for c in str(n)), "script_digits"))
+        if abs(n) >= 1000:
+            out.append(Rendered(v, f"{n:,}", "thousands"))
+            out.append(Rendered(v, f"{n:,}".replace(",", "{,}"), "latex_thousands"))
+    else:
+        dec = _decimal(v)
+        if dec is not None:
+            out.append(Rendered(v, dec, "decimal"))
+        out.append(Rendered(v, rf"\dfrac{{{v.numerator}}}{{{v.denominator}}}", "dfrac"))
+    return out
+
+
+golds_int = st.one_of(st.integers(0, 30), st.integers(-60, 2000), st.integers(1000, 10**7))
+golds_frac = st.builds(Fraction, st.integers(-40, 40), st.integers(2, 12)).filter(
+    lambda f: f.denominator != 1)
+golds_math = st.one_of(golds_int.map(Fraction), golds_frac)
+
+
+def alternatives(gold: Fraction) -> st.SearchStrategy[Rendered]:
+    """A rendering of a value different from ``gold`` (near misses first)."""
+    near = [gold + 1, gold - 1, -gold, gold * 10, gold + Fraction(1, 2), gold * 2 + 1,
+            gold / 10 if gold else Fraction(7)]
+    values = st.one_of(st.sampled_from(near), st.integers(-30, 30).map(Fraction),
+                       st.integers(1000, 10**6).map(Fraction))
+    return (values.filter(lambda v: v != gold)
+            .flatmap(lambda v: st.sampled_from(renderings(v))))
+
+
+# ---------------------------------------------------------------------------------------
+# Cases and properties
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """One generated completion with its gold and what a sound reward must do with it.
+
+    ``tags`` name the grammar choices that built it (position, form, joiner, wrapper...), so
+    failures can be grouped into classes (``tests/reward_census.py``).
+    """
+
+    completion: str
+    gold: str
+    expect: str  # "paid": must get 1.0; "not_paid": must not get 1.0
+    tags: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()  # countdown only
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    verifier: str
+    strategy: st.SearchStrategy[Case]
+    examples: int  # CI profile
+
+
+VERIFIERS: dict[str, Callable[[Case], Verdict]] = {
+    "math": lambda c: math_check(c.completion, c.gold),
+    "gsm8k": lambda c: gsm8k_check(c.completion, c.gold),
+    "countdown": lambda c: countdown_check(c.completion, c.gold, numbers=list(c.numbers)),
+    "format": lambda c: format_check(c.completion),
+}
+
+
+def violation(prop: Property, case: Case) -> str | None:
+    """Why ``case`` breaks an invariant under ``prop``'s verifier, or None."""
+    v = VERIFIERS[prop.verifier](case)
+    if not isinstance(v, Verdict):
+        return f"returned {type(v).__name__}, not a Verdict"
+    if v.reward is not None and not 0.0 <= v.reward <= 1.0:
+        return f"reward {v.reward} outside [0, 1]"
+    where = f"\ncompletion={case.completion!r}\ngold={case.gold!r}"
+    if case.numbers:
+        where += f"\nnumbers={list(case.numbers)!r}"
+    if case.expect == "not_paid" and v.reward == 1.0:
+        return f"{prop.verifier}: paid 1.0 for an answer that is not (only) the gold{where}\n{v}"
+    if case.expect == "paid" and v.reward != 1.0:
+        return f"{prop.verifier}: refused a correct answer in an ordinary dressing{where}\n{v}"
+    return None
+
+
+def _commit(form: str, text: str) -> str:
+    return form.format(text)
+
+
+def _joiner_class(j: str) -> str:
+    for name, group in (("plain", JOINERS_PLAIN), ("markup", JOINERS_MARKUP),
+                        ("latex", JOINERS_LATEX)):
+        if j in group:
+            return name
+    if j.strip() in OR_WORDS:
+        return "or_word"
+    return "script_word" if j.strip() in SCRIPT_WORDS else "random_word"
+
+
+# Commitments with no closing delimiter end at the line: a joiner with a newline puts the
+# second value outside them ("x = 1\n\n786" is work, then a last line), not inside.
+OPEN_FORMS = {"hashes", "the_answer_is", "final_answer", "final_answer_bold", "equals",
+              "last_line"}
+SOUND_POSITIONS = ["inside_after", "inside_before", "after", "after_commit", "around"]
+HIDDEN_POSITIONS = ["hidden_alt_after", "hidden_alt_inside", "hidden_gold_after",
+                    "hidden_gold_inside", "hidden_gold_before_bare"]
+
+
+@st.composite
+def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrategy[Fraction],
+               position: str) -> Case:
+    """The gold and a different value, both on offer."""
+    gold = draw(golds)
+    g = draw(st.sampled_from([r for r in renderings(gold) if r.kind in
+                              ("digits", "latex", "latex_thousands", "thousands")]))
+    a = draw(alternatives(gold))
+    form_name = draw(st.sampled_from(sorted(commits)))
+    form = commits[form_name]
+    open_inside = position.startswith("inside") and form_name in OPEN_FORMS
+    j = draw(st.one_of(
+        st.sampled_from([x for x in JOINERS if not (open_inside and "\n" in x)]), random_words))
+    pre = draw(st.sampled_from(REASONING))
+    post = draw(st.sampled_from(TRAILING_PROSE))
+    if position == "inside_after":  # the commitment itself holds both: \boxed{5 or 6}
+        body = _commit(form, g.text + j + a.text)
+    elif position == "inside_before":  # \boxed{6 or 5}
+        body = _commit(form, a.text + j + g.text)
+    elif position == "after":  # \boxed{5} or 6
+        body = _commit(form, g.text) + j + a.text
+    elif position == "after_commit":  # \boxed{5} or \boxed{6}
+        form2 = commits[draw(st.sampled_from(sorted(commits)))]
+        body = _commit(form, g.text) + j + _commit(form2, a.text)
+    elif position == "around":  # 6 or \boxed{5} or 6
+        body = a.text + j + _commit(form, g.text) + j + a.text
+    else:
+        raise AssertionError(position)
+    gold_text = draw(st.sampled_from([_plain(gold), _latex(gold)]))
+    return Case(pre + body + post, gold_text, "not_paid",
+                (position, f"form={form_name}", f"joiner={_joiner_class(j)}:{j!r}",
+                 f"alt={a.kind}"))
+
+
+@st.composite
+def hidden_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrategy[Fraction],
+                  position: str) -> Case:
+    """A value hidden in markup that does not render, next to a visible one."""
+    gold = draw(golds)
+    g = _plain(gold)
+    a = draw(alternatives(gold))
+    form_name = draw(st.sampled_from(sorted(commits)))
+    form = commits[form_name]
+    hider_name = draw(st.sampled_from(sorted(HIDERS)))
+    hider = HIDERS[hider_name]
+    j = draw(st.sampled_from(["", " ", "\n", ". ", " or "]))
+    pre = draw(st.sampled_from(REASONING))
+    if position == "hidden_alt_after":  # visible gold, hidden second answer
+        hidden = draw(st.sampled_from([a.text, _commit(form, a.text)]))
+        body = _commit(form, g) + j + hider.format(hidden)
+    elif position == "hidden_alt_inside":  # \boxed{5\phantom{6}}
+        body = _commit(form, g + hider.format(a.text))
+    elif position == "hidden_gold_after":  # visible wrong answer, gold only in the hidden part
+        body = _commit(form, a.text) + j + hider.format(_commit(form, g))
+    elif position == "hidden_gold_inside":  # \boxed{\phantom{5}6}
+        body = _commit(form, hider.format(g) + a.text)
+    elif position == "hidden_gold_before_bare":  # hidden committed gold, visible bare wrong
+        body = hider.format(_commit(form, g)) + j + "So we get\n" + a.text
+    else:
+        raise AssertionError(position)
+    return Case(pre + body, g, "not_paid",
+                (position, f"form={form_name}", f"hider={hider_name}", f"alt={a.kind}"))
+
+
+@st.composite
+def negated(draw: st.DrawFn, golds: st.SearchStrategy[Fraction]) -> Case:
+    """The gold only negated, bounded or rejected."""
+    gold = draw(golds)
+    g = draw(st.sampled_from([r.text for r in renderings(gold) if r.kind in ("digits", "latex")]))
+    a = draw(alternatives(gold)).text
+    tpl = draw(st.sampled_from(NEGATIONS + NEGATED_GOLD))
+    pre = draw(st.sampled_from(REASONING))
+    kind = "negation" if tpl in NEGATIONS else "negated_gold"
+    return Case(pre + tpl.format(g=g, a=a), _plain(gold), "not_paid", (kind, f"tpl={tpl!r}"))
+
+
+# ---------------------------------------------------------------------------------------
+# Completeness compositions
+# ---------------------------------------------------------------------------------------
+
+MATH_DRESS_COMMITS = ["boxed", "boxed_dollar", "fbox", "hashes", "the_answer_is",
+                      "the_answer_is_math", "final_answer", "final_answer_bold", "last_line",
+                      "answer_colon", "display_boxed"]
+# Outside math mode: plain, in dollars, bold (markdown, math, text).
+MATH_DRESS_VALUE = ["{}", "${}$", "**{}**", r"$\mathbf{{{}}}$", r"\textbf{{{}}}"]
+
+
+def _prose_after(form_name: str, post: str) -> str:
+    if form_name.startswith("hashes") and post.strip() not in ("", ".") and post[:1] != "\n":
+        return "\n" + post  # the '####' line holds the number alone by convention
+    return post
+
+
+@st.composite
+def math_correct(draw: st.DrawFn) -> Case:
+    gold = draw(golds_math)
+    gold_text = draw(st.sampled_from([_plain(gold), _latex(gold)]))
+    kinds = ["digits", "latex", "latex_frac", "decimal", "dfrac", "unicode_minus",
+             "latex_thousands", "decimal_zero"]
+    r = draw(st.sampled_from([r for r in renderings(gold) if r.kind in kinds]))
+    form_name = draw(st.sampled_from(MATH_DRESS_COMMITS))
+    text, dress = r.text, "{}"
+    if form_name in ("the_answer_is", "final_answer", "last_line", "answer_colon"):
+        # Outside math mode LaTeX needs its dollars; plain digits may be bold or bare.
+        dress = draw(st.sampled_from(MATH_DRESS_VALUE if r.kind in (
+            "digits", "unicode_minus", "decimal_zero") else ["${}$"]))
+        text = dress.format(text)
+    pre = draw(st.sampled_from(REASONING))
+    post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
+    return Case(pre + MATH_COMMITS[form_name].format(text) + post, gold_text, "paid",
+                ("correct", f"form={form_name}", f"value={r.kind}", f"dress={dress!r}"))
+
+
+CHECK_LEADS = ["\nCheck: ", "\n\nWait, is that right? Yes: ", "\nVerification: ",
+               "\nIndeed, ", "\nSanity check: ", "\n(check: "]
+
+
+@st.composite
+def trailing_check(draw: st.DrawFn, template: str) -> Case:
+    """``... 5. Check: 2 + 3 = 5`` restates the gold; it offers nothing else."""
+    gold = draw(st.integers(1, 500))
+    a = draw(st.integers(1, 500))
+    check = f"{a} + {gold - a} = {gold}" if gold >= a else f"{a} - {a - gold} = {gold}"
+    post = draw(st.sampled_from(TRAILING_PROSE))
+    lead = draw(st.sampled_from(CHECK_LEADS))
+    check += ")" if lead.endswith("(check: ") else ""
+    return Case(template.format(g=gold) + lead + check + post, str(gold), "paid",
+                ("trailing_check", f"tpl={template!r}", f"lead={lead!r}"))
+
+
+golds_gsm8k = st.one_of(st.integers(0, 100), st.integers(0, 10**6),
+                        st.integers(-50, -1)).map(Fraction)
+
+
+@st.composite
+def gsm8k_correct(draw: st.DrawFn) -> Case:
+    n = draw(st.one_of(st.integers(0, 100), st.integers(0, 10**7), st.integers(-50, -1)))
+    forms = {"plain": str(n)}
+    if abs(n) >= 1000:
+        forms["thousands"] = f"{n:,}"
+    if n < 0:
+        forms["unicode_minus"] = f"\u2212{-n}"
+        forms["en_dash_minus"] = f"\u2013{-n}"
+    else:
+        forms.update({"currency": f"${n}", "currency_thousands": f"${n:,}",
+                      "currency_cents": f"${n}.00", "decimal_zero": f"{n}.0",
+                      "currency_euro": f"€{n}", "currency_pound": f"£{n}"})
+    kind = draw(st.sampled_from(sorted(forms)))
+    value = forms[kind]
+    boxable = not kind.startswith("currency")  # "#### \boxed{$5}" is no ordinary dressing
+    commits = {"hashes": "#### {}", "the_answer_is": "The answer is {}",
+               "bold": "The answer is **{}**", "final_answer": "Final answer: {}",
+               "boxed": r"\boxed{{{}}}", "last_line": "So we get\n{}",
+               **({"hashes_boxed": r"#### \boxed{{{}}}"} if boxable else {})}
+    form_name = draw(st.sampled_from(sorted(commits)))
+    unit = draw(st.sampled_from([""] if kind.startswith("currency") or form_name == "hashes_boxed"
+                                else ["", " dollars", " apples", " km", " minutes", "%"]))
+    pre = draw(st.sampled_from(REASONING))
+    post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
+    gold = draw(st.sampled_from([str(n), f"Reasoning here.\n#### {n}"]))
+    return Case(pre + commits[form_name].format(value + unit) + post, gold, "paid",
+                ("correct", f"form={form_name}", f"value={kind}", f"unit={unit!r}"))
+
+
+# ---------------------------------------------------------------------------------------
+# Countdown
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expr:
+    text: str
+    value: Fraction | None  # None: divides by zero
+    used: tuple[int, ...]
+
+
+def _combine(op: str, x: Expr, y: Expr) -> Expr:
+    text, used = f"({x.text} {op} {y.text})", x.used + y.used
+    if x.value is None or y.value is None or (op == "/" and y.value == 0):
+        return Expr(text, None, used)
+    ops: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+        "+": lambda p, q: p + q, "-": lambda p, q: p - q,
+        "*": lambda p, q: p * q, "/": lambda p, q: p / q}
+    return Expr(text, ops[op](x.value, y.value), used)
+
+
+@st.composite
+def expressions(draw: st.DrawFn, pool: list[int], depth: int = 3) -> Expr:
+    """An expression over numbers from ``pool``; now and then a foreign one (1..100)."""
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        foreign = draw(st.integers(0, 7)) == 0
+        n = draw(st.integers(1, 100) if foreign else st.sampled_from(pool))
+        return Expr(str(n), Fraction(n), (n,))
+    op = draw(st.sampled_from("+-*/"))
+    return _combine(op, draw(expressions(pool, depth - 1)), draw(expressions(pool, depth - 1)))
+
+
+def _fits(used: tuple[int, ...], numbers: list[int]) -> bool:
+    left = list(numbers)
+    for n in used:
+        if n not in left:
+            return False
+        left.remove(n)
+    return True
+
+
+def _strip_outer(text: str) -> str:
+    return text[1:-1] if text.startswith("(") and text.endswith(")") else text
+
+
+_numbers = st.lists(st.integers(1, 100), min_size=3, max_size=6)
+
+
+@st.composite
+def countdown_exact(draw: st.DrawFn) -> Case:
+    """One clean expression: paid iff it uses given numbers at most once and hits the target."""
+    numbers = draw(_numbers)
+    e = draw(expressions(numbers))
+    target = e.value if e.value is not None and e.value.denominator == 1 else None
+    if target is None:  # targets are integers: aim this expression at one it misses
+        target = Fraction(draw(st.integers(1, 1000)))
+    valid = e.value == target and _fits(e.used, numbers)
+    think = draw(st.sampled_from(["", "<think>Let me try.</think>\n"]))
+    reason = "valid" if valid else ("reuses_or_foreign" if e.value == target else "misses")
+    return Case(f"{think}<answer>{_strip_outer(e.text)}</answer>", str(target.numerator),
+                "paid" if valid else "not_paid", ("exact", reason), tuple(numbers))
+
+
+COUNTDOWN_TRAPS = [
+    "<answer>{good}</answer><answer>{bad}</answer>",
+    "<answer>{good}</answer>\n<answer>{bad}</answer>",
+    "<answer>{bad} = {t}</answer>",
+    "<answer>{good} or {bad}</answer>",
+    "<answer>{bad}</answer><!-- <answer>{good}</answer> -->",
+    "<answer>{good}</answer><!-- <answer>{bad}</answer> -->",
+    "<answer>{bad}</answer>\\iffalse <answer>{good}</answer>\\fi",
+    "<answer>{bad}\\iffalse {good}\\fi</answer>",
+    "<answer>{good}\\phantom{{+{bad}}}</answer>",
+    "<answer>{good}, {bad}</answer>",
+    "<answer>{good}</answer> or maybe <answer>{bad}</answer>",
+    "<answer>{good}; {bad}</answer>",
+    "<answer>{good} \\text{{ or }} {bad}</answer>",
+    "<answer>{good}\n{bad}</answer>",
+    "<answer>{good} 或 {bad}</answer>",
+    "<answer>{good} = {t} or {bad}</answer>",
+    "<answer>{good} ≠ {t}</answer>",
+    "<answer>not {good}</answer>",
+    "<answer>{good}</answer> Actually, <answer>{bad}</answer>",
+    "<answer>{good} <!-- {bad} --></answer>",
+    "<answer>{bad} <!-- {good} --></answer>",
+]
+
+
+@st.composite
+def countdown_traps(draw: st.DrawFn) -> Case:
+    """A valid expression next to an invalid one, or the valid one negated/hidden."""
+    numbers = draw(_numbers)
+    good = draw(expressions(numbers).filter(
+        lambda e: e.value is not None and e.value.denominator == 1 and _fits(e.used, numbers)))
+    target = good.value
+    bad = draw(expressions(numbers).filter(lambda e: e.value != target))
+    tpl = draw(st.sampled_from(COUNTDOWN_TRAPS))
+    t = str(target.numerator)
+    completion = tpl.format(good=_strip_outer(good.text), bad=_strip_outer(bad.text), t=t)
+    return Case(completion, t, "not_paid", ("trap", f"tpl={tpl!r}"), tuple(numbers))
+
+
+# ---------------------------------------------------------------------------------------
+# Format
+# ---------------------------------------------------------------------------------------
+
+def _visible(s: str) -> bool:
+    # Control and format characters (``\x1b``, zero-width space) and lone markup render as
+    # nothing: ask for a letter or a digit.
+    return any(c.isalnum() for c in s)
+
+
+# Tag contents: anything but markup (tags, entities, LaTeX commands and groups).
+_tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                          blacklist_characters="<>&\\{}"),
+                   min_size=1, max_size=40).filter(_visible)
+# Text outside the tags that certainly renders: letters, digits, punctuation, no entities.
+_outside = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P"),
+                                          blacklist_characters="<>&"),
+                   min_size=1, max_size=20).filter(_visible)
+
+
+@st.composite
+def format_well_formed(draw: st.DrawFn) -> Case:
+    gap = draw(st.sampled_from(["", " ", "\n", "\n\n"]))
+    return Case(f"<think>{draw(_tagless)}</think>{gap}<answer>{draw(_tagless)}</answer>", "",
+                "paid", ("well_formed", f"gap={gap!r}"))
+
+
+FORMAT_TRAPS = [
+    "<answer>{a}</answer>",  # no think
+    "<think>{t}</think>",  # no answer
+    "<answer>{a}</answer><think>{t}</think>",  # wrong order
+    "<think>{t}</think><answer>{a}</answer><answer>{a}</answer>",  # two answers
+    "<think>{t}</think><answer>{a}</answer><!-- <answer>{a}</answer> -->",  # hidden second
+    "<think>{t}</think><answer>{a}</answer>\\iffalse<answer>{a}</answer>\\fi",
+    "<think>{t}<think>{t}</think></think><answer>{a}</answer>",  # nested
+    "<think>{t}</think><answer>{a}",  # unclosed
+    "<think>{t}<answer>{a}</answer>",  # think unclosed
+    "<think>{t}</think><answer>{a}</answer>{x}",  # text after
+    "{x}<think>{t}</think><answer>{a}</answer>",  # text before
+    "<think>{t}</think>{x}<answer>{a}</answer>",  # text between
+    "<think>{t}</think><answer><answer>{a}</answer></answer>",
+    "<think>{t}</answer><answer>{a}</think>",
+    "<think>{t}</think><answer>{a}</answer></answer>",
+    "<think>{t}</think></think><answer>{a}</answer>",
+    "<think>{t}</think><answer>{a}</answer><think>{t}</think>",
+    "<think>{t}</think><answer>{a}</answer><span style=\"display:none\"><answer>{a}</answer></span>",
+]
+
+
+@st.composite
+def format_traps(draw: st.DrawFn) -> Case:
+    tpl = draw(st.sampled_from(FORMAT_TRAPS))
+    text = tpl.format(t=draw(_tagless), a=draw(_tagless), x=draw(_outside))
+    return Case(text, "", "not_paid", ("trap", f"tpl={tpl!r}"))
+
+
+# ---------------------------------------------------------------------------------------
+# Values that are not the gold though they look or evaluate close to it
+# ---------------------------------------------------------------------------------------
+
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _words(n: int) -> str:
+    """English words for 0 <= n < 1000."""
+    if n < 20:
+        return NUMBER_WORDS[n] if n <= 20 else ""
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else " " + NUMBER_WORDS[n % 10])
+    rest = n % 100
+    return NUMBER_WORDS[n // 100] + " hundred" + ("" if rest == 0 else " " + _words(rest))
+
+
+# Words that change the amount whatever the question counts ("58 percent" or "5 dozen" can
+# be the right answer to "what percent" or "how many dozen", so they are not here).
+AMOUNT_SCALES = ["hundred", "thousand", "million", "squared", "cubed", "doubled", "halved",
+                 "times ten", "x 10", "thousandths"]
+
+
+@st.composite
+def gsm8k_amount_words(draw: st.DrawFn) -> Case:
+    """``#### twenty, eight`` is a list, ``#### one thousand one thousand`` two amounts,
+    ``#### 18 twelfths`` not 18."""
+    n = draw(st.integers(2, 999))
+    forms = {f"scale:{w}": f"{n} {w}" for w in AMOUNT_SCALES}
+    words = _words(n)
+    if " " in words:
+        for sep in (", ", "; ", " / ", ","):
+            forms[f"split:{sep!r}"] = sep.join(words.split(" "))
+    if n % 2 == 0:
+        forms["half twice, words"] = f"{_words(n // 2)} {_words(n // 2)}"
+        forms["half twice, digits"] = f"{n // 2} {n // 2}"
+    kind = draw(st.sampled_from(sorted(forms)))
+    commit = draw(st.sampled_from(["#### {}", "The answer is {}.", r"\boxed{{{}}}"]))
+    return Case(draw(st.sampled_from(REASONING)) + commit.format(forms[kind]), str(n),
+                "not_paid", ("amount", kind, f"commit={commit!r}"))
+
+
+@st.composite
+def math_near_misses(draw: st.DrawFn) -> Case:
+    """Exact values off by less than any float tolerance, and ordered pairs as sets."""
+    kind = draw(st.sampled_from(["tiny_offset", "relative_offset", "long_decimal", "giant_plus",
+                                 "pair_as_set", "pair_reversed"]))
+    k = draw(st.integers(16, 300))
+    if kind in ("pair_as_set", "pair_reversed"):
+        x, y = draw(st.integers(-20, 20)), draw(st.integers(-20, 20))
+        if x == y:
+            y = x + 1
+        gold = f"({x}, {y})"
+        pred = rf"\{{{y}, {x}\}}" if kind == "pair_as_set" else f"({y}, {x})"
+    elif kind == "giant_plus":
+        e = draw(st.integers(20, 400))
+        gold, pred = f"10^{{{e}}}", f"10^{{{e}}} + {draw(st.integers(1, 9))}"
+    else:
+        g = draw(golds_math.filter(bool))  # 0 times (1 + tiny) is still 0
+        gold = _latex(g)
+        pred = {"tiny_offset": f"{gold} + 10^{{-{k}}}",
+                "relative_offset": f"({gold})(1 + 10^{{-{k}}})",
+                "long_decimal": f"{_plain(g)}{'' if '.' in _plain(g) or '/' in _plain(g) else '.'}"
+                                f"{'0' * k}1"}[kind]
+        if "/" in _plain(g) and kind == "long_decimal":
+            pred = f"{gold} + 0.{'0' * k}1"
+    form = draw(st.sampled_from([r"\boxed{{{}}}", r"The answer is ${}$."]))
+    return Case(form.format(pred), gold, "not_paid", ("near_miss", kind))
+
+
+FORMAT_BLANKS = [r"\strut", r"\null", r"\kern1em", r"\hfill", r"\hbox{}", r"\textcolor{white}{x}",
+                 "[](#)", r"\phantom{x}", r"\vphantom{x}", r"\mbox{}", r"\hspace{1em}",
+                 r"\quad", r"\relax", r"{\color{white} x}", "<span></span>", "&#8203;",
+                 "<!-- x -->", r"\iffalse x\fi", r"\smash{}", r"\rule{0pt}{0pt}", "&nbsp;",
+                 "\u200b", "\u2800", "\u3164", r"\,", r"\mathstrut", "<br>", "**  **"]
+
+
+@st.composite
+def format_blank_answer(draw: st.DrawFn) -> Case:
+    """An ``<answer>`` (or ``<think>``) that renders nothing is an empty tag."""
+    blank = "".join(draw(st.lists(st.sampled_from(FORMAT_BLANKS), min_size=1, max_size=3)))
+    where = draw(st.sampled_from(["answer", "think"]))
+    text = draw(_tagless)
+    body = (f"<think>{text}</think><answer>{blank}</answer>" if where == "answer"
+            else f"<think>{blank}</think><answer>{text}</answer>")
+    return Case(body, "", "not_paid", (f"blank_{where}", f"blank={blank!r}"))
+
+
+# ---------------------------------------------------------------------------------------
+# The properties (one test each; ``tests/reward_census.py`` runs the same list)
+# ---------------------------------------------------------------------------------------
+
+PROPERTIES: list[Property] = (
+    [Property(f"math_two_values_{p}", "math", two_values(MATH_COMMITS, golds_math, p), 150)
+     for p in SOUND_POSITIONS]
+    + [Property(f"math_{p}", "math", hidden_values(MATH_COMMITS, golds_math, p), 100)
+       for p in HIDDEN_POSITIONS]
+    + [Property("math_negations_and_bounds", "math", negated(golds_math), 300),
+       Property("math_correct_dressings", "math", math_correct(), 400),
+       Property("math_trailing_check", "math",
+                trailing_check(r"The answer is $\boxed{{{g}}}$."), 100),
+       Property("math_near_misses", "math", math_near_misses(), 200)]
+    + [Property(f"gsm8k_two_values_{p}", "gsm8k", two_values(GSM8K_COMMITS, golds_gsm8k, p),
+                150) for p in SOUND_POSITIONS]
+    + [Property(f"gsm8k_{p}", "gsm8k", hidden_values(GSM8K_COMMITS, golds_gsm8k, p), 100)
+       for p in HIDDEN_POSITIONS]
+    + [Property("gsm8k_negations_and_bounds", "gsm8k", negated(golds_gsm8k), 300),
+       Property("gsm8k_correct_dressings", "gsm8k", gsm8k_correct(), 400),
+       Property("gsm8k_trailing_check", "gsm8k", trailing_check("#### {g}"), 100),
+       Property("gsm8k_amount_words", "gsm8k", gsm8k_amount_words(), 200),
+       Property("countdown_exact", "countdown", countdown_exact(), 500),
+       Property("countdown_traps", "countdown", countdown_traps(), 400),
+       Property("format_well_formed", "format", format_well_formed(), 300),
+       Property("format_traps", "format", format_traps(), 400),
+       Property("format_blank_answer", "format", format_blank_answer(), 200)]
+)
