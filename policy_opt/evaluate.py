@@ -244,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             out.mkdir(parents=True, exist_ok=True)
             summary = {k: v for k, v in result.items() if k not in ("kind", "step")}
             summary.update(model=cfg.model, env=cfg.env, prompts=len(rows),
-                           max_new_tokens=cfg.max_new_tokens, temperature=cfg.temperature)
+                           max_new_tokens=cfg.max_new_tokens, max_turns=trainer.max_turns,
+                           temperature=cfg.temperature)
             (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
             with (out / "completions.jsonl").open("w") as fh:
                 for rec in rows:

@@ -184,6 +184,7 @@ def rollout_metrics(stats: Sequence[tuple], group_size: int) -> dict[str, Any]:
         "accuracy": mean([float(c) for c in correct]),
         "mixed_groups": mixed / max(1, len(groups)),
         "no_signal": len(rewards) - len(valid),
+        "no_signal_frac": (len(rewards) - len(valid)) / max(1, len(rewards)),
         "len_mean": mean(lengths),
         "len_correct": mean([n for n, c in zip(lengths, correct) if c]),
         "len_incorrect": mean([n for n, c in zip(lengths, correct) if not c]),
@@ -304,6 +305,27 @@ def lr_factor(cfg: TrainConfig, step: int, time_spent: float = 0.0) -> float:
     return 0.5 * (1.0 + math.cos(math.pi * p))
 
 
+def resolve_max_turns(flag: int, env: str, env_turns: Any) -> tuple[int, str | None]:
+    """The turn limit of an episode and a note for the log (or None).
+
+    ``flag`` is ``--max-turns`` (0: the env's own); ``env_turns`` is the env's declared
+    ``max_turns`` (None when an env of the user's declares none: one turn, as a single-turn
+    env has). A multi-turn env given one turn, or more than its own limit, is noted: the first
+    can never use its feedback, and in the second the env truncates first.
+    """
+    own = env_turns if isinstance(env_turns, int) and not isinstance(env_turns, bool) \
+        and env_turns >= 1 else None
+    if not flag:
+        return own or 1, None
+    if own is not None and own > 1 and flag == 1:
+        return 1, (f"note: --max-turns 1 gives --env {env!r} one turn of its {own}: it never "
+                   "answers the env's feedback; leave --max-turns out to use the env's own limit")
+    if own is not None and flag > own:
+        return flag, (f"note: --max-turns {flag} is above --env {env!r}'s own limit ({own}); "
+                      f"its episodes end after {own} turns")
+    return flag, None
+
+
 def step_seed(seed: int, step: int, salt: str) -> int:
     """A 31-bit seed derived from (seed, step, salt); stable across machines and processes."""
     return random.Random(f"{seed}:{step}:{salt}").randrange(2**31)
@@ -344,11 +366,6 @@ class Trainer:
         fsdp = cfg.strategy == "fsdp" and self.dist.enabled
         self.mixed_precision = "bf16" if fsdp and cfg.dtype == "bf16-mixed" else "none"
         self.autocast_dtype = None if fsdp else resolve_autocast(cfg.dtype, self.device)
-        self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
-                                       eps_high=cfg.eps_high,
-                                       norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
-                                       adv_scale=None if cfg.adv_scale == "preset" else cfg.adv_scale,
-                                       max_completion_length=cfg.max_new_tokens * cfg.max_turns)
 
         # The user's modules register their tasks; import them before --env is looked up.
         for module in filter(None, (m.strip() for m in cfg.module.split(","))):
@@ -369,6 +386,8 @@ class Trainer:
                 raise ConfigError(f"--env {cfg.env!r} ({split} split) failed to start: "
                                   f"{type(err).__name__}: {err}") from err
             runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
+            if split == "train":
+                env_turns = getattr(probe.unwrapped, "max_turns", None)
             held_out = getattr(probe.unwrapped, "rows", None) if split == "test" else None
             if isinstance(held_out, Sized) and 0 < len(held_out) < cfg.eval_prompts:
                 # Each held-out prompt is a seeded draw from the split, so more prompts than
@@ -378,6 +397,14 @@ class Trainer:
                          "repeat in every evaluation")
             probe.close()
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
+        self.max_turns, note = resolve_max_turns(cfg.max_turns, cfg.env, env_turns)
+        if note:
+            self.log(note)
+        self.loss_cfg = resolve_config(cfg.algo, beta=cfg.beta, eps_low=cfg.eps_low,
+                                       eps_high=cfg.eps_high,
+                                       norm=None if cfg.loss_norm == "preset" else cfg.loss_norm,
+                                       adv_scale=None if cfg.adv_scale == "preset" else cfg.adv_scale,
+                                       max_completion_length=cfg.max_new_tokens * self.max_turns)
         self.make_train_env = lambda: make_env(cfg.env, split="train", **env_kwargs)
         self.make_eval_env = lambda: make_env(cfg.env, split="test", **env_kwargs)
 
@@ -521,7 +548,7 @@ class Trainer:
             return collect_episodes(
                 self.make_train_env, self.engine, self.tokenizer,
                 seeds[self.dist.shard(len(seeds))], self.cfg.group_size,
-                max_new_tokens=self.cfg.max_new_tokens, max_turns=self.cfg.max_turns,
+                max_new_tokens=self.cfg.max_new_tokens, max_turns=self.max_turns,
                 temperature=self.cfg.temperature, top_p=self.cfg.top_p,
                 seed=step_seed(self.cfg.seed, step, f"sampling:{self.dist.rank}"),
                 workers=self.env_workers,
@@ -530,22 +557,16 @@ class Trainer:
     def advantages(self, episodes: Sequence[Episode]) -> tuple[torch.Tensor, torch.Tensor]:
         """Group advantages [N] and a row mask [N] that drops no-signal (None) rewards.
 
-        A None reward is replaced by its group's mean valid reward, so it neither shifts the
-        other members' advantages nor receives a gradient (its row mask is 0).
+        A None reward is left out of its group's statistics (policy_opt.advantages), so it
+        changes no other member's advantage; its own advantage and row mask are 0.
         """
-        g = self.cfg.group_size
         raw = [e.reward for e in episodes]
         check_rewards(episodes, self.cfg.env)
-        filled: list[float] = []
-        for i in range(0, len(raw), g):
-            group = raw[i:i + g]
-            valid = [r for r in group if r is not None]
-            fill = sum(valid) / len(valid) if valid else 0.0
-            filled.extend(fill if r is None else float(r) for r in group)
-        rewards = torch.tensor(filled, dtype=torch.float64)
-        adv = group_advantages(rewards, group_size=g, scale=self.loss_cfg.adv_scale)
-        keep = torch.tensor([r is not None for r in raw], dtype=torch.float32)
-        return adv.float(), keep
+        rewards = torch.tensor([0.0 if r is None else float(r) for r in raw], dtype=torch.float64)
+        keep = torch.tensor([r is not None for r in raw])
+        adv = group_advantages(rewards, group_size=self.cfg.group_size,
+                               scale=self.loss_cfg.adv_scale, valid=keep)
+        return adv.float(), keep.float()
 
     def optimise(self, step: int, batch: Batch, adv: torch.Tensor) -> dict[str, float]:
         cfg = self.cfg
@@ -728,7 +749,7 @@ class Trainer:
         with unsharded(self.model, self.dist), self.prompts_fit(), self.compute_precision():
             ran = eval_rollouts(self.make_eval_env, self.engine, self.tokenizer, seeds,
                                 k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
-                                max_turns=cfg.max_turns, temperature=cfg.temperature,
+                                max_turns=self.max_turns, temperature=cfg.temperature,
                                 top_p=cfg.top_p, seed=cfg.seed,
                                 sample_seed=cfg.seed + 1 + self.dist.rank,
                                 workers=self.env_workers)
