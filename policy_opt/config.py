@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from policy_opt.errors import ConfigError  # noqa: F401  (importable from here, as before)
+
 ALGOS = ("grpo", "dr_grpo", "gspo", "gspo_token")
 
 
-class ConfigError(ValueError):
-    """A configuration value is invalid; the message names the flag."""
 
 
 def _f(default: Any, help: str, **kw: Any) -> Any:

@@ -9,8 +9,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policy_opt.advantages import SCALES, group_advantages, reward_std
-from policy_opt.losses import PRESETS
+from policy_opt.algorithm.advantages import SCALES, group_advantages, reward_std
+from policy_opt.algorithm.losses import PRESETS
 
 F64 = torch.float64
 SEED_HARD = [0.0, 0.2, 0.2, 0.0, 0.0, 0.1, 0.0, 0.0]
