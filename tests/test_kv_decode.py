@@ -19,9 +19,9 @@ from transformers import (
     Qwen3ForCausalLM,
 )
 
-from policy_opt import engine as engine_mod
-from policy_opt import kv_decode
 from policy_opt.models import default_tokenizer
+from policy_opt.rollout import engine as engine_mod
+from policy_opt.rollout import kv_decode
 from policy_opt.rollout.engine import TransformersEngine
 
 SIZES = dict(vocab_size=260, hidden_size=48, intermediate_size=96, num_hidden_layers=2,

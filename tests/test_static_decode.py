@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from policy_opt import engine as engine_mod
+from policy_opt.rollout import engine as engine_mod
 from policy_opt.rollout.engine import TransformersEngine
 from tests.test_engine import _reference_greedy
 from tests.test_kv_decode import _build, _full_forward_logprobs

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from policy_opt import vllm_server, vllm_worker
+from policy_opt.rollout import vllm_server, vllm_worker
 from policy_opt.rollout.engine import Engine
 from policy_opt.rollout.vllm_server import VLLMServerEngine
 from policy_opt.rollout.vllm_worker import WeightSyncExtension
