@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from envs.code_feedback import CodeFeedbackEnv  # noqa: E402
 from envs.guess_number import GuessNumberEnv  # noqa: E402
 from envs.single_turn import SingleTurnEnv  # noqa: E402
-from policy_opt.engine import Generation  # noqa: E402
-from policy_opt.model import default_tokenizer  # noqa: E402
-from policy_opt.rollout import collect_episodes  # noqa: E402
+from policy_opt.models import default_tokenizer  # noqa: E402
+from policy_opt.rollout.engine import Generation  # noqa: E402
+from policy_opt.rollout.episodes import collect_episodes  # noqa: E402
 
 
 class FixedEngine:

@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = p.parse_known_args(argv)
     sys.path.insert(0, str(ROOT))
     from policy_opt import compare
-    from policy_opt.plots import read_metrics
+    from policy_opt.training.plots import read_metrics
 
     code = compare.main([
         "--env", "arithmetic", "--algos", args.algos, "--minutes", str(args.minutes),

@@ -52,7 +52,7 @@ def _run_one(
     repeats: int,
     chunk_size: int,
 ) -> dict:
-    from policy_opt.logprobs import token_logprobs
+    from policy_opt.algorithm.logprobs import token_logprobs
 
     torch.manual_seed(0)
     # 64 random rows tiled: generating 622M normal samples would dominate the script's run time,

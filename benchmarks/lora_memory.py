@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(build, lora_r: int, alpha: float, target: str) -> dict[str, int]:
-    from policy_opt.lora import add_adapters, state_bytes
+    from policy_opt.models.lora import add_adapters, state_bytes
 
     model = build()
     if lora_r:
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    from policy_opt.model import load_policy
+    from policy_opt.models import load_policy
 
     torch.manual_seed(0)
     mid = LlamaConfig(vocab_size=32000, hidden_size=512, num_hidden_layers=8,

@@ -24,7 +24,7 @@ import types
 import torch
 from trl.trainer.grpo_trainer import GRPOTrainer
 
-from policy_opt.losses import policy_loss
+from policy_opt.algorithm.losses import policy_loss
 
 CASES = [  # (label, TRL loss_type, TRL level, our norm, our ratio level, beta, eps_low, eps_high)
     ("grpo token", "grpo", "token", "sequence_mean", "token", 0.0, 0.2, 0.2),

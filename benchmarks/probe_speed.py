@@ -1,4 +1,4 @@
-"""How long ``python -m verifiers probe gsm8k -n 50`` takes, against the same probes scored
+"""How long ``python -m tasks probe gsm8k -n 50`` takes, against the same probes scored
 in-process with ``task.score`` (no deadline, no worker: the least any probe run could cost).
 
 Three figures, same rows (50 sampled from the test split with seed 0), same machine, same run:
@@ -33,8 +33,9 @@ def main() -> None:
     args = parser.parse_args()
 
     import tasks
-    from verifiers.probes import ProbeRow, TaskScorer, generate, run
-    from verifiers.probes.command import _question, _sample
+    from tasks.probe import TaskScorer, _question
+    from verifiers.probes import ProbeRow, generate, run
+    from verifiers.probes.command import sample_rows as _sample
 
     task = tasks.get(args.task)
     split = "test" if "test" in task.splits else task.splits[0]

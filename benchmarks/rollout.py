@@ -32,7 +32,7 @@ def _prompts(tok, n: int, seed: int) -> list[list[int]]:
 
 
 def _load(name: str, device: str):
-    from policy_opt.model import default_config, default_model_path, default_tokenizer, load_policy
+    from policy_opt.models import default_config, default_model_path, default_tokenizer, load_policy
 
     if name == "default":
         try:
@@ -58,7 +58,7 @@ def main() -> None:
     args = p.parse_args()
     torch.set_num_threads(args.threads)
 
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
 
     model, tok = _load(args.model, args.device)
     prompts = _prompts(tok, args.batch, args.seed)

@@ -32,9 +32,9 @@ def measure(path: str, rows: list, k: int, threads: int) -> dict[str, dict[str, 
     shares on three-operand problems."""
     import torch
 
-    from policy_opt.engine import TransformersEngine
-    from policy_opt.model import load_policy
-    from policy_opt.pretrain import answer_line, slipped
+    from policy_opt.models import load_policy
+    from policy_opt.models.warm_start import answer_line, slipped
+    from policy_opt.rollout.engine import TransformersEngine
 
     torch.set_num_threads(threads)
     model, tok = load_policy(path, verbose=False)

@@ -22,7 +22,7 @@ prompts x G completions of at most ``--max-new-tokens`` tokens, on the same mode
   and in the training forward); decoding writes into a preallocated key/value cache; groups
   whose rewards are all equal (A = 0 on every row, so no gradient) skip the forward and
   backward; the rows that train are cut into micro-batches of similar completion length (the
-  cheapest cut of length-sorted groups, ``policy_opt.batching.plan_micro_batches``; with
+  cheapest cut of length-sorted groups, ``policy_opt.training.batching.plan_micro_batches``; with
   ``--micro-batch-size`` = B*G that is at most the whole batch, the cap TRL's single batch
   has), so less padding is computed; env steps (the pure-Python rubric) run inline;
 - and one that is not bit-exact: our trainer sets the CPU's flush-to-zero mode
@@ -115,7 +115,7 @@ def build_model(out: Path, seed: int, shape: str = "default") -> int:
     import torch
     from transformers import AutoTokenizer, LlamaForCausalLM
 
-    from policy_opt.model import default_config, default_tokenizer
+    from policy_opt.models import default_config, default_tokenizer
 
     torch.manual_seed(seed)
     cfg = default_config()
@@ -146,7 +146,7 @@ def _count_params(model_dir: str) -> int:
 def prompt_rows(seed: int, steps: int, prompts: int) -> list[Any]:
     """The ``arithmetic`` rows ``Trainer.rollout`` draws at steps ``0..steps-1`` (B each)."""
     import envs
-    from policy_opt.train import step_seed
+    from policy_opt.training.schedule import step_seed
 
     env = envs.make("arithmetic", split="train")
     rows = []
@@ -277,7 +277,7 @@ def run_trl(args: argparse.Namespace) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     flushed = False
     if args.trl_flush_denormal == "true":
-        from policy_opt.train import flush_denormals
+        from policy_opt.training.precision import flush_denormals
 
         flushed = flush_denormals()  # before any parallel op, as our trainer does
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -510,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
                     " + the project tokenizer")
         else:
             if args.model == "default":
-                from policy_opt.model import default_model_path
+                from policy_opt.models import default_model_path
 
                 args.model = str(default_model_path())
             model_dir = str(Path(args.model).expanduser().resolve())

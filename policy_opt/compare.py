@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from policy_opt.config import ALGOS, ConfigError, parse_config
-from policy_opt.plots import read_metrics
+from policy_opt.training.plots import read_metrics
 
 
 def summarise(algo: str, records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -171,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.steps is None:  # the clock is the budget
             extra += ["--max-steps", "1000000"]
 
-    from policy_opt.run_folder import check_out
     from policy_opt.train import Trainer, TrainingError
+    from policy_opt.training.run_folder import check_out
 
     runs: dict[str, list[dict[str, Any]]] = {}
     try:  # every run's flags are checked before the first one spends its budget

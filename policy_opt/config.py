@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from policy_opt.errors import ConfigError  # noqa: F401  (importable from here, as before)
+
 ALGOS = ("grpo", "dr_grpo", "gspo", "gspo_token")
 
 
-class ConfigError(ValueError):
-    """A configuration value is invalid; the message names the flag."""
 
 
 def _f(default: Any, help: str, **kw: Any) -> Any:
@@ -47,7 +47,9 @@ class TrainConfig:
     prompts_per_step: int = _f(16, "prompts (groups) per step, B")
     group_size: int = _f(8, "completions per prompt, G")
     max_new_tokens: int = _f(32, "generation budget per turn; also Dr.GRPO's constant normaliser")
-    max_turns: int = _f(1, "turn limit for multi-turn environments")
+    max_turns: int = _f(0, "model turns per episode; 0 = the env's own limit (1 for a "
+                        "single-turn task, 10 guess-number, 4 calculator, 3 code-feedback); "
+                        "a limit above the env's own does not lengthen its episodes")
     temperature: float = _f(1.0, "sampling temperature for rollouts")
     top_p: float = _f(1.0, "nucleus sampling threshold for rollouts")
     # optimisation
@@ -145,12 +147,11 @@ class TrainConfig:
             raise ConfigError("--out is empty; name the run's output folder")
         if Path(self.out).expanduser().exists() and not Path(self.out).expanduser().is_dir():
             raise ConfigError(f"--out {self.out!r} is a file, not a folder")
-        positive = ("max_steps", "prompts_per_step", "group_size", "max_new_tokens", "max_turns",
-                    "mu", "minibatches", "eval_prompts", "eval_k")
+        positive = ("max_steps", "prompts_per_step", "group_size", "max_new_tokens", "mu", "minibatches", "eval_prompts", "eval_k")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{_flag(name)} must be >= 1, got {getattr(self, name)}")
-        non_negative = ("max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
+        non_negative = ("max_turns", "max_minutes", "warmup_steps", "micro_batch_size", "grad_clip", "eval_every",
                         "save_every", "threads", "weight_decay", "env_workers", "keep_checkpoints",
                         "lora_r", "lora_alpha")
         for name in non_negative:

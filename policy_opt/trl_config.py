@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from policy_opt.config import ConfigError
+from policy_opt.errors import ConfigError
 
 RENAMED = {
     "num_generations": "group_size",
@@ -57,7 +57,7 @@ NO_EQUIVALENT = {
     "num_train_epochs": "use max_steps or max_minutes",
     "use_vllm": "use engine: vllm (or vllm-server)",
     "bf16": "use dtype: bfloat16",
-    "delta": "two-sided clipping is in policy_opt.losses.policy_loss(delta=...) only",
+    "delta": "two-sided clipping is in policy_opt.algorithm.losses.policy_loss(delta=...) only",
     "mask_truncated_completions": "not supported by this trainer",
 }
 

@@ -6,6 +6,7 @@
     (an endless task is audited on its first 1000 rows per split unless --limit says otherwise)
     python -m tasks audit arithmetic -o level=3          # factory options
     python -m tasks audit double --module my_tasks       # a task registered in your module
+    python -m tasks probe gsm8k -n 50 [--json]           # attack the task's rubric (docs/probe.md)
 
 ``audit`` prints one line per failing reference, then ``audit NAME: X/Y references score
 1.0``; it exits 1 if any reference fails and 2 if the data cannot be loaded or a split has no
@@ -16,18 +17,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import inspect
 import sys
-import types
-import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tasks.audit import audit, explain
 from tasks.base import ENDLESS_LIMIT, Task
+from tasks.loading import LoadError, load_task
 from tasks.prompts import render_plain
-from tasks.registry import factory, get, import_user_module, names
-from tasks.sources import DataError, DataNotFound, _short
+from tasks.registry import get, names
+from tasks.sources import DataError, DataNotFound
 from verifiers.closed_pipe import run_main
 
 
@@ -49,68 +48,6 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
-
-
-def _type_name(hint: Any) -> str:
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return " or ".join(_type_name(a) for a in typing.get_args(hint))
-    if hint is type(None):
-        return "None"
-    if isinstance(hint, type) and not typing.get_args(hint):
-        return hint.__name__
-    return str(hint).replace("typing.", "")
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    """Whether ``value`` fits the annotation ``hint``; a hint we cannot judge lets it pass
-    (the factory still checks)."""
-    origin = typing.get_origin(hint)
-    if hint is Any:
-        return True
-    if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, a) for a in typing.get_args(hint))
-    if origin is typing.Literal:
-        return value in typing.get_args(hint)
-    if hint is None or hint is type(None):
-        return value is None
-    if origin is not None:
-        return not isinstance(origin, type) or isinstance(value, origin)
-    if not isinstance(hint, type):
-        return True
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:  # True is an int to Python, but -o few_shot=True is a mistake
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, hint)
-
-
-def _check_options(make: Callable[..., Any], options: dict[str, Any]) -> None:
-    """Raise ``ValueError`` naming the ``-o`` option the factory does not take or whose value
-    has the wrong type: deep in the factory a str where an int belongs only says
-    "'<' not supported between instances of 'str' and 'int'"."""
-    try:
-        params = inspect.signature(make).parameters
-    except (TypeError, ValueError):
-        return
-    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        accepted = [
-            n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        ]
-        for key in options:
-            if key not in accepted:
-                raise ValueError(
-                    f"-o {key}: not an option of this task (options: {', '.join(accepted) or 'none'})"
-                )
-    try:
-        hints = typing.get_type_hints(make)
-    except Exception:  # annotations naming what the module does not import: skip the check
-        return
-    for key, value in options.items():
-        if key in hints and not _matches(value, hints[key]):
-            raise ValueError(
-                f"-o {key}={_short(value)}: expected {_type_name(hints[key])}, "
-                f"got {type(value).__name__}"
-            )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -161,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
                 help="score in parallel (rubric.score_batch)",
             )
             sub.add_argument("-q", "--quiet", action="store_true", help="print only the final line")
+    from tasks.probe import add_task_probe_parser
+
+    add_task_probe_parser(commands)
     return parser
 
 
@@ -207,38 +147,6 @@ def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
     return 1 if report.failures else 0
 
 
-class LoadError(Exception):
-    """A task that cannot be built: its message is the one line the CLI prints."""
-
-
-def load_task(
-    name: str, *, modules: Sequence[str] = (), options: dict[str, Any] | None = None
-) -> Task:
-    """Import ``modules`` (they register tasks), then build task ``name`` with the factory
-    ``options`` checked against its signature; ``LoadError`` names what is wrong (shared
-    with ``python -m verifiers probe``)."""
-    for module in modules:
-        try:
-            import_user_module(module)
-        except ImportError as e:
-            hint = " (give a module; a factory goes in the task argument)" if ":" in module else ""
-            raise LoadError(f"--module {e}{hint}") from None
-    options = dict(options or {})
-    try:
-        make = factory(name)
-    except ImportError as e:
-        raise LoadError(f"task {name}: cannot import it: {type(e).__name__}: {e}") from None
-    except KeyError as e:
-        raise LoadError(e.args[0]) from None  # str(KeyError) would wrap it in quotes
-    try:
-        _check_options(make, options)
-        return get(name, **options)
-    except KeyError as e:
-        raise LoadError(e.args[0] if e.args else e) from None
-    except (DataNotFound, DataError, ValueError, TypeError) as e:
-        raise LoadError(e) from None
-
-
 def _error(message: object) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
@@ -252,6 +160,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "probe":
+        from tasks.probe import task_rows
+        from verifiers.probes.command import probe_command
+
+        return probe_command(args, task_rows)
     if args.command == "list":
         for name in names():
             try:

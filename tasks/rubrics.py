@@ -87,7 +87,7 @@ def code_accuracy(
     """1.0 when every test passes, else 0.0 (``partial_credit``: the fraction passed).
 
     All-or-nothing by default because a fraction is a reward a policy can farm: a constant
-    ``return 0`` passes 2 of 3 asserts on many MBPP rows (``python -m verifiers probe mbpp``
+    ``return 0`` passes 2 of 3 asserts on many MBPP rows (``python -m tasks probe mbpp``
     flagged it at 0.67) without solving anything.
     """
     from verifiers.code import code_check

@@ -13,7 +13,7 @@ def tiny_model(tmp_path_factory) -> Path:
     """A 2-layer Llama with the project tokenizer, saved like any local checkpoint."""
     from transformers import LlamaForCausalLM
 
-    from policy_opt.model import default_config, default_tokenizer
+    from policy_opt.models import default_config, default_tokenizer
 
     torch.manual_seed(0)
     path = tmp_path_factory.mktemp("tiny")

@@ -17,7 +17,7 @@ import zlib
 
 import torch
 
-from policy_opt.engine import Generation
+from policy_opt.rollout.engine import Generation
 from policy_opt.train import Trainer, main
 
 

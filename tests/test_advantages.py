@@ -9,8 +9,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policy_opt.advantages import SCALES, group_advantages, reward_std
-from policy_opt.losses import PRESETS
+from policy_opt.algorithm.advantages import SCALES, group_advantages, reward_std
+from policy_opt.algorithm.losses import PRESETS
 
 F64 = torch.float64
 SEED_HARD = [0.0, 0.2, 0.2, 0.0, 0.0, 0.1, 0.0, 0.0]
@@ -116,3 +116,81 @@ def test_properties_zero_mean_per_group_and_shift_invariance(g, groups, data, sh
 def test_bad_input_raises_value_error_naming_the_argument(rewards, kwargs, names):
     with pytest.raises(ValueError, match=names):
         group_advantages(rewards, **kwargs)
+
+
+# --------------------------------------------------------------------------- no signal (None)
+
+
+def _masked(values):
+    """(rewards [N], valid [N]) from a list where None is "no signal" (NaN in the tensor)."""
+    r = torch.tensor([float("nan") if v is None else v for v in values], dtype=F64)
+    return r, torch.tensor([v is not None for v in values])
+
+
+def test_issue_example_none_members_do_not_inflate_the_others():
+    # Issue 31: [1, None x 6, 0] gave the two real members +-1.87 (the Nones filled with the
+    # mean shrink the std); without the Nones they are +-0.71.
+    r, valid = _masked([1.0, *[None] * 6, 0.0])
+    adv = group_advantages(r, group_size=8, valid=valid)
+    alone = group_advantages(torch.tensor([1.0, 0.0], dtype=F64), group_size=2)
+    torch.testing.assert_close(adv[[0, 7]], alone, rtol=0, atol=1e-12)
+    assert round(adv[0].item(), 2) == 0.71 and torch.equal(adv[1:7], torch.zeros(6, dtype=F64))
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+@pytest.mark.parametrize("unbiased", [True, False])
+def test_none_members_change_no_other_advantage(scale, unbiased):
+    # Every group keeps 3 valid members, so the same batch without the Nones is a batch of
+    # groups of 3: the valid members' advantages must be those, for every scale.
+    rows = [[0.0, None, 1.0, 0.5, None], [None, 0.2, 0.2, None, 0.9],
+            [1.0, 1.0, None, None, 1.0], [None, None, 0.3, 0.0, 1.0]]
+    r, valid = _masked([v for g in rows for v in g])
+    adv = group_advantages(r, group_size=5, scale=scale, unbiased=unbiased, valid=valid)
+    kept = torch.tensor([v for g in rows for v in g if v is not None], dtype=F64)
+    expected = group_advantages(kept, group_size=3, scale=scale, unbiased=unbiased)
+    torch.testing.assert_close(adv[valid], expected, rtol=1e-12, atol=1e-12)
+    assert torch.equal(adv[~valid], torch.zeros(int((~valid).sum()), dtype=F64))
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+def test_all_none_group_is_zero_and_leaves_the_other_groups_alone(scale):
+    r, valid = _masked([None, None, None, 1.0, 0.0, 0.5])
+    adv = group_advantages(r, group_size=3, scale=scale, valid=valid)
+    assert torch.equal(adv[:3], torch.zeros(3, dtype=F64))
+    alone = group_advantages(torch.tensor([1.0, 0.0, 0.5], dtype=F64), group_size=3, scale=scale)
+    torch.testing.assert_close(adv[3:], alone, rtol=1e-12, atol=1e-12)
+    none_r, none_valid = _masked([None] * 4)
+    nothing = group_advantages(none_r, group_size=2, scale=scale, valid=none_valid)
+    assert torch.equal(nothing, torch.zeros(4, dtype=F64))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(2, 6), st.integers(1, 4), st.data())
+def test_property_a_group_with_nones_equals_it_without_them(g, groups, data):
+    values = data.draw(st.lists(st.one_of(st.none(), st.integers(-20, 20).map(lambda k: k / 10)),
+                                min_size=g * groups, max_size=g * groups))
+    r, valid = _masked(values)
+    adv = group_advantages(r, group_size=g, valid=valid)
+    assert torch.isfinite(adv).all()
+    for i in range(0, len(values), g):
+        kept = [v for v in values[i:i + g] if v is not None]
+        if kept:
+            alone = group_advantages(torch.tensor(kept, dtype=F64), group_size=len(kept))
+            torch.testing.assert_close(adv[i:i + g][valid[i:i + g]], alone, rtol=1e-9, atol=1e-9)
+
+
+def test_all_valid_mask_is_the_unmasked_result_to_the_last_bit():
+    r = torch.tensor(SEED_BALANCED + SEED_HARD, dtype=F64)
+    for scale in SCALES:
+        assert torch.equal(group_advantages(r, group_size=4, scale=scale,
+                                            valid=torch.ones(16, dtype=torch.bool)),
+                           group_advantages(r, group_size=4, scale=scale))
+
+
+def test_nan_is_refused_only_where_valid():
+    r, valid = _masked([1.0, None])
+    group_advantages(r, group_size=2, valid=valid)  # NaN under a False cell is ignored
+    with pytest.raises(ValueError, match="rewards"):
+        group_advantages(r, group_size=2, valid=torch.ones(2, dtype=torch.bool))
+    with pytest.raises(ValueError, match="valid"):
+        group_advantages(r, group_size=2, valid=torch.ones(3, dtype=torch.bool))

@@ -126,7 +126,7 @@ def test_engine_generates_on_a_second_device(tiny_model, fast_decode, static_cac
     different steps: the tokens match the CPU's."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
 
     tok = AutoTokenizer.from_pretrained(tiny_model)
     model = AutoModelForCausalLM.from_pretrained(tiny_model, dtype=torch.float32)
@@ -148,8 +148,8 @@ def test_the_optimiser_reads_the_device_per_optimiser_step_not_per_micro_batch(t
     micro-batches per minibatch must read the device the same number of times (reference
     model, old log-probs, mu=2, two minibatches: every loop of the optimiser runs)."""
     import tests.virtual_device as vd
-    from policy_opt.batching import pack_episodes
-    from policy_opt.rollout import Episode
+    from policy_opt.rollout.episodes import Episode
+    from policy_opt.training.batching import pack_episodes
 
     gen = torch.Generator().manual_seed(0)
     episodes = []

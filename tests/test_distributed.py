@@ -185,7 +185,7 @@ def test_readme_shows_the_fsdp_command_the_tests_run():
 def test_fsdp_resume_repeats_the_uninterrupted_run(tmp_path):
     """Two FSDP2 ranks decoding with the policy itself: the run resumed from its step-1
     checkpoint ends where the uninterrupted run ended, bit for bit."""
-    from policy_opt.model import default_model_path
+    from policy_opt.models import default_model_path
 
     whole, resumed = tmp_path / "whole", tmp_path / "resumed"
     _launch(whole, _readme_fsdp_flags(whole / "run"), ranks=2, worker_args=("--model-engine",),
@@ -232,7 +232,7 @@ def one_rank_group():
 
 
 def _tiny_pair(tiny_model: Path):
-    from policy_opt.model import load_policy
+    from policy_opt.models import load_policy
 
     plain, tok = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
     sharded, _ = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
@@ -245,8 +245,8 @@ def test_rollouts_decode_sharded_model_with_full_parameters(tiny_model, one_rank
     parameters are sharded again afterwards."""
     from torch.distributed.tensor import DTensor
 
-    from policy_opt.distributed import DistInfo, shard_model, unsharded
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
+    from policy_opt.training.distributed import DistInfo, shard_model, unsharded
 
     plain, sharded, tok = _tiny_pair(tiny_model)
     shard_model(sharded)
@@ -267,7 +267,7 @@ def test_rollouts_decode_sharded_model_with_full_parameters(tiny_model, one_rank
 
 def test_unshard_that_cannot_fit_is_a_one_line_error(tiny_model, one_rank_group):
     from policy_opt.config import ConfigError
-    from policy_opt.distributed import (
+    from policy_opt.training.distributed import (
         DistInfo,
         check_unshard_fits,
         full_parameter_bytes,
@@ -314,9 +314,14 @@ def test_fsdp_bf16_mixed_precision(tiny_model, device):
     import torch.distributed as dist
     from torch.distributed.tensor import DTensor
 
-    from policy_opt.distributed import DistInfo, full_parameter_bytes, shard_model, unsharded
-    from policy_opt.engine import TransformersEngine
-    from policy_opt.model import load_policy
+    from policy_opt.models import load_policy
+    from policy_opt.rollout.engine import TransformersEngine
+    from policy_opt.training.distributed import (
+        DistInfo,
+        full_parameter_bytes,
+        shard_model,
+        unsharded,
+    )
 
     dev = torch.device(device, 0) if device == "cuda" else torch.device("cpu")
     if device == "cuda":
@@ -357,8 +362,8 @@ def test_fsdp_bf16_mixed_precision(tiny_model, device):
 def test_optimizer_state_converts_between_index_and_name_keys(tiny_model):
     """A checkpoint's optimiser state resumes under either strategy: FSDP2 keys it by
     parameter name, a single process or DDP by index."""
-    from policy_opt.checkpoint import _tied_aliases, optimizer_state_for
-    from policy_opt.model import load_policy
+    from policy_opt.models import load_policy
+    from policy_opt.training.checkpoints import _tied_aliases, optimizer_state_for
 
     model, _ = load_policy(str(tiny_model), dtype=torch.float32, device=torch.device("cpu"))
     assert _tied_aliases(model) == {"lm_head.weight"}  # the tiny model ties its LM head

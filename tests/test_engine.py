@@ -9,8 +9,9 @@ import pytest
 import torch
 from transformers import LlamaForCausalLM
 
-from policy_opt.engine import Engine, Generation, TransformersEngine, VLLMEngine
-from policy_opt.model import default_config, default_tokenizer
+from policy_opt.models import default_config, default_tokenizer
+from policy_opt.rollout.engine import Engine, Generation, TransformersEngine
+from policy_opt.rollout.vllm_engine import VLLMEngine
 
 PROMPTS = ["What is 3+4?", "hi", "A longer prompt, to make the batch ragged: 12+30?"]
 
@@ -341,7 +342,7 @@ def _short_context_models(tok):
 
 @pytest.mark.parametrize("which", [0, 1], ids=["llama", "gpt2"])
 def test_rows_end_at_the_models_context(tok, which):
-    from policy_opt.engine import ContextOverflow
+    from policy_opt.rollout.engine import ContextOverflow
 
     model = _short_context_models(tok)[which]
     engine = TransformersEngine(model, tok)

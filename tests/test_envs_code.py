@@ -12,8 +12,8 @@ from test_envs import DATA
 from test_rollout import ScriptedEngine, assert_token_exact, emitted_per_episode
 
 from envs.code_feedback import CodeFeedbackEnv
-from policy_opt.model import default_tokenizer
-from policy_opt.rollout import collect_episodes
+from policy_opt.models import default_tokenizer
+from policy_opt.rollout.episodes import collect_episodes
 
 pytestmark = pytest.mark.skipif(
     DATA is None, reason="RLVR_DATA_DIR is unset and ../shared/data does not exist")

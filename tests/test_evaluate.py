@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from policy_opt.evaluate import main as evaluate_main
-from policy_opt.evaluate import summarise
 from policy_opt.train import main as train_main
+from policy_opt.training.evaluation import summarise
 
 SHAPE = ["--env", "arithmetic", "--max-new-tokens", "6", "--eval-prompts", "3", "--eval-k", "2",
          "--threads", "1", "--env-workers", "1"]

@@ -1,4 +1,4 @@
-"""The preallocated-cache decoder (policy_opt.kv_decode) against the model's own forward
+"""The preallocated-cache decoder (policy_opt.rollout.kv_decode) against the model's own forward
 pass, on each architecture it claims: Llama (grouped-query attention), Mistral, Qwen2
 (q/k/v biases) and Qwen3 (per-head q/k norms)."""
 
@@ -19,10 +19,10 @@ from transformers import (
     Qwen3ForCausalLM,
 )
 
-from policy_opt import engine as engine_mod
-from policy_opt import kv_decode
-from policy_opt.engine import TransformersEngine
-from policy_opt.model import default_tokenizer
+from policy_opt.models import default_tokenizer
+from policy_opt.rollout import engine as engine_mod
+from policy_opt.rollout import kv_decode
+from policy_opt.rollout.engine import TransformersEngine
 
 SIZES = dict(vocab_size=260, hidden_size=48, intermediate_size=96, num_hidden_layers=2,
              num_attention_heads=6, num_key_value_heads=2, max_position_embeddings=256)

@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from policy_opt.logprobs import token_logprobs
+from policy_opt.algorithm.logprobs import token_logprobs
 
 
 def naive(logits, tokens, temperature=1.0):

@@ -13,8 +13,8 @@ pytest.importorskip("peft", reason="pip install peft (the dev extra has it)")
 
 from policy_opt.config import ConfigError  # noqa: E402
 from policy_opt.evaluate import main as evaluate_main  # noqa: E402
-from policy_opt.lora import MergedView, add_adapters, merged_state_dict  # noqa: E402
-from policy_opt.model import load_policy  # noqa: E402
+from policy_opt.models import load_policy  # noqa: E402
+from policy_opt.models.lora import MergedView, add_adapters, merged_state_dict  # noqa: E402
 from policy_opt.train import main  # noqa: E402
 
 # The default model earns rewards on arithmetic, so the adapters get a gradient.

@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from policy_opt.losses import (
+from policy_opt.algorithm.losses import (
     NORMS,
     PRESETS,
     RATIOS,

@@ -13,7 +13,7 @@ returning our ``logp`` tensor. Stand-ins (all neutral for the loss value):
   ``off_policy_mask_threshold = None``, no entropy bonus, no aux loss,
   ``args.use_bias_correction_kl = False``.
 
-Mapping (see ``policy_opt.losses``): grpo -> norm="sequence_mean"; bnpo -> "token_mean";
+Mapping (see ``policy_opt.algorithm.losses``): grpo -> norm="sequence_mean"; bnpo -> "token_mean";
 dapo -> "token_mean" with ``num_tokens = num_items_in_batch``; dr_grpo -> "constant".
 Nothing is excluded: every loss type matches at both levels, with and without KL, including the
 all-padding row (TRL and we both count it as a row of loss 0) and dapo's global normaliser
@@ -32,7 +32,7 @@ import torch
 # run TRL's own code.
 from trl.trainer.grpo_trainer import GRPOTrainer
 
-from policy_opt.losses import policy_loss
+from policy_opt.algorithm.losses import policy_loss
 
 NORM_OF = {"grpo": "sequence_mean", "bnpo": "token_mean", "dapo": "token_mean",
            "dr_grpo": "constant"}

@@ -7,9 +7,9 @@ import torch
 from test_pretrain import TINY_MODEL, _TinyAddition, tiny_recipe
 from transformers import AutoModelForCausalLM, LlamaForCausalLM
 
-from policy_opt import model as model_mod
-from policy_opt import pretrain
-from policy_opt.model import default_config, default_model_path, default_tokenizer, load_policy
+from policy_opt.models import default as model_mod
+from policy_opt.models import default_config, default_model_path, default_tokenizer, load_policy
+from policy_opt.models import warm_start as pretrain
 
 
 def test_default_config_is_the_small_llama():
@@ -104,8 +104,7 @@ def test_the_shipped_default_model_is_the_current_recipes_output():
     """The weights under policy_opt/default_model are used only while the recipe that made
     them is unchanged; a recipe change without a rebuild must fail here, not silently fall
     back to a minutes-long build on every user's machine."""
-    from policy_opt import pretrain
-    from policy_opt.model import SHIPPED_DIR, default_model_path, shipped_recipe_hash
+    from policy_opt.models import SHIPPED_DIR, default_model_path, shipped_recipe_hash
 
     assert shipped_recipe_hash() == pretrain.recipe_hash(pretrain.Recipe()), (
         "recipe changed: run `python -m policy_opt.pretrain --out policy_opt/default_model`")
@@ -218,7 +217,7 @@ class _JitteryLM(torch.nn.Module):
 
 
 def test_the_causality_check_allows_kernel_noise_but_not_a_leak():
-    from policy_opt.model import check_causal
+    from policy_opt.models.loading import check_causal
 
     check_causal(_JitteryLM(leak=False))  # noise alone: causal
     with pytest.raises(ValueError, match="is not causal"):

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from policy_opt import pretrain
-from policy_opt.model import default_tokenizer
-from policy_opt.pretrain import Recipe, _collate, answer_line, build, recipe_hash
+from policy_opt import pretrain as pretrain_cli
+from policy_opt.models import default_tokenizer
+from policy_opt.models import warm_start as pretrain
+from policy_opt.models.warm_start import Recipe, _collate, answer_line, build, recipe_hash
 
 TINY_MODEL = {
     "hidden_size": 32,
@@ -145,7 +146,7 @@ def test_cli_builds_and_reports(fake_tasks, tmp_path, capsys, monkeypatch):
         ),
     )
     assert (
-        pretrain.main(["--out", str(tmp_path / "cli"), "--steps", "2", "--task", "arithmetic:1"])
+        pretrain_cli.main(["--out", str(tmp_path / "cli"), "--steps", "2", "--task", "arithmetic:1"])
         == 0
     )
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -155,7 +156,7 @@ def test_cli_builds_and_reports(fake_tasks, tmp_path, capsys, monkeypatch):
 
 def test_cli_rejects_a_bad_task_weight(tmp_path, capsys):
     with pytest.raises(SystemExit):
-        pretrain.main(["--out", str(tmp_path / "x"), "--task", "arithmetic:heavy"])
+        pretrain_cli.main(["--out", str(tmp_path / "x"), "--task", "arithmetic:heavy"])
     assert "--task" in capsys.readouterr().err
 
 
@@ -226,7 +227,7 @@ def test_build_replaces_an_earlier_model_build(fake_tasks, tmp_path):
 def test_cli_rejects_bad_input_before_training(argv, needle, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(pretrain, "build", lambda *a, **k: pytest.fail("build ran"))
     with pytest.raises(SystemExit) as exc:
-        pretrain.main(["--out", str(tmp_path / "x"), *argv])
+        pretrain_cli.main(["--out", str(tmp_path / "x"), *argv])
     assert exc.value.code == 2
     assert needle in capsys.readouterr().err
 
@@ -234,7 +235,7 @@ def test_cli_rejects_bad_input_before_training(argv, needle, tmp_path, capsys, m
 def test_shipped_model_was_rehashed_only_with_evidence():
     # The shipped weights are used while their recipe hash matches; a re-hash without a
     # rebuild must say why and how the training path was shown to be unchanged.
-    from policy_opt.model import SHIPPED_DIR
+    from policy_opt.models import SHIPPED_DIR
 
     meta = json.loads((SHIPPED_DIR / "recipe.json").read_text())
     chain = [meta["recipe_hash"]]

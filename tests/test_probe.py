@@ -1,6 +1,6 @@
-"""``python -m verifiers probe``: it finds what a gameable reward pays for, passes a correct
-one, reports every broken call on its own line without stopping, and runs on every built-in
-task."""
+"""``python -m verifiers probe`` (a reward function) and ``python -m tasks probe`` (a task's
+rubric): it finds what a gameable reward pays for, passes a correct one, reports every broken
+call on its own line without stopping, and runs on every built-in task."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tasks.__main__ import main as tasks_main
 from verifiers.cli import main
 from verifiers.number_words import number_words
 from verifiers.probes import ProbeRow, families, generate, pasteable
@@ -252,19 +253,32 @@ def test_a_reward_that_always_hangs_costs_one_deadline_per_probe(capsys, data) -
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["no-such-task"], "unknown task 'no-such-task'"),
-        ([], "give a task name, or --reward"),
-        (["gsm8k", "--reward", "m:f"], "not both"),
+        ([], "give --reward module:fn"),
+        (["gsm8k"], "is probed by `python -m tasks probe gsm8k`"),
+        (["gsm8k", "--reward", "m:f"], "`python -m tasks probe gsm8k`"),
         (["--reward", "tests.probe_rewards:exact"], "--reward needs --data"),
         (["--reward", "tests.no_such_module:f", "--data", "x"], "cannot import tests.no_such_module"),
         (["--reward", "tests.probe_rewards:nope", "--data", "x"], "has no 'nope'"),
         (["--reward", "tests.probe_rewards:exact", "--data", "/nonexistent.jsonl"], "/nonexistent"),
-        (["arithmetic", "--family", "nope"], "unknown probe family nope"),
-        (["arithmetic", "--row", "arithmetic/test/nope"], "no row arithmetic/test/nope"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(capsys, argv, message) -> None:
     assert main(["probe", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["no-such-task"], "unknown task 'no-such-task'"),
+        ([], "give a task name"),
+        (["arithmetic", "--family", "nope"], "unknown probe family nope"),
+        (["arithmetic", "--row", "arithmetic/test/nope"], "no row arithmetic/test/nope"),
+    ],
+)
+def test_task_probe_usage_errors_exit_2_with_one_line(capsys, argv, message) -> None:
+    assert tasks_main(["probe", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err, err
 
@@ -318,7 +332,7 @@ def _probe_task(name: str) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RLVR_DATA_DIR": str(DATA or "")}
     args = ARGS.get(name, [name, "-n", "3", "--seed", "0"])
     out = subprocess.run(
-        [sys.executable, "-m", "verifiers", "probe", *args, "--json"],
+        [sys.executable, "-m", "tasks", "probe", *args, "--json"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     return out.returncode, out.stdout if out.returncode in (0, 1) else out.stderr

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from policy_opt import model as model_mod
-from policy_opt.model import _looks_local, check_model_source, hub_offline
+from policy_opt.models import loading as model_mod
+from policy_opt.models.loading import _looks_local, check_model_source, hub_offline
 from policy_opt.train import main
 
 

@@ -13,9 +13,9 @@ from envs.base import TextEnv
 from envs.guess_number import GuessNumberEnv
 from envs.single_turn import SingleTurnEnv
 from envs.tool_use import ToolUseEnv
-from policy_opt.engine import Generation
-from policy_opt.model import default_tokenizer
-from policy_opt.rollout import Episode, TemplateRewritesHistory, collect_episodes
+from policy_opt.models import default_tokenizer
+from policy_opt.rollout.engine import Generation
+from policy_opt.rollout.episodes import Episode, TemplateRewritesHistory, collect_episodes
 
 
 class ScriptedEngine:
@@ -369,7 +369,7 @@ def test_bridge_with_the_transformers_engine_and_a_tiny_random_model():
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
 
     tok = default_tokenizer()
     torch.manual_seed(0)
@@ -414,7 +414,7 @@ def test_a_conversation_that_outgrows_the_models_context_is_truncated():
 
 
 def test_a_completion_cut_at_its_token_limit_is_marked_length_cut():
-    from policy_opt.train import episode_stats, rollout_metrics
+    from policy_opt.training.metrics import episode_stats, rollout_metrics
 
     tok = default_tokenizer()
     long = collect_episodes(GuessNumberEnv, ScriptedEngine(tok, lambda text: "7" * 50), tok,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from policy_opt.config import ConfigError
-from policy_opt.run_folder import check_out, clear_run
 from policy_opt.train import main
+from policy_opt.training.run_folder import check_out, clear_run
 
 
 def _argv(model, out, *extra):

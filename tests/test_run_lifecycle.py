@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from policy_opt.checkpoint import best_checkpoint, mark_best, prune_checkpoints
 from policy_opt.config import ConfigError
-from policy_opt.train import Trainer, main, rollout_metrics
+from policy_opt.train import Trainer, main
+from policy_opt.training.checkpoints import best_checkpoint, mark_best, prune_checkpoints
+from policy_opt.training.metrics import rollout_metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,7 +194,7 @@ def test_a_missing_reporter_package_is_a_one_line_error(tiny_model, tmp_path, mo
                                                         capsys):
     monkeypatch.setitem(sys.modules, "torch.utils.tensorboard", None)
     monkeypatch.setitem(sys.modules, "wandb", None)
-    from policy_opt.reporting import make_reporter
+    from policy_opt.training.reporting import make_reporter
 
     for kind, hint in (("tensorboard", "pip install tensorboard"), ("wandb", "pip install wandb")):
         with pytest.raises(ConfigError, match=hint):
@@ -212,7 +213,7 @@ def test_a_missing_reporter_package_is_a_one_line_error(tiny_model, tmp_path, mo
 
 def test_wandb_logs_offline_without_a_key(tmp_path, monkeypatch):
     pytest.importorskip("wandb", reason="pip install wandb (optional reporter)")
-    from policy_opt.reporting import make_reporter
+    from policy_opt.training.reporting import make_reporter
 
     monkeypatch.delenv("WANDB_API_KEY", raising=False)
     monkeypatch.delenv("WANDB_MODE", raising=False)

@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import slip  # noqa: E402
 
 import tasks  # noqa: E402
-from policy_opt import engine  # noqa: E402
-from policy_opt.pretrain import slipped  # noqa: E402
+from policy_opt.models.warm_start import slipped  # noqa: E402
+from policy_opt.rollout import engine  # noqa: E402
 
 
 def test_measure_counts_slips_and_right_answers(tiny_model, monkeypatch):

@@ -1,4 +1,4 @@
-"""The static-cache decode path (policy_opt.static_decode), eagerly on the CPU against
+"""The static-cache decode path (policy_opt.rollout.static_decode), eagerly on the CPU against
 ``model.generate`` and a full forward pass, and as CUDA graphs on a GPU (marked ``gpu``)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from policy_opt import engine as engine_mod
-from policy_opt.engine import TransformersEngine
+from policy_opt.rollout import engine as engine_mod
+from policy_opt.rollout.engine import TransformersEngine
 from tests.test_engine import _reference_greedy
 from tests.test_kv_decode import _build, _full_forward_logprobs
 
@@ -18,7 +18,7 @@ DEVICES = [pytest.param("cpu", id="cpu"),
 
 @pytest.fixture(scope="module")
 def tok():
-    from policy_opt.model import default_tokenizer
+    from policy_opt.models import default_tokenizer
 
     return default_tokenizer()
 

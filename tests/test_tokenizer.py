@@ -8,8 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from transformers import AutoTokenizer, LlamaConfig, Qwen2Config
 
-from policy_opt.model import default_tokenizer
-from policy_opt.tokenizer import CHAT_TEMPLATE, IM_END, IM_START, SPECIAL_TOKENS, render_message
+from policy_opt.models import default_tokenizer
+from policy_opt.models.tokenizer import (
+    CHAT_TEMPLATE,
+    IM_END,
+    IM_START,
+    SPECIAL_TOKENS,
+    render_message,
+)
 
 MESSAGES = [
     {"role": "system", "content": "Be brief."},

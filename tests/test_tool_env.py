@@ -151,7 +151,7 @@ def test_parse_several_calls_and_arguments_as_json_strings():
 def test_results_are_tool_messages_with_loss_mask_zero_in_the_token_exact_bridge():
     from test_rollout import ScriptedEngine
 
-    from policy_opt.rollout import collect_episodes
+    from policy_opt.rollout.episodes import collect_episodes
 
     tok = default_model_tokenizer()
 

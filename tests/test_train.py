@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 import torch
 
-from policy_opt.batching import pack_episodes, plan_micro_batches
 from policy_opt.config import ConfigError, parse_config
-from policy_opt.rollout import Episode
+from policy_opt.rollout.episodes import Episode
 from policy_opt.train import (
     Trainer,
     TrainingError,
     lr_factor,
     main,
 )
+from policy_opt.training.batching import pack_episodes, plan_micro_batches
 
 
 def _argv(model: Path, out: Path, *extra: str) -> list[str]:
@@ -278,8 +278,8 @@ def test_shared_prompt_logprobs_equal_the_plain_path_in_value_and_gradient(tiny_
     """Running a group's prompt once and repeating its cache is exact, gradient included."""
     from transformers import AutoModelForCausalLM
 
-    from policy_opt.batching import prompts_shared
-    from policy_opt.train import completion_logprobs
+    from policy_opt.algorithm.logprobs import completion_logprobs
+    from policy_opt.training.batching import prompts_shared
 
     model = AutoModelForCausalLM.from_pretrained(tiny_model, dtype=torch.float64)
     gen = torch.Generator().manual_seed(0)
@@ -461,7 +461,7 @@ import sys, torch
 torch.set_num_threads(2)
 if sys.argv[1] == "pool-first":
     torch.ones(1 << 20).mul(2.0)  # starts torch's intra-op worker thread before the call
-from policy_opt.train import SUBNORMAL_BITS, flush_denormals
+from policy_opt.training.precision import SUBNORMAL_BITS, flush_denormals
 ok = flush_denormals()
 tiny = torch.full((1 << 20,), SUBNORMAL_BITS, dtype=torch.int32).view(torch.float32)
 print(ok, int((tiny * 1.0).view(torch.int32).ne(0).sum()))
@@ -485,7 +485,7 @@ def test_flush_denormals_reaches_the_worker_threads_started_after_it(order, expe
 @pytest.mark.parametrize("flag, calls", [([], 1), (["--flush-denormal", "false"], 0)])
 def test_the_trainer_sets_flush_to_zero_unless_told_not_to(tiny_model, tmp_path, monkeypatch,
                                                           flag, calls):
-    import policy_opt.train as train_mod
+    import policy_opt.training.session as train_mod
 
     seen: list[bool] = []
     monkeypatch.setattr(train_mod, "flush_denormals", lambda: seen.append(True) or True)
@@ -512,7 +512,7 @@ def test_a_non_finite_reward_stops_with_a_message_naming_the_env(tiny_model, tmp
 
 
 def test_check_rewards_passes_no_signal_and_names_the_row_of_a_nan():
-    from policy_opt.train import check_rewards
+    from policy_opt.training.metrics import check_rewards
 
     good = Episode([1], [2], [1], 1.0, 0)
     check_rewards([good, Episode([1], [2], [1], None, 0)], "x")  # None is no signal: fine
@@ -526,7 +526,7 @@ def short_context_model(tmp_path_factory) -> Path:
     room for about 30 generated ones."""
     from transformers import LlamaForCausalLM
 
-    from policy_opt.model import default_config, default_tokenizer
+    from policy_opt.models import default_config, default_tokenizer
 
     torch.manual_seed(0)
     path = tmp_path_factory.mktemp("short")
@@ -610,3 +610,62 @@ def test_greedy_rollouts_train_nothing_and_say_so(tiny_model, tmp_path):
         assert rec["loss"] == 0.0 and rec["rows_trained"] == 0.0 and rec["grad_norm"] == 0.0
         assert rec["mixed_groups"] == 0.0
     assert any("--temperature 0 decodes greedily" in line for line in lines)
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+def test_the_trainer_keeps_none_rewards_out_of_the_group_statistics(scale):
+    # Issue 31: [1, None x 6, 0] gave the real members +-1.87 (filled with the group mean);
+    # they must get what [1, 0] alone gives, and the Nones advantage 0 and row mask 0.
+    from types import SimpleNamespace
+
+    from policy_opt.algorithm.advantages import group_advantages
+
+    rewards = [1.0, *[None] * 6, 0.0, 0.5, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.5]
+    episodes = [Episode([1], [2], [1], r, i // 8) for i, r in enumerate(rewards)]
+    owner = SimpleNamespace(cfg=SimpleNamespace(group_size=8, env="x"),
+                            loss_cfg=SimpleNamespace(adv_scale=scale))
+    adv, keep = Trainer.advantages(owner, episodes)
+    assert keep.tolist() == [float(r is not None) for r in rewards]
+    assert torch.equal(adv[1:7], torch.zeros(6))
+    if scale != "batch":  # per-group statistics: the group alone, Nones removed
+        alone = group_advantages(torch.tensor([1.0, 0.0], dtype=torch.float64), 2, scale=scale)
+        torch.testing.assert_close(adv[[0, 7]], alone.float())
+        assert abs(adv[0].item()) < 1.0
+    else:  # one std over the valid rewards of the batch
+        import statistics
+
+        std = statistics.stdev([r for r in rewards if r is not None])
+        torch.testing.assert_close(adv[[0, 7]], torch.tensor([0.5, -0.5]) / (std + 1e-4))
+
+
+def test_rollout_metrics_log_the_share_of_no_signal_episodes():
+    from policy_opt.training.metrics import rollout_metrics
+
+    stats = [(1.0, 3, True, False, False, None), (None, 3, False, False, False, None),
+             (None, 2, False, False, False, None), (0.0, 1, False, False, False, None)]
+    m = rollout_metrics(stats, group_size=2)
+    assert m["no_signal"] == 2 and m["no_signal_frac"] == 0.5 and m["reward_mean"] == 0.5
+
+
+@pytest.mark.parametrize(("flag", "own", "turns", "noted"), [
+    (0, 10, 10, None), (0, 1, 1, None), (0, None, 1, None), (0, True, 1, None),
+    (3, 10, 3, None), (1, 10, 1, "one turn of its 10"), (12, 4, 12, "above"), (1, 1, 1, None),
+])
+def test_the_turn_limit_is_the_envs_own_unless_the_flag_says_otherwise(flag, own, turns, noted):
+    from policy_opt.training.session import resolve_max_turns
+
+    got, note = resolve_max_turns(flag, "guess-number", own)
+    assert got == turns
+    assert (note is None) if noted is None else (noted in note and "--max-turns" in note)
+
+
+def test_a_multi_turn_env_gets_its_own_turn_limit_by_default(tiny_model, tmp_path):
+    base = [a for a in _argv(tiny_model, tmp_path / "own") if a != "arithmetic"]
+    base[base.index("--env") + 1:base.index("--env") + 1] = ["guess-number"]
+    trainer = Trainer(parse_config(base), log=lambda *a, **k: None)
+    assert parse_config(base).max_turns == 0 and trainer.max_turns == 10
+    # Dr.GRPO's constant normaliser counts every turn's budget
+    assert trainer.loss_cfg.max_completion_length == 6 * 10
+    logged: list[str] = []
+    one = Trainer(parse_config([*base, "--max-turns", "1"]), log=logged.append)
+    assert one.max_turns == 1 and any("one turn of its 10" in m for m in logged)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from policy_opt.algorithm.losses import resolve_config
 from policy_opt.config import ConfigError, parse_config
-from policy_opt.losses import resolve_config
 
 
 def _cfg(tmp_path, text: str, *flags: str):

@@ -19,10 +19,10 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from policy_opt import vllm_server, vllm_worker
-from policy_opt.engine import Engine
-from policy_opt.vllm_server import VLLMServerEngine
-from policy_opt.vllm_worker import WeightSyncExtension
+from policy_opt.rollout import vllm_server, vllm_worker
+from policy_opt.rollout.engine import Engine
+from policy_opt.rollout.vllm_server import VLLMServerEngine
+from policy_opt.rollout.vllm_worker import WeightSyncExtension
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -251,7 +251,7 @@ def test_unreachable_server_is_a_quick_clear_error():
     assert time.perf_counter() - start < 5
     assert url in str(info.value)
     assert "VLLM_SERVER_DEV_MODE=1 vllm serve" in str(info.value)
-    assert "--worker-extension-cls policy_opt.vllm_worker.WeightSyncExtension" in str(info.value)
+    assert "--worker-extension-cls policy_opt.rollout.vllm_worker.WeightSyncExtension" in str(info.value)
 
 
 def test_a_server_that_never_answers_times_out():
@@ -464,7 +464,7 @@ def served_model(tmp_path):
     """A tiny Qwen2 saved to disk and served by ``vllm serve`` on GPU 0."""
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
-    from policy_opt.model import default_tokenizer
+    from policy_opt.models import default_tokenizer
 
     tok = default_tokenizer()
     torch.manual_seed(0)
@@ -484,7 +484,7 @@ def served_model(tmp_path):
         [sys.executable, "-m", "vllm.entrypoints.cli.main", "serve", str(tmp_path / "m"),
          "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--enforce-eager",
          "--max-model-len", "256", "--gpu-memory-utilization", "0.2",
-         "--worker-extension-cls", "policy_opt.vllm_worker.WeightSyncExtension"],
+         "--worker-extension-cls", "policy_opt.rollout.vllm_worker.WeightSyncExtension"],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -514,7 +514,7 @@ def _greedy(engine, prompts):
 @pytest.mark.gpu
 @pytest.mark.skipif(not _vllm_ready(1), reason="needs a CUDA GPU and vLLM")
 def test_vllm_server_generates_like_transformers(served_model):
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
 
     tok = served_model.tok
     prompts = [tok.encode(p, add_special_tokens=False) for p in ("What is 3+4?", "hi")]
@@ -532,7 +532,7 @@ def test_vllm_server_generates_like_transformers(served_model):
 @pytest.mark.skipif(not _vllm_ready(2), reason="needs 2 CUDA GPUs (NCCL cannot pair two "
                     "processes on one GPU) and vLLM")
 def test_vllm_server_follows_the_trainer_after_sync_weights(served_model):
-    from policy_opt.engine import TransformersEngine
+    from policy_opt.rollout.engine import TransformersEngine
 
     tok = served_model.tok
     prompts = [tok.encode(p, add_special_tokens=False) for p in ("What is 3+4?", "hi", "12+30?")]

@@ -59,6 +59,7 @@ _HOST_READS = {aten._local_scalar_dense.default, aten.nonzero.default,
 # What a VirtualDeviceMode counted, in order (cleared on entry): (op, where) with ``where``
 # the innermost calling frame outside torch, "path/file.py:line".
 host_reads: list[tuple[str, str]] = []
+_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _caller() -> str:
@@ -66,8 +67,10 @@ def _caller() -> str:
     while frame is not None:
         name = frame.f_code.co_filename
         if f"{os.sep}torch{os.sep}" not in name and not name.endswith("virtual_device.py"):
-            parts = Path(name).parts
-            return f"{'/'.join(parts[-2:])}:{frame.f_lineno}"
+            path = Path(name)
+            # the project's own files by their path in the repository (policy_opt/training/...)
+            parts = path.relative_to(_ROOT).parts if path.is_relative_to(_ROOT) else path.parts[-2:]
+            return f"{'/'.join(parts)}:{frame.f_lineno}"
         frame = frame.f_back
     return "?"
 

@@ -18,9 +18,9 @@ the terminal's encoding is written as a backslash escape. ``--json`` prints one 
 verdict is correct (reward 1), 1 when it is not (including no signal), 2 on a usage error
 (bad arguments, or a gold the verifier cannot read).
 
-``python -m verifiers probe TASK`` (or ``--reward module:fn --data FILE``) throws the
-completions a cheating policy would write at a reward and reports what it paid for; see
-``verifiers.probes`` and docs/probe.md.
+``python -m verifiers probe --reward module:fn --data FILE`` throws the completions a
+cheating policy would write at a reward and reports what it paid for (a task's rubric:
+``python -m tasks probe TASK``); see ``verifiers.probes`` and docs/probe.md.
 """
 
 from __future__ import annotations
@@ -33,43 +33,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from verifiers.command_line import (
+    _non_negative_int,
+    _positive_float,
+    printable,
+    write,
+)
 from verifiers.types import Verdict
 
 EXIT_CORRECT, EXIT_WRONG, EXIT_USAGE = 0, 1, 2
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be positive and finite: {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = _non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
-    return value
-
-
-def _unit_float(text: str) -> float:
-    value = _positive_float(text)
-    if value > 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1]: {text!r}")
-    return value
 
 
 def _regex(text: str) -> str:
@@ -97,23 +69,6 @@ def _read_stdin() -> str:
     if buffer is None:  # replaced by a text-only stream (tests, embedding)
         return _text_arg(sys.stdin.read())
     return buffer.read().decode("utf-8", "replace")
-
-
-def _stdout_encoding() -> str:
-    return getattr(sys.stdout, "encoding", None) or "utf-8"
-
-
-def _printable(text: str) -> bool:
-    try:
-        text.encode(_stdout_encoding())
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _write(text: str) -> None:
-    encoding = _stdout_encoding()
-    sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -161,48 +116,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _probe_parser(commands: Any) -> None:
+    from verifiers.probes.command import add_probe_arguments
+
     p = commands.add_parser(
         "probe",
         help="throw adversarial completions at a reward (see docs/probe.md)",
-        description="Probe a task's rubric, or a reward function, with the completions a "
-        "cheating policy would write; exit 1 if it pays for any (or refuses a control, "
-        "overruns its deadline, or errs).",
+        description="Probe a reward function with the completions a cheating policy would "
+        "write; exit 1 if it pays for any (or refuses a control, overruns its deadline, or "
+        "errs). A task's rubric is probed by `python -m tasks probe TASK`.",
     )
-    p.add_argument("task", nargs="?", help="a registered task name, or package.module:factory")
-    p.add_argument(
-        "--module", action="append", default=[], help="import first (registers tasks, families)"
-    )
-    p.add_argument("--split", help="default: test, else the task's first split")
-    p.add_argument("--path", help="a data file or folder for the task (overrides $RLVR_DATA_DIR)")
-    p.add_argument("-n", type=_positive_int, default=50, help="rows to sample (default 50)")
-    p.add_argument("--seed", type=int, default=0, help="row sample (and generator) seed")
-    p.add_argument(
-        "--row", action="append", metavar="ID", help="probe this row of the task (repeat; not -n)"
-    )
+    # Probing a task by name belongs to the tasks layer; the name is still read, to point there.
+    p.add_argument("task", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--reward", help="package.module:function(completion, answer, **info)")
-    p.add_argument("--data", help="with --reward: rows (.jsonl, .json, .parquet)")
+    p.add_argument("--data", help="with --reward: rows (.jsonl, .json, .parquet, .csv)")
     p.add_argument("--gold-key", default="answer", help="with --reward: the gold's field")
     p.add_argument(
         "--reference-key", help="with --reward: a field holding a full reference completion"
     )
     p.add_argument("--kind", choices=("text", "code"), default="text", help="with --reward")
-    p.add_argument(
-        "--family", action="append", help="run only this family (repeat; see --list-families)"
-    )
-    p.add_argument("--list-families", action="store_true", help="list the families and exit")
-    p.add_argument(
-        "--timeout",
-        type=_positive_float,
-        help="deadline per call in seconds (default: the task rubric's, 10 for --reward)",
-    )
-    p.add_argument(
-        "--threshold",
-        type=_unit_float,
-        default=0.5,
-        help="an attack is paid for at this reward or more (default 0.5)",
-    )
-    p.add_argument("--workers", type=_positive_int, default=1, help="calls in flight at once")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_probe_arguments(p)
 
 
 def _verify(args: argparse.Namespace, completion: str) -> Verdict:
@@ -271,9 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "probe":
-        from verifiers.probes.command import probe_command
+        from verifiers.probes.command import probe_command, reward_rows
 
-        return probe_command(args)
+        return probe_command(args, reward_rows)
     completion = _read_stdin() if args.pred == "-" else args.pred
     try:
         verdict = _verify(args, completion)
@@ -281,9 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"{parser.prog} check {args.family}: error: {exc}\n")
     if args.json:
         out = _json(args.family, verdict)
-        if not _printable(out):  # "\xe9" would break the JSON; its own \u00e9 escapes do not
+        if not printable(out):  # "\xe9" would break the JSON; its own \u00e9 escapes do not
             out = _json(args.family, verdict, ensure_ascii=True)
     else:
         out = _text(verdict)
-    _write(out)
+    write(out)
     return EXIT_CORRECT if verdict.correct else EXIT_WRONG

@@ -1,6 +1,7 @@
 """Probe a reward function with the completions a cheating policy would write.
 
-``python -m verifiers probe TASK`` (or ``--reward module:fn --data FILE``) generates, for each
+``python -m verifiers probe --reward module:fn --data FILE`` (and, for a task's rubric,
+``python -m tasks probe TASK``) generates, for each
 sampled row, adversarial completions from the row's own reference and gold, scores each under
 a hard deadline, and reports what the reward paid for that it should not. See docs/probe.md.
 
@@ -9,9 +10,10 @@ A family is a pure function ``row -> [(completion, expected, family)]`` register
 ``verifiers.probes.code``.
 """
 
+from verifiers.probes import code, text  # noqa: F401  (the built-in families register)
 from verifiers.probes.registry import FAMILIES, Family, Probe, ProbeRow, families, family, generate
 from verifiers.probes.report import ProbeReport, pasteable
-from verifiers.probes.runner import FunctionScorer, Outcome, ProbeResult, TaskScorer, run
+from verifiers.probes.runner import FunctionScorer, Outcome, ProbeResult, RubricScorer, run
 
 __all__ = [
     "FAMILIES",
@@ -22,7 +24,7 @@ __all__ = [
     "ProbeReport",
     "ProbeResult",
     "ProbeRow",
-    "TaskScorer",
+    "RubricScorer",
     "families",
     "family",
     "generate",

@@ -1,8 +1,10 @@
-"""``python -m verifiers probe``: the command behind the CLI (arguments in ``verifiers.cli``).
+"""The probe command: rows in, probes run, a report out. ``python -m verifiers probe`` gives it
+the rows of a reward function's data file (:func:`reward_rows`); ``python -m tasks probe``
+gives it a task's rows and rubric (``tasks.probe``), through the same :func:`probe_command`
+and the same flags (:func:`add_probe_arguments`).
 
-    python -m verifiers probe gsm8k -n 50 [--split test] [--seed 0] [--json]
-    python -m verifiers probe mytask --module my_tasks
     python -m verifiers probe --reward my_rewards:exact --gold-key answer --data rows.jsonl
+    python -m tasks probe gsm8k -n 50 [--split test] [--seed 0] [--json]
 
 Exit status: 0 when nothing was found, 1 on any false positive, refused control, overrun or
 error, 2 on a usage error (unknown task, unreadable data, a reward that cannot be imported).
@@ -16,78 +18,35 @@ import importlib
 import os
 import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
+from verifiers.command_line import _positive_float, _positive_int, _unit_float, write
 from verifiers.probes.registry import ProbeRow, families
 from verifiers.probes.report import ProbeReport
-from verifiers.probes.runner import FunctionScorer, TaskScorer, load_function, run
+from verifiers.probes.runner import FunctionScorer, load_function, run
+from verifiers.records import DataError, read_records
 
 EXIT_USAGE = 2
-# Rows read before sampling: all of every built-in split (gsm8k train has 7,473), and a
-# bound for generated tasks whose splits never end.
-MAX_POOL_ROWS = 10_000
 DEFAULT_REWARD_TIMEOUT = 10.0
+
+Prepared = tuple[list[ProbeRow], str, Any, float, str]
+"""(rows, kind "text" | "code", a picklable scorer, the deadline per call, the target's name)."""
 
 
 class UsageError(Exception):
     """Bad arguments or data: the message is the one line printed."""
 
 
-def _question(prompt: Any) -> str:
-    for message in reversed(tuple(prompt or ())):
-        if isinstance(message, Mapping) and message.get("role") == "user":
-            return str(message.get("content", ""))
-    return ""
-
-
-def _sample(items: list[Any], n: int, seed: int) -> list[Any]:
+def sample_rows(items: list[Any], n: int, seed: int) -> list[Any]:
+    """``n`` of ``items`` drawn with ``seed``, in their order (all of them when fewer)."""
     if n >= len(items):
         return items
     picked = sorted(random.Random(seed).sample(range(len(items)), n))
     return [items[i] for i in picked]
 
 
-def _task_rows(args: argparse.Namespace) -> tuple[list[ProbeRow], str, TaskScorer, float, str]:
-    from tasks.__main__ import LoadError, load_task
-    from tasks.base import ENDLESS_LIMIT
-    from tasks.sources import DataError, DataNotFound
-
-    try:
-        task = load_task(args.task, modules=args.module)
-    except LoadError as e:
-        raise UsageError(str(e)) from None
-    split = args.split or ("test" if "test" in task.splits else task.splits[0])
-    pool = ENDLESS_LIMIT if task.endless else MAX_POOL_ROWS
-    if task.endless:  # stderr: --json keeps stdout one object
-        print(f"(task {args.task} is endless: rows drawn from its first {pool} of split "
-              f"{split})", file=sys.stderr)
-    try:
-        rows = task.rows(split, seed=args.seed, limit=pool, path=args.path)
-    except (DataNotFound, DataError, ValueError, TypeError) as e:
-        raise UsageError(f"task {args.task}: {e}") from None
-    if not rows:
-        raise UsageError(f"task {args.task}: split {split} has no rows")
-    if args.row:
-        by_id = {r.id: r for r in rows}
-        missing = [i for i in args.row if i not in by_id]
-        if missing:
-            raise UsageError(f"task {args.task}: no row {', '.join(missing)} in split {split}")
-        picked = [by_id[i] for i in args.row]
-    else:
-        picked = _sample(rows, args.n, args.seed)
-    probe_rows = [
-        ProbeRow(r.id, r.answer, task.reference_completion(r), _question(r.prompt), r.info)
-        for r in picked
-    ]
-    kind = "code" if task.runs_code else "text"
-    timeout = args.timeout or task.rubric.timeout
-    return probe_rows, kind, TaskScorer(args.task, args.module), timeout, f"{args.task}/{split}"
-
-
 def _data_rows(args: argparse.Namespace) -> list[ProbeRow]:
-    from tasks.sources import DataError, read_records
-
     try:
         records = read_records(args.data)
     except FileNotFoundError:
@@ -108,13 +67,14 @@ def _data_rows(args: argparse.Namespace) -> list[ProbeRow]:
     return rows
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list[ProbeRow], str, Any, float, str]:
-    if args.task and args.reward:
-        raise UsageError("give a task or --reward, not both")
-    if not args.task and not args.reward:
-        raise UsageError("give a task name, or --reward module:fn with --data FILE")
+def reward_rows(args: argparse.Namespace) -> Prepared:
+    """What ``python -m verifiers probe --reward module:fn --data FILE`` probes."""
     if args.task:
-        return _task_rows(args)
+        raise UsageError(f"a task's rubric is probed by `python -m tasks probe {args.task}` "
+                         "(this command probes --reward module:fn with --data FILE)")
+    if not args.reward:
+        raise UsageError("give --reward module:fn with --data FILE (a task: python -m tasks "
+                         "probe TASK)")
     if not args.data:
         raise UsageError("--reward needs --data FILE (rows with the gold under --gold-key)")
     for module in args.module:  # they may register probe families
@@ -128,13 +88,41 @@ def _prepare(args: argparse.Namespace) -> tuple[list[ProbeRow], str, Any, float,
         load_function(args.reward)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    rows = _sample(_data_rows(args), args.n, args.seed)
+    rows = sample_rows(_data_rows(args), args.n, args.seed)
     timeout = args.timeout or DEFAULT_REWARD_TIMEOUT
     return rows, args.kind, FunctionScorer(args.reward), timeout, args.reward
 
 
-def probe_command(args: argparse.Namespace) -> int:
-    """Run ``python -m verifiers probe`` for parsed ``args``; returns the exit status."""
+def add_probe_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags every probe command takes, whatever it probes."""
+    p.add_argument(
+        "--module", action="append", default=[], help="import first (registers tasks, families)"
+    )
+    p.add_argument("-n", type=_positive_int, default=50, help="rows to sample (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="row sample (and generator) seed")
+    p.add_argument(
+        "--family", action="append", help="run only this family (repeat; see --list-families)"
+    )
+    p.add_argument("--list-families", action="store_true", help="list the families and exit")
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        help="deadline per call in seconds (default: the task rubric's, 10 for --reward)",
+    )
+    p.add_argument(
+        "--threshold",
+        type=_unit_float,
+        default=0.5,
+        help="an attack is paid for at this reward or more (default 0.5)",
+    )
+    p.add_argument("--workers", type=_positive_int, default=1, help="calls in flight at once")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def probe_command(args: argparse.Namespace, prepare: Callable[[argparse.Namespace], Prepared]
+                  ) -> int:
+    """Probe what ``prepare(args)`` gives (raising :class:`UsageError` on bad arguments or
+    data); returns the exit status."""
     try:
         if args.list_families:
             for name, fam in families().items():
@@ -142,7 +130,7 @@ def probe_command(args: argparse.Namespace) -> int:
                 once = " (first row only)" if fam.once else ""
                 print(f"{name:22s} {fam.kind:5s} {doc[0] if doc else ''}{once}")
             return 0
-        rows, kind, scorer, timeout, target = _prepare(args)
+        rows, kind, scorer, timeout, target = prepare(args)
         try:
             results, family_errors = run(
                 scorer, rows, kind, timeout=timeout, only=args.family, workers=args.workers
@@ -155,10 +143,8 @@ def probe_command(args: argparse.Namespace) -> int:
     report = ProbeReport.build(
         target, len(rows), results, family_errors, timeout=timeout, threshold=args.threshold
     )
-    from verifiers.cli import _write  # the check command's writer: escapes what cannot print
-
     try:
-        _write(report.to_json() if args.json else report.table())
+        write(report.to_json() if args.json else report.table())
         sys.stdout.flush()  # a closed pipe must surface here, not in the exit-time flush
     except BrokenPipeError:
         # the reader (``| head``) has what it wanted; point stdout at /dev/null so the

@@ -106,7 +106,6 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {}
-_BUILTINS_LOADED = False
 
 
 def family(name: str, *, kind: Kind = "text", once: bool = False) -> Callable[[FamilyFn], FamilyFn]:
@@ -129,11 +128,9 @@ def family(name: str, *, kind: Kind = "text", once: bool = False) -> Callable[[F
 
 
 def families() -> dict[str, Family]:
-    """Every registered family, the built-in ones included (imported on first use)."""
-    global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        from verifiers.probes import code, text  # noqa: F401  (they register themselves)
+    """Every registered family. The built-in ones register when ``verifiers.probes`` is
+    imported (its ``__init__`` imports ``code`` and ``text``, which import this module:
+    the registry never imports its families back)."""
     return dict(FAMILIES)
 
 

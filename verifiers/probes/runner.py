@@ -1,7 +1,8 @@
 """Run probes against a reward, each call in a killable worker under a hard deadline.
 
-The reward is a task's rubric (``TaskScorer``) or a function ``module:fn`` wrapped in a
-one-function rubric (``FunctionScorer``); either way ``Rubric.score`` turns what the reward
+The reward is a function ``module:fn`` wrapped in a one-function rubric (``FunctionScorer``)
+or a task's rubric (``tasks.probe.TaskScorer``, built the same way in the layer that knows
+tasks); either way ``Rubric.score`` turns what the reward
 returned into a number or a typed error (raised, NaN, not a number, ``None``), so every
 failure mode is one ``Outcome`` and never stops the run.
 
@@ -48,7 +49,9 @@ class ProbeResult:
     outcome: Outcome
 
 
-class _RubricScorer:
+class RubricScorer:
+    """A rubric as a probe scorer: ``(reward or None, reasons, error or None)`` per call."""
+
     def __init__(self, rubric: Any) -> None:
         self.rubric = rubric
 
@@ -69,29 +72,20 @@ class _RubricScorer:
         return score.total, reasons[:_REASON_CHARS], error
 
 
-_LOADED: dict[tuple[Any, ...], _RubricScorer] = {}
+LOADED: dict[tuple[Any, ...], RubricScorer] = {}
+"""Scorers built in this process (a worker builds each once), by what built them."""
 
 
-def _task_scorer(name: str, modules: tuple[str, ...], options: tuple) -> _RubricScorer:
-    key = ("task", name, modules, options)
-    if key not in _LOADED:
-        from tasks.__main__ import load_task  # tasks is imported only where a task is probed
-
-        task = load_task(name, modules=modules, options=dict(options))
-        _LOADED[key] = _RubricScorer(task.rubric)
-    return _LOADED[key]
-
-
-def _function_scorer(target: str) -> _RubricScorer:
+def _function_scorer(target: str) -> RubricScorer:
     key = ("fn", target)
-    if key not in _LOADED:
+    if key not in LOADED:
         from verifiers.rubric import RewardFunc, Rubric
 
         fn = load_function(target)
         name = target.rpartition(":")[2]
         rubric = Rubric([RewardFunc(name, fn, in_process=True)], timeout=_NO_SOFT_TIMEOUT)
-        _LOADED[key] = _RubricScorer(rubric)
-    return _LOADED[key]
+        LOADED[key] = RubricScorer(rubric)
+    return LOADED[key]
 
 
 def load_function(target: str) -> Callable[..., Any]:
@@ -117,18 +111,6 @@ def load_function(target: str) -> Callable[..., Any]:
     return obj
 
 
-class TaskScorer:
-    """A task's rubric, built in the worker from ``(name, modules, options)``."""
-
-    def __init__(
-        self, name: str, modules: Sequence[str] = (), options: Mapping[str, Any] | None = None
-    ) -> None:
-        self.args = (name, tuple(modules), tuple(sorted((options or {}).items())))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_task_scorer, self.args)
-
-
 class FunctionScorer:
     """A reward function ``module:fn(completion, answer, **info) -> float | Verdict``."""
 
@@ -145,7 +127,7 @@ def _score(scorer: Any, completion: str, answer: str, info: Mapping[str, Any]) -
 
 
 def call(
-    scorer: TaskScorer | FunctionScorer, row: ProbeRow, completion: str, *, timeout: float
+    scorer: Any, row: ProbeRow, completion: str, *, timeout: float
 ) -> Outcome:
     """Score one completion of ``row`` within ``timeout`` seconds; never raises."""
     start = time.monotonic()
@@ -163,14 +145,14 @@ def call(
     return Outcome(reward, reason, error, took)
 
 
-def warm_up(scorer: TaskScorer | FunctionScorer, row: ProbeRow, timeout: float) -> Outcome:
+def warm_up(scorer: Any, row: ProbeRow, timeout: float) -> Outcome:
     """One call with a generous deadline, so the next ones find the worker's own workers
     (a math verifier's sympy process) started."""
     return call(scorer, row, row.reference, timeout=min(max(3 * timeout, 10.0), STARTUP_TIMEOUT))
 
 
 def run(
-    scorer: TaskScorer | FunctionScorer,
+    scorer: Any,
     rows: Sequence[ProbeRow],
     kind: str,
     *,

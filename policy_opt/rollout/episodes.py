@@ -25,7 +25,7 @@ the batch run in a thread pool so a slow verifier (a code sandbox) does not seri
 
 Example:
     >>> import envs
-    >>> from policy_opt.model import default_tokenizer
+    >>> from policy_opt.models import default_tokenizer
     >>> episodes = collect_episodes(lambda: envs.make("guess-number"), engine,  # doctest: +SKIP
     ...                             default_tokenizer(), seeds=[0, 1], group_size=4,
     ...                             max_new_tokens=8, max_turns=10)
@@ -86,7 +86,7 @@ class ChatRenderer:
     """Renders messages with the tokenizer's chat template, or as plain text without one.
 
     Example:
-        >>> from policy_opt.model import default_tokenizer
+        >>> from policy_opt.models import default_tokenizer
         >>> r = ChatRenderer(default_tokenizer())
         >>> r.render([{"role": "user", "content": "hi"}], generation_prompt=True)
         '<|im_start|>user\\nhi<|im_end|><|im_start|>assistant\\n'

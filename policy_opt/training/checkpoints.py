@@ -38,7 +38,7 @@ def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
     tmp = root / f"step-{step:06d}.tmp"
     if tmp.exists():
         shutil.rmtree(tmp)
-    from policy_opt.model import quiet_weight_bars
+    from policy_opt.models.loading import quiet_weight_bars
 
     with quiet_weight_bars():  # a bar per checkpoint would scroll the step bar away
         model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
@@ -178,7 +178,7 @@ def load_full_state_dicts(model: Any, optimizer: torch.optim.Optimizer, folder: 
         set_optimizer_state_dict,
     )
 
-    from policy_opt.distributed import gather_objects
+    from policy_opt.training.distributed import gather_objects
 
     state: dict[str, torch.Tensor] = {}
     problem = None

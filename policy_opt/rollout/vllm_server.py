@@ -3,7 +3,7 @@
 The server is vLLM's own CLI, launched by the user (on other GPUs, or another node)::
 
     VLLM_SERVER_DEV_MODE=1 vllm serve MODEL --tensor-parallel-size 4 \\
-        --worker-extension-cls policy_opt.vllm_worker.WeightSyncExtension
+        --worker-extension-cls policy_opt.rollout.vllm_worker.WeightSyncExtension
 
 :class:`VLLMServerEngine` speaks to it with the standard library only:
 
@@ -36,9 +36,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from policy_opt.engine import FINISH_LENGTH, FINISH_STOP, Generation, check_sampling_args
+from policy_opt.rollout.engine import FINISH_LENGTH, FINISH_STOP, Generation, check_sampling_args
 
-EXTENSION = "policy_opt.vllm_worker.WeightSyncExtension"
+EXTENSION = "policy_opt.rollout.vllm_worker.WeightSyncExtension"
 # Requests in flight at once from one generate call (each holds one round of prompts).
 MAX_CONCURRENT = 64
 
@@ -57,7 +57,7 @@ def _default_communicator(host: str, port: int, world_size: int) -> Any:
         raise RuntimeError("sending weights to the vLLM server goes over NCCL and needs a CUDA "
                            "GPU in the trainer's process")
     try:
-        from policy_opt.vllm_worker import nccl_communicator
+        from policy_opt.rollout.vllm_worker import nccl_communicator
 
         return nccl_communicator(host, port, 0, world_size,
                                  torch.device("cuda", torch.cuda.current_device()))
@@ -86,7 +86,7 @@ class VLLMServerEngine:
             ``broadcast(tensor, src=0, stream=None)`` and a ``device`` attribute; default:
             vLLM's ``PyNcclCommunicator`` on the current CUDA device (tests pass a fake).
 
-    ``generate`` follows the :class:`~policy_opt.engine.Engine` protocol. Log-probs are the
+    ``generate`` follows the :class:`~policy_opt.rollout.engine.Engine` protocol. Log-probs are the
     server's: raw model log-probs by default (temperature not applied); launch it with
     ``--logprobs-mode processed_logprobs`` for ``log_softmax(logits / temperature)``.
     Raises ``ConnectionError`` (with the launch command) when the server cannot be reached
@@ -208,7 +208,7 @@ class VLLMServerEngine:
             # FSDP2: gathering a shard is a collective every rank joins, in the same order.
             full = t.full_tensor() if hasattr(t, "full_tensor") else t
             if self.send_weights:
-                from policy_opt.vllm_worker import broadcast
+                from policy_opt.rollout.vllm_worker import broadcast
 
                 with torch.no_grad():
                     full = full.detach().to(device or full.device).contiguous()

@@ -17,12 +17,13 @@ through merge/unmerge rounding.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from policy_opt.config import ConfigError
+from policy_opt.errors import ConfigError
 
 ADAPTER = "default"
 
@@ -113,9 +114,9 @@ def load_adapters(peft_model: Any, folder: Path) -> None:
                            f"{missing[:5]}, unexpected {unexpected[:5]}")
 
 
-def load_merged(folder: Path, **load_kwargs: Any) -> tuple[Any, Any]:
+def load_merged(folder: Path, load_base: Callable[[str], tuple[Any, Any]]) -> tuple[Any, Any]:
     """(model, tokenizer) from an adapter checkpoint: its base (``adapter_config.json``'s
-    ``base_model_name_or_path``) with the adapters merged in."""
+    ``base_model_name_or_path``, loaded by ``load_base``) with the adapters merged in."""
     import json
 
     try:
@@ -123,13 +124,11 @@ def load_merged(folder: Path, **load_kwargs: Any) -> tuple[Any, Any]:
     except ImportError as err:
         raise OSError(f"{folder} holds LoRA adapters; loading them needs peft: pip install "
                       "peft") from err
-    from policy_opt.model import load_policy
-
     base_name = json.loads((folder / "adapter_config.json").read_text()).get(
         "base_model_name_or_path")
     if not base_name:
         raise OSError(f"{folder / 'adapter_config.json'} names no base model")
-    model, _ = load_policy(base_name, **load_kwargs)
+    model, _ = load_base(base_name)
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(folder))

@@ -1,26 +1,13 @@
-"""Policies: the offline default model and tokenizer, and loading any transformers causal LM.
-
-``load_policy("default")`` gives the project's own small Llama-architecture model (about
-2.4M parameters, byte-level tokenizer), warm-started by ``python -m policy_opt.pretrain``.
-Its weights ship in ``policy_opt/default_model/`` and are used while the recipe that made
-them is unchanged; after a recipe change it is rebuilt on first use (about 19 minutes on 2
-cores) and cached under ``$RLVR_CACHE/default-<recipe-hash>`` (or ``~/.cache/rlvr/...``);
-any change to the recipe changes the hash, so a stale cache is never loaded. Anything else
-is passed to ``AutoModelForCausalLM`` / ``AutoTokenizer``: a local directory or a hub id.
-
-Example:
-    >>> tok = default_tokenizer()
-    >>> tok.eos_token, len(tok)
-    ('<|im_end|>', 260)
-    >>> model, tok = load_policy("default")            # doctest: +SKIP
-    >>> model, tok = load_policy("Qwen/Qwen2.5-0.5B-Instruct", dtype="bfloat16")  # doctest: +SKIP
+"""Loading a transformers causal LM from a local folder or a hub id, with the checks that
+turn a wrong name into one clear error (:func:`check_model_source`, :func:`check_causal`).
+The default model and adapter checkpoints are resolved above this module, in
+:func:`policy_opt.models.policy.load_policy`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -30,14 +17,11 @@ import torch
 from transformers import (
     AutoModelForCausalLM,
     AutoTokenizer,
-    LlamaConfig,
     PreTrainedModel,
     PreTrainedTokenizerBase,
 )
 
-from policy_opt.tokenizer import byte_tokenizer
-
-DEFAULT_NAME = "default"
+from policy_opt.models.default import DEFAULT_NAME
 
 _DTYPES = {
     "auto": "auto",
@@ -50,140 +34,19 @@ _DTYPES = {
 }
 
 
-def default_tokenizer() -> PreTrainedTokenizerBase:
-    """The project's own tokenizer: byte-level, no files, with a chat template.
-
-    See :mod:`policy_opt.tokenizer` for the token table and the template.
-
-    Example:
-        >>> tok = default_tokenizer()
-        >>> tok.apply_chat_template([{"role": "user", "content": "2+2"}], tokenize=False)
-        '<|im_start|>user\\n2+2<|im_end|>'
-    """
-    return byte_tokenizer()
-
-
-def default_config(
+def load_pretrained(
+    name: str,
     *,
-    hidden_size: int = 192,
-    num_hidden_layers: int = 4,
-    num_attention_heads: int = 6,
-    intermediate_size: int = 768,
-    max_position_embeddings: int = 1024,
-) -> LlamaConfig:
-    """The default model's architecture: a Llama with tied embeddings, ~2.4M parameters.
-
-    The size was chosen for training on a CPU (a training step of 64 x 128 tokens takes about
-    a second or two on two cores); pass smaller values for tests.
-
-    Example:
-        >>> cfg = default_config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        ...                      intermediate_size=64)
-        >>> cfg.model_type, cfg.vocab_size, cfg.eos_token_id
-        ('llama', 260, 259)
-    """
-    tok = byte_tokenizer()
-    return LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=hidden_size,
-        num_hidden_layers=num_hidden_layers,
-        num_attention_heads=num_attention_heads,
-        num_key_value_heads=num_attention_heads,
-        intermediate_size=intermediate_size,
-        max_position_embeddings=max_position_embeddings,
-        tie_word_embeddings=True,
-        rms_norm_eps=1e-5,
-        rope_theta=10000.0,
-        initializer_range=0.02,
-        bos_token_id=None,
-        eos_token_id=tok.eos_token_id,
-        pad_token_id=tok.pad_token_id,
-    )
-
-
-# The default recipe's output ships with the package (9.6 MB of fp32 safetensors), so the
-# main job starts at once on a fresh machine instead of spending minutes on the warm start.
-# It is used only while its recipe hash equals the current recipe's (a test checks this);
-# after a recipe change, rebuild it: `python -m policy_opt.pretrain --out policy_opt/default_model`.
-SHIPPED_DIR = Path(__file__).with_name("default_model")
-
-
-def shipped_recipe_hash() -> str | None:
-    """The recipe hash of the shipped default model, or None when none is shipped."""
-    meta = SHIPPED_DIR / "recipe.json"
-    if not meta.is_file() or not (SHIPPED_DIR / "model.safetensors").is_file():
-        return None
-    return json.loads(meta.read_text()).get("recipe_hash")
-
-
-def cache_root() -> Path:
-    """Where built default models live: ``$RLVR_CACHE`` or ``~/.cache/rlvr``."""
-    env = os.environ.get("RLVR_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "rlvr"
-
-
-def default_model_path(*, build: bool = True, verbose: bool = True, **recipe) -> Path:
-    """Path of the cached default model, building it first when absent (and ``build``).
-
-    ``recipe`` overrides fields of :class:`policy_opt.pretrain.Recipe` (tests use a few
-    steps); the cache directory name carries the recipe's hash.
-    """
-    from policy_opt import pretrain  # lazy: the recipe pulls in the tasks package
-
-    spec = pretrain.Recipe(**recipe)
-    digest = pretrain.recipe_hash(spec)
-    if shipped_recipe_hash() == digest:
-        return SHIPPED_DIR
-    path = cache_root() / f"default-{digest}"
-    if (path / "config.json").is_file():
-        return path
-    if not build:
-        raise FileNotFoundError(
-            f"default model not built at {path}; run `python -m policy_opt.pretrain --out {path}`"
-        )
-    if verbose:
-        print(f"[policy_opt] building the default model into {path} (first use only)", flush=True)
-    pretrain.build(spec, path, verbose=verbose)
-    return path
-
-
-def load_policy(
-    name_or_path: str | os.PathLike = DEFAULT_NAME,
-    *,
+    path: str,
+    offline: str | None = None,
     dtype: str | torch.dtype = "float32",
     device: str | torch.device = "cpu",
-    verbose: bool = True,
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
-    """Load ``(model, tokenizer)`` from ``"default"``, a local directory, or a hub id.
-
-    ``dtype``: ``"float32"`` (default), ``"bfloat16"``, ``"float16"``, ``"auto"`` (the
-    checkpoint's) or a ``torch.dtype``. A tokenizer without a pad token gets its EOS as pad;
-    padding is set to the left (prompts are left-padded for generation).
-
-    Raises ``FileNotFoundError`` for a path that looks local but does not exist or is a folder
-    without ``config.json``; ``OSError`` naming the model when a hub id cannot be fetched
-    (offline, no cache) or its files cannot be read (missing or corrupt weights); and
-    ``ValueError`` for a model that has no EOS token or is not causal (see ``check_causal``).
-
-    ``"default"`` loads the shipped weights (``policy_opt/default_model/``) silently; only
-    after a recipe change does the first call build the model, printing ``[policy_opt]
-    building the default model into ~/.cache/rlvr/default-... (first use only)``.
-
-    Example:
-        >>> model, tok = load_policy("default")  # doctest: +SKIP
-    """
+    """``(model, tokenizer)`` from ``path``, a folder or hub id already checked for ``name``
+    (:func:`check_model_source`; ``offline``: read only the hub cache). See
+    :func:`policy_opt.models.policy.load_policy` for ``dtype`` and the errors raised."""
     torch_dtype = _resolve_dtype(dtype)
-    name = os.fspath(name_or_path)
     local = name == DEFAULT_NAME or _looks_local(name)
-    if name == DEFAULT_NAME:
-        path: str = os.fspath(default_model_path(verbose=verbose))
-        offline = None
-    else:
-        path, offline = check_model_source(name)
-    if local and _is_adapter_dir(Path(path)):
-        from policy_opt.lora import load_merged
-
-        return load_merged(Path(path), dtype=dtype, device=device, verbose=verbose)
     if local:
         _check_model_dir(Path(path))
     try:
@@ -210,6 +73,8 @@ def load_policy(
     return model, tokenizer
 
 
+
+
 def check_model_source(name: str) -> tuple[str, str | None]:
     """Where ``--model name`` (not ``"default"``) will load from, checked before anything
     slow: (the path or hub id, why the hub is offline or None).
@@ -232,13 +97,13 @@ def check_model_source(name: str) -> tuple[str, str | None]:
     return name, offline
 
 
-def _is_adapter_dir(path: Path) -> bool:
+def is_adapter_dir(path: Path) -> bool:
     """A LoRA checkpoint: peft's adapter files and no full model."""
     return (path / "adapter_config.json").is_file() and not (path / "config.json").is_file()
 
 
 def _check_model_dir(path: Path) -> None:
-    if _is_adapter_dir(path):
+    if is_adapter_dir(path):
         return
     # transformers reports an empty or tokenizer-only folder as a missing sentencepiece
     # install (it tries every tokenizer backend first), which sends users the wrong way.

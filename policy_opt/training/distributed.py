@@ -184,7 +184,7 @@ def unsharded(model: torch.nn.Module, info: DistInfo) -> Iterator[None]:
 
     Resharding after forward is switched off meanwhile: the engine's prefill is an ordinary
     ``model(...)`` call, whose post-forward hooks would otherwise reshard every layer under
-    the KV decoder, which then reads the parameters directly (``policy_opt.kv_decode``).
+    the KV decoder, which then reads the parameters directly (``policy_opt.rollout.kv_decode``).
     With every parameter gathered up front, the decode forwards issue no collectives, so
     ranks that decode for different numbers of steps cannot deadlock.
 
@@ -251,7 +251,7 @@ def check_unshard_fits(model: torch.nn.Module, info: DistInfo,
     """Raise ``ConfigError`` on every rank when the full parameters would not fit the free
     memory of some rank's device (``free``: this rank's, measured when None). A collective
     under torchrun: every rank calls it at the same point."""
-    from policy_opt.config import ConfigError
+    from policy_opt.errors import ConfigError
 
     device = next(model.parameters()).device
     need = full_parameter_bytes(model)

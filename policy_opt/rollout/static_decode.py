@@ -15,11 +15,11 @@ replayed with one launch per token:
   shapes are what makes the graph possible.
 
 The step runs the model's own modules (projections, norms, rotary embedding, MLP), as
-:class:`policy_opt.kv_decode.KVDecoder` does, so the weights are always the live ones (the
+:class:`policy_opt.rollout.kv_decode.KVDecoder` does, so the weights are always the live ones (the
 graph records their addresses; AdamW updates them in place). Without CUDA, or with
 ``graphs=False``, the same step runs eagerly, which is how the CPU tests check it.
 
-Which models: those :func:`policy_opt.kv_decode.supports` accepts.
+Which models: those :func:`policy_opt.rollout.kv_decode.supports` accepts.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from typing import Any
 
 import torch
 
-from policy_opt.kv_decode import _rms_norm, _rotate
+from policy_opt.rollout.kv_decode import _rms_norm, _rotate
 
 
 class StaticDecoder:
     """Decode state for one batch; call :meth:`step` once per token.
 
     Args:
-        model: the causal LM (see :func:`policy_opt.kv_decode.supports`); call under
+        model: the causal LM (see :func:`policy_opt.rollout.kv_decode.supports`); call under
             ``torch.inference_mode``.
         prompt_keys, prompt_values: per layer, ``[U, K, P, D]``: the keys/values of the U
             distinct left-padded prompts (a ``DynamicCache``'s ``layers[i].keys``).

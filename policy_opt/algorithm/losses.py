@@ -306,7 +306,7 @@ PRESETS: dict[str, LossConfig] = {
                              "group"),
 }
 """Algorithm presets by name; ``PRESETS[algo].adv_scale`` is the matching ``scale`` of
-``policy_opt.advantages.group_advantages``."""
+``policy_opt.algorithm.advantages.group_advantages``."""
 
 
 def resolve_config(algo: str | LossConfig, **overrides: object) -> LossConfig:

@@ -1,6 +1,6 @@
-"""The vLLM side of :class:`policy_opt.vllm_server.VLLMServerEngine`'s weight sync.
+"""The vLLM side of :class:`policy_opt.rollout.vllm_server.VLLMServerEngine`'s weight sync.
 
-``vllm serve ... --worker-extension-cls policy_opt.vllm_worker.WeightSyncExtension`` mixes
+``vllm serve ... --worker-extension-cls policy_opt.rollout.vllm_worker.WeightSyncExtension`` mixes
 :class:`WeightSyncExtension` into every GPU worker of the server (one per tensor-parallel
 rank), and ``VLLM_SERVER_DEV_MODE=1`` lets the trainer call its methods over HTTP
 (``POST /collective_rpc``, which runs the method on every worker). The weights themselves

@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from policy_opt.config import ConfigError
+from policy_opt.errors import ConfigError
 
 RUN_FILES = ("metrics.jsonl", "config.json", "curves.png", "curves.tmp.png", "checkpoints",
              "tensorboard", "wandb")

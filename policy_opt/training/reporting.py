@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from policy_opt.config import ConfigError
+from policy_opt.errors import ConfigError
 
 REPORTERS = ("none", "tensorboard", "wandb")
 
