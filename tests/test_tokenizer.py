@@ -96,3 +96,11 @@ def test_save_and_autotokenizer_round_trip(tok, tmp_path, config_cls):
     assert back.apply_chat_template(MESSAGES, tokenize=False, add_generation_prompt=True) == (
         tok.apply_chat_template(MESSAGES, tokenize=False, add_generation_prompt=True)
     )
+
+
+def test_the_shipped_template_is_the_code_template():
+    """A rebuild of the default model writes CHAT_TEMPLATE; the shipped file must already be
+    it (a tools section added to one and not the other would vanish on the next rebuild)."""
+    from policy_opt.models.default import SHIPPED_DIR
+
+    assert (SHIPPED_DIR / "chat_template.jinja").read_text() == CHAT_TEMPLATE

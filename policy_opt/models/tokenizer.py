@@ -41,12 +41,40 @@ IM_END = "<|im_end|>"
 SPECIAL_TOKENS = (EOT, PAD, IM_START, IM_END)
 
 # One message renders to exactly this, whatever comes before or after it (the concatenation
-# property above). `add_generation_prompt` appends the opening of an assistant message.
+# property above). `add_generation_prompt` appends the opening of an assistant message. With
+# `tools=` (JSON schemas), a system message lists them in the Hermes/Qwen form and assistant
+# `tool_calls` render as `<tool_call>{json}</tool_call>`; without tools the output is the
+# same bytes the shipped model was trained on (tests/test_tool_env.py checks it).
 CHAT_TEMPLATE = (
-    "{% for message in messages %}"
-    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' }}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+    "{%- if tools %}{{ '<|im_start|>system\\n' }}"
+    "{% if messages and messages[0]['role'] == 'system' %}{{ messages[0]['content'] +"
+    " '\\n\\n' }}"
+    "{% endif %}{{ '# Tools\\n\\nYou may call one or more functions to assist with the "
+    'user query.\\n\\nYou are provided with function signatures within <tools></tools> '
+    "XML tags:\\n<tools>' }}"
+    "{% for tool in tools %}{{ '\\n' }}{{ tool | tojson }}"
+    "{% endfor %}{{ '\\n</tools>\\n\\nFor each function call, return a json object with "
+    'function name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call'
+    '>\\n{"name": <function-name>, "arguments": <args-json-object>}\\n</tool_call><|im_'
+    "end|>' }}"
+    '{% endif %}'
+    '{% for message in messages %}'
+    "{% if not (tools and loop.first and message['role'] == 'system') %}{{ '<|im_star"
+    "t|>' + message['role'] + '\n' + message['content'] }}"
+    "{% if message['tool_calls'] is defined and message['tool_calls'] %}"
+    "{% for call in message['tool_calls'] %}"
+    "{% set f = call['function'] if call['function'] is defined else call %}"
+    "{% if message['content'] or not loop.first %}{{ '\\n' }}"
+    '{% endif %}{{ \'<tool_call>\\n{"name": "\' + f[\'name\'] + \'", "arguments": \' }}'
+    "{% if f['arguments'] is string %}{{ f['arguments'] }}"
+    "{% else %}{{ f['arguments'] | tojson }}"
+    "{% endif %}{{ '}\\n</tool_call>' }}"
+    '{% endfor %}'
+    "{% endif %}{{ '<|im_end|>' }}"
+    '{% endif %}'
+    '{% endfor %}'
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}"
+    '{% endif %}'
 )
 
 
