@@ -49,7 +49,9 @@ def test_a_failing_probe_ends_with_a_one_screen_summary(capsys, data) -> None:
             continue
         name, fp, fn, err, over = line.split()
         counts[name] = (int(fp), int(fn), int(err), int(over))
-    assert 1 <= len(counts) <= 10 and counts["hedge"][0] > 0
+    # a substring match pays hedges: that family fails, shown unless ten larger ones come first
+    assert 1 <= len(counts) <= 10 and ("hedge" in counts or (more and len(counts) == 10))
+    assert all(c[0] > 0 or c[1] > 0 or c[2] > 0 or c[3] > 0 for c in counts.values())
     total_fp = int(tail[-1].split("; ")[1].split()[0])
     shown_fp = sum(c[0] for c in counts.values())
     assert shown_fp < total_fp if more else shown_fp == total_fp

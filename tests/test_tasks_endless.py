@@ -70,7 +70,7 @@ def test_show_of_an_endless_task_says_so(tmp_path):
 
 
 def test_probe_of_an_endless_task_returns_and_says_so(tmp_path):
-    done = _run(tmp_path, "verifiers", "probe", "forever", "-n", "2", "--family",
+    done = _run(tmp_path, "tasks", "probe", "forever", "-n", "2", "--family",
                 "control")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "PASS: 6 probes on 2 rows" in done.stdout
