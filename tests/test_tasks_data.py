@@ -10,6 +10,9 @@ import pytest
 
 import tasks
 from tasks.audit import audit
+from verifiers.math import math_check, math_reward
+from verifiers.math_extract import last_boxed
+from verifiers.types import HEDGED, MALFORMED
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SHARED = os.path.join(ROOT, "..", "shared", "data")
@@ -47,10 +50,22 @@ def test_gsm8k_reference_has_no_calculator_annotations() -> None:
         )
 
 
-def test_math500_references_score_one_at_least_99_percent() -> None:
+def test_math500_references_score_one_unless_a_value_follows_their_answer() -> None:
+    # Issue 30's allow-list: after the final answer only a tail without another value is
+    # read (the reader cannot tell a remark from a second answer), so a worked solution that
+    # goes on with numbers ("so there are $\boxed{9}$ divisors of 196.", a "Note: ..."
+    # paragraph) is refused. Every other reference pays, and every refused one pays once its
+    # box is the last thing said: the gold and the box agree, only the tail is refused.
     report = audit(tasks.get("math500"))
     assert report.checked == 500
-    assert report.passed >= 495, [f"{f.row_id}: {f.reason}" for f in report.failures]
+    assert report.passed >= 450, [f"{f.row_id}: {f.reason}" for f in report.failures]
+    rows = {r.id: r for r in tasks.get("math500").rows("test")}
+    for failure in report.failures:
+        row = rows[failure.row_id]
+        verdict = math_check(row.info["solution"], row.answer)
+        assert verdict.reason in (HEDGED, MALFORMED), (failure.row_id, verdict)
+        box = last_boxed(row.info["solution"])
+        assert math_reward(f"So the answer is $\\boxed{{{box}}}$.", row.answer) == 1.0, row.id
 
 
 def test_mbpp_splits_follow_the_task_id_ranges() -> None:

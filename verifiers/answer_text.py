@@ -258,6 +258,7 @@ _MARKUP_RE = re.compile(
     r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
     r"operatorname|[hv]box|smash|[lrc]lap|math[lrc]lap)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
 )
+_SPACED_THOUSANDS_RE = re.compile(r"(?<=\d,)\\!\s*(?=\d{3}(?!\d))")  # ",\!" only: ",\," spaces a list
 _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 
@@ -288,6 +289,9 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     if forms:
         text, hidden = _without_hidden(text, forms)
     if _MARKUP_HINT_RE.search(text):
+        # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
+        # space (else it reads as a list of three)
+        text = _SPACED_THOUSANDS_RE.sub("", text)
         text = _MARKUP_RE.sub(_markup_to_space, text)
     return text, hidden
 

@@ -395,12 +395,22 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
     if "\\boxed" in rest or "\\fbox" in rest:
         return MALFORMED, "a box opened after the answer"
-    other = _other_value(rest, answers)
+    modulus = _MODULUS_RE.match(rest, p)
+    if modulus is not None:  # a congruence's modulus dresses the answer: "\boxed{3} \pmod{7}"
+        rest = rest[modulus.end() :]
+    # An Asymptote figure's code is drawn, not read: its numbers are coordinates (a box or
+    # an answer inside one was refused above, with the rest of the tail).
+    other = _other_value(_FIGURE_RE.sub(" ", rest), answers)
     if other is not None:
         return HEDGED, f"another value after the final answer: {other[:40]!r}"
     return None
 
 
+_MODULUS_RE = re.compile(
+    r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"
+    r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
+)
+_FIGURE_RE = re.compile(r"\[asy\].*?(?:\[/asy\]|\Z)", re.DOTALL)
 _DOUBT_RE = re.compile(
     r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
     # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
