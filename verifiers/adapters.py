@@ -102,6 +102,7 @@ from verifiers.async_rewards import is_async_reward
 from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
 __all__ = ["AsyncTRLReward", "TRLReward", "VerlComputeScore", "VerlScore", "completion_text",
+           "compute_score", "register_source",
            "to_trl", "to_verl"]
 
 
@@ -616,3 +617,7 @@ def to_verl(
     compute_score = functools.partial(_verl_async_compute_score, adapter)
     compute_score.rubric = adapter.rubric  # type: ignore[attr-defined]
     return compute_score
+
+
+# The data_source router lives in its own module; verl's custom_reward_function points here.
+from verifiers.routing import compute_score, register_source  # noqa: E402
