@@ -8,7 +8,7 @@ import pickle
 import pytest
 from verl_managers import MANAGERS, naive, scores
 
-from verifiers.adapters import compute_score, register_source
+from verifiers.adapters import compute_score, register_source, to_verl
 from verifiers.routing import SourceRouter
 from verifiers.types import Verdict
 
@@ -51,7 +51,7 @@ def test_an_unknown_source_raises_naming_it_and_the_known_ones():
 
 
 def test_a_registered_source_is_routed_and_an_existing_one_can_be_replaced():
-    router = SourceRouter({"openai/gsm8k": lambda c, a, **_: 0.25})
+    router = SourceRouter({"openai/gsm8k": lambda c, a, **_: 0.25}, adapt=to_verl)
 
     def exact(completion: str, answer: str, **info) -> Verdict:
         return Verdict(float(completion.strip() == answer), "exact")

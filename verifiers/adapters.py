@@ -99,6 +99,7 @@ from typing import Any, Literal
 
 from verifiers.adapter_golds import GoldMode, abest_of, best_of, candidates
 from verifiers.async_rewards import is_async_reward
+from verifiers.routing import DEFAULT_SOURCES, SourceRouter
 from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
 __all__ = ["AsyncTRLReward", "TRLReward", "VerlComputeScore", "VerlScore", "completion_text",
@@ -619,5 +620,7 @@ def to_verl(
     return compute_score
 
 
-# The data_source router lives in its own module; verl's custom_reward_function points here.
-from verifiers.routing import compute_score, register_source  # noqa: E402
+# One compute_score for every data source (verifiers.routing); verl's custom_reward_function
+# points here with name=compute_score.
+compute_score = SourceRouter(DEFAULT_SOURCES, adapt=to_verl)
+register_source = compute_score.register

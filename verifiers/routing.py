@@ -1,10 +1,11 @@
-"""One verl ``compute_score`` for a run that mixes data sources: it dispatches on
-``data_source`` to the verifier of that source, as verl's own ``default_compute_score`` does.
+"""The router behind ``verifiers.adapters.compute_score``: one verl ``compute_score`` for a
+run that mixes data sources, dispatching on ``data_source`` to the verifier of that source
+as verl's own ``default_compute_score`` does.
 
 Point verl at it with ``custom_reward_function.path=<site-packages>/verifiers/adapters.py``
-and ``custom_reward_function.name=compute_score`` (``verifiers.adapters`` re-exports it).
+and ``custom_reward_function.name=compute_score``.
 
->>> from verifiers.routing import compute_score
+>>> from verifiers.adapters import compute_score
 >>> float(compute_score("openai/gsm8k", "so #### 7", "7"))
 1.0
 >>> float(compute_score("HuggingFaceH4/MATH-500", "\\\\boxed{\\\\frac{1}{2}}", "\\\\frac12"))
@@ -26,7 +27,7 @@ from verifiers.countdown import countdown_check
 from verifiers.gsm8k import gsm8k_check
 from verifiers.math import math_check
 
-__all__ = ["SourceRouter", "compute_score", "register_source"]
+__all__ = ["DEFAULT_SOURCES", "SourceRouter"]
 
 _KEYS = ("score", "no_signal", "errors")
 
@@ -38,7 +39,11 @@ class SourceRouter:
     it and the known ones: scoring it 0.0 would be a silent zero for every sample of it.
     """
 
-    def __init__(self, sources: Mapping[str, Callable[..., Any] | Any] | None = None) -> None:
+    def __init__(self, sources: Mapping[str, Callable[..., Any] | Any] | None = None, *,
+                 adapt: Callable[[Any], Any]) -> None:
+        # adapt is verifiers.adapters.to_verl, passed in so this module does not import it
+        # (adapters re-exports the router: importing back would make a circle).
+        self._adapt = adapt
         self._verifiers: dict[str, Any] = {}
         self._adapters: dict[str, Any] = {}
         for name, fn in (sources or {}).items():
@@ -74,11 +79,9 @@ class SourceRouter:
 
     def adapter(self, data_source: Any) -> Any:
         """The ``to_verl`` compute_score that scores ``data_source``."""
-        from verifiers.adapters import to_verl
-
         name = self._resolve(data_source)
         if name not in self._adapters:
-            self._adapters[name] = to_verl(self._verifiers[name])
+            self._adapters[name] = self._adapt(self._verifiers[name])
         return self._adapters[name]
 
     def __call__(self, data_source: Any = None, solution_str: Any = None,
@@ -106,9 +109,7 @@ class SourceRouter:
 
 
 def _uniform(score: Any) -> Any:
-    from verifiers.adapters import VerlScore
-
-    return VerlScore({k: float(score[k]) for k in _KEYS})
+    return type(score)({k: float(score[k]) for k in _KEYS})  # to_verl's VerlScore
 
 
 def _countdown(completion: str, answer: Any, *, numbers: Sequence[int], **_: Any) -> Any:
@@ -128,6 +129,3 @@ DEFAULT_SOURCES: dict[str, Callable[..., Any]] = {
     "math": math_check,
     "countdown": _countdown,
 }
-
-compute_score = SourceRouter(DEFAULT_SOURCES)
-register_source = compute_score.register
