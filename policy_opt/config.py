@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from policy_opt.errors import ConfigError  # noqa: F401  (importable from here, as before)
+from tasks.mixture import parse_mixture
 
 ALGOS = ("grpo", "dr_grpo", "gspo", "gspo_token")
 
@@ -84,6 +85,14 @@ class TrainConfig:
                            "0 = 2 x --lora-r")
     lora_target: str = _f("all-linear", "modules that get adapters: all-linear, or comma-separated "
                           "module names (q_proj,v_proj)")
+    # length shaping (policy_opt.training.length_shaping; docs/length_shaping.md)
+    overlong_buffer: int = _f(0, "DAPO's soft overlong penalty: the reward falls linearly over the "
+                              "last N tokens of the completion limit (--max-new-tokens x turns) "
+                              "and is fully penalised at it; 0 = off")
+    overlong_penalty: float = _f(1.0, "weight of the overlong term next to the env's reward "
+                                 "(verl's penalty_factor)")
+    truncation_penalty: str = _f("0", "a completion cut at its token limit: W = a rubric term of "
+                                 "weight W that it scores 0; gate = its reward is 0; 0 = off")
     # evaluation and output
     eval_every: int = _f(10, "evaluate on the held-out split every N steps (0 = only at the end)")
     eval_prompts: int = _f(32, "held-out prompts per evaluation")
@@ -157,6 +166,7 @@ class TrainConfig:
         for name in non_negative:
             if getattr(self, name) < 0:
                 raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
+        self._validate_env_and_shaping()
         if not self.lr > 0:
             raise ConfigError(f"--lr must be > 0, got {self.lr}")
         if not self.temperature >= 0:
@@ -192,6 +202,46 @@ class TrainConfig:
         if not (self.device in ("auto", "cpu") or self.device.startswith("cuda")):
             raise ConfigError(f"--device must be auto, cpu or cuda[:N]; got {self.device!r}")
         return self
+
+
+    def _validate_env_and_shaping(self) -> None:
+        """--env as a mixture (tasks.mixture) and the length-shaping flags."""
+        try:
+            mixture = parse_mixture(self.env)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
+        if mixture is not None and self.path:
+            raise ConfigError("--path names the data of one task; a mixture (--env "
+                              f"{self.env!r}) reads each task's own data ($RLVR_DATA_DIR)")
+        for name in ("overlong_buffer", "overlong_penalty"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{_flag(name)} must be >= 0, got {getattr(self, name)}")
+        if self.overlong_buffer > self.max_new_tokens:
+            raise ConfigError(f"--overlong-buffer ({self.overlong_buffer}) must not exceed "
+                              f"--max-new-tokens ({self.max_new_tokens})")
+        if self.truncation_penalty != "gate":
+            try:
+                weight = float(self.truncation_penalty)
+            except ValueError:
+                weight = math.nan
+            if not (math.isfinite(weight) and weight >= 0):
+                raise ConfigError(f"--truncation-penalty must be a weight >= 0 or 'gate', got "
+                                  f"{self.truncation_penalty!r}")
+
+
+def _yaml_shorthands(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """The YAML forms a flag's string stands for: ``env`` as a list or mapping of task
+    weights (a mixture), ``truncation_penalty`` as a number."""
+    data = dict(data)
+    if isinstance(data.get("env"), (list, dict)):
+        try:
+            data["env"] = parse_mixture(data["env"], field=f"{where}: field 'env'").spec()
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
+    penalty = data.get("truncation_penalty")
+    if isinstance(penalty, (int, float)) and not isinstance(penalty, bool):
+        data["truncation_penalty"] = str(penalty)
+    return data
 
 
 def _flag(name: str) -> str:
@@ -275,7 +325,7 @@ def load_yaml(path: Path) -> dict[str, Any]:
                 raise ConfigError(f"{where}: TRL's {key!r} has no equivalent here (README: "
                                   "'TRL names in --config')")
             raise ConfigError(f"{where}: unknown field {key!r}")
-    return _typed_fields(data, where=where)
+    return _typed_fields(_yaml_shorthands(data, where), where=where)
 
 
 def _typed_fields(data: dict[str, Any], where: str) -> dict[str, Any]:

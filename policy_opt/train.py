@@ -25,6 +25,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -46,7 +47,9 @@ from policy_opt.errors import TrainingError  # noqa: F401  (importable from here
 from policy_opt.rollout.episodes import Episode, collect_episodes
 from policy_opt.training.batching import pack_episodes
 from policy_opt.training.distributed import barrier, gather_objects, max_over_ranks, unsharded
+from policy_opt.training.length_shaping import LengthShaping, shaping_metrics
 from policy_opt.training.metrics import check_rewards, episode_stats, rollout_metrics
+from policy_opt.training.mixture import draw_tasks, rollout_by_task, task_metrics, task_stats
 from policy_opt.training.run_folder import check_out, clear_run
 from policy_opt.training.schedule import lr_factor, step_seed
 from policy_opt.training.session import Session
@@ -58,19 +61,36 @@ class Trainer(Session):
     """The training loop (the module doc) over a :class:`Session`'s model, envs and engine."""
 
     def rollout(self, step: int) -> list[Episode]:
-        """This rank's share of the step's prompts, G episodes each (group-major)."""
+        """This rank's share of the step's prompts, G episodes each (group-major); in a
+        mixture run grouped by task (policy_opt.training.mixture)."""
         rng = random.Random(step_seed(self.cfg.seed, step, "prompts"))
         seeds = [rng.randrange(2**31) for _ in range(self.cfg.prompts_per_step)]
+        names = draw_tasks(self.mixture, self.cfg.env, len(seeds),
+                           step_seed(self.cfg.seed, step, "mixture"))
+        mine = self.dist.shard(len(seeds))
         self.model.eval()
-        with unsharded(self.model, self.dist), self.prompts_fit():
+
+        def collect(name: str, task_seeds: list[int]) -> list[Episode]:
+            # A mixture's tasks sample with seeds of their own; one env keeps the old seed.
+            tag = f"sampling:{self.dist.rank}" + (f":{name}" if self.mixture else "")
             return collect_episodes(
-                self.make_train_env, self.engine, self.tokenizer,
-                seeds[self.dist.shard(len(seeds))], self.cfg.group_size,
-                max_new_tokens=self.cfg.max_new_tokens, max_turns=self.max_turns,
-                temperature=self.cfg.temperature, top_p=self.cfg.top_p,
-                seed=step_seed(self.cfg.seed, step, f"sampling:{self.dist.rank}"),
-                workers=self.env_workers,
-            )
+                self.task_envs[name][0], self.engine, self.tokenizer, task_seeds,
+                self.cfg.group_size, max_new_tokens=self.cfg.max_new_tokens,
+                max_turns=self.max_turns, temperature=self.cfg.temperature,
+                top_p=self.cfg.top_p, seed=step_seed(self.cfg.seed, step, tag),
+                workers=self.env_workers)
+
+        with unsharded(self.model, self.dist), self.prompts_fit():
+            return rollout_by_task(names[mine], seeds[mine], collect,
+                                   tag=self.mixture is not None)
+
+    @functools.cached_property
+    def length_shaping(self) -> LengthShaping:
+        """The --overlong-buffer / --truncation-penalty terms (inactive when neither is set)."""
+        return LengthShaping(self.cfg.max_new_tokens * self.max_turns,
+                             overlong_buffer=self.cfg.overlong_buffer,
+                             overlong_penalty=self.cfg.overlong_penalty,
+                             truncation_penalty=self.cfg.truncation_penalty)
 
     def advantages(self, episodes: Sequence[Episode]) -> tuple[torch.Tensor, torch.Tensor]:
         """Group advantages [N] and a row mask [N] that drops no-signal (None) rewards.
@@ -120,6 +140,8 @@ class Trainer(Session):
         if hasattr(self.engine, "sleep"):
             self.engine.sleep()  # vLLM's memory goes back to the optimisation phase
         t1 = time.perf_counter()
+        if self.length_shaping:
+            self.length_shaping.apply(episodes)
         adv, keep = self.advantages(episodes)
         batch = pack_episodes(episodes, self.tokenizer.pad_token_id).to(self.device)
         batch.completion_mask = batch.completion_mask * keep.to(self.device)[:, None]
@@ -129,8 +151,12 @@ class Trainer(Session):
         stats = [x for part in gather_objects([episode_stats(e) for e in episodes], self.dist)
                  for x in part]
         generated = sum(x[1] for x in stats)
+        per_task = task_metrics([x for part in gather_objects([task_stats(e) for e in episodes],
+                                                               self.dist) for x in part],
+                                self.cfg.group_size) if self.mixture else {}
         return {
             "kind": "train", "step": step + 1, **rollout_metrics(stats, self.cfg.group_size),
+            **per_task, **shaping_metrics(episodes),
             **metrics, "lr": self.optimizer.param_groups[0]["lr"],
             "tokens_per_s": generated / max(t1 - t0, 1e-9),
             "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,

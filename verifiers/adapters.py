@@ -99,9 +99,11 @@ from typing import Any, Literal
 
 from verifiers.adapter_golds import GoldMode, abest_of, best_of, candidates
 from verifiers.async_rewards import is_async_reward
+from verifiers.routing import DEFAULT_SOURCES, SourceRouter
 from verifiers.rubric import RewardFunc, Rubric, RubricScore
 
 __all__ = ["AsyncTRLReward", "TRLReward", "VerlComputeScore", "VerlScore", "completion_text",
+           "compute_score", "register_source",
            "to_trl", "to_verl"]
 
 
@@ -616,3 +618,9 @@ def to_verl(
     compute_score = functools.partial(_verl_async_compute_score, adapter)
     compute_score.rubric = adapter.rubric  # type: ignore[attr-defined]
     return compute_score
+
+
+# One compute_score for every data source (verifiers.routing); verl's custom_reward_function
+# points here with name=compute_score.
+compute_score = SourceRouter(DEFAULT_SOURCES, adapt=to_verl)
+register_source = compute_score.register

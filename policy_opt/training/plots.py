@@ -15,6 +15,12 @@ def read_metrics(path: str | Path) -> list[dict]:
     return records
 
 
+def _tasks(records: list[dict]) -> list[str]:
+    """The tasks of a mixture run named in ``records`` (keys ``accuracy/<task>``), in order."""
+    return list(dict.fromkeys(k.split("/", 1)[1] for r in records for k in r
+                              if k.startswith("accuracy/")))
+
+
 def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") -> Path:
     """Write a PNG of reward, held-out accuracy, response length, and the policy's entropy
     and clip fraction over steps."""
@@ -39,6 +45,16 @@ def plot_run(metrics_path: str | Path, png_path: str | Path, title: str = "") ->
                          label="sampled accuracy")
         axes[1].plot(es, [r["pass_at_k"] for r in evals], marker="s",
                      label=f"pass@{evals[0].get('k', 'k')}")
+        # A mixture run's tasks (accuracy/<task>), dashed under the overall lines.
+        for task in _tasks(evals):
+            pts = [(r["step"], r[f"accuracy/{task}"]) for r in evals
+                   if r.get(f"accuracy/{task}") is not None]
+            axes[1].plot(*zip(*pts), linestyle="--", alpha=0.7, label=f"greedy {task}")
+    for task in _tasks(train):
+        pts = [(r["step"], r[f"reward/{task}"]) for r in train
+               if r.get(f"reward/{task}") is not None]
+        if pts:
+            axes[0].plot(*zip(*pts), linestyle="--", alpha=0.7, label=f"reward {task}")
     axes[1].set_title("held-out")
     axes[2].plot(steps, [r["len_mean"] for r in train], label="all")
     for key, label in (("len_correct", "correct"), ("len_incorrect", "incorrect")):

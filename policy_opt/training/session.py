@@ -7,6 +7,7 @@ checkpoints and resuming. The loop itself is :class:`policy_opt.train.Trainer`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Sequence, Sized
@@ -56,6 +57,7 @@ from policy_opt.training.precision import (
 )
 from policy_opt.training.signals import GracefulStop
 from policy_opt.training.update import frozen_logprobs, groups_with_signal, micro_batch_plan
+from tasks.mixture import parse_mixture
 
 
 def resolve_max_turns(flag: int, env: str, env_turns: Any) -> tuple[int, str | None]:
@@ -127,28 +129,20 @@ class Session:
             except ImportError as err:
                 raise ConfigError(f"--module {err}") from None
         env_kwargs = {"path": cfg.path} if cfg.path else {}
-        # Fail on a bad --env or unreadable data (both splits) before loading the model.
-        probe_prompts = []
-        for split in ("train", "test"):
-            try:
-                probe = make_env(cfg.env, split=split, **env_kwargs)
-                probe_prompts.append(probe.reset(seed=0)[0])
-            except (KeyError, ValueError, ImportError, OSError) as err:
-                raise ConfigError(f"--env {cfg.env!r} ({split} split): {err}") from err
-            except Exception as err:  # a module:Class env is user code and may raise anything
-                raise ConfigError(f"--env {cfg.env!r} ({split} split) failed to start: "
-                                  f"{type(err).__name__}: {err}") from err
-            runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
-            if split == "train":
-                env_turns = getattr(probe.unwrapped, "max_turns", None)
-            held_out = getattr(probe.unwrapped, "rows", None) if split == "test" else None
-            if isinstance(held_out, Sized) and 0 < len(held_out) < cfg.eval_prompts:
-                # Each held-out prompt is a seeded draw from the split, so more prompts than
-                # rows measure the same rows again, not a larger sample.
-                self.log(f"note: --eval-prompts {cfg.eval_prompts} is more than the "
-                         f"{len(held_out)} rows of --env {cfg.env!r}'s held-out split; rows "
-                         "repeat in every evaluation")
-            probe.close()
+        # --env is one env or a mixture of tasks (tasks.mixture); each is probed alike.
+        self.mixture = parse_mixture(cfg.env)
+        self.train_splits: dict[str, str] = {}
+        probe_prompts, runs_code, env_turns = [], False, None
+        for name in (self.mixture.names if self.mixture else (cfg.env,)):
+            shown = (f"--env {name!r}" if self.mixture is None
+                     else f"--env {cfg.env!r}, task {name!r}")
+            prompts, code, turns = self.probe_env(make_env, name, shown, env_kwargs)
+            probe_prompts += prompts
+            runs_code = runs_code or code
+            if self.mixture is not None and isinstance(turns, int) and turns > 1:
+                raise ConfigError(f"--env {cfg.env!r}: {name!r} is a multi-turn env ({turns} "
+                                  "turns); a mixture takes single-turn tasks")
+            env_turns = turns if env_turns is None else env_turns
         self.env_workers = cfg.env_workers or (4 if runs_code else 1)
         self.max_turns, note = resolve_max_turns(cfg.max_turns, cfg.env, env_turns)
         if note:
@@ -160,6 +154,12 @@ class Session:
                                        max_completion_length=cfg.max_new_tokens * self.max_turns)
         self.make_train_env = lambda: make_env(cfg.env, split="train", **env_kwargs)
         self.make_eval_env = lambda: make_env(cfg.env, split="test", **env_kwargs)
+        # name -> (train env factory, held-out env factory); one entry without a mixture.
+        self.task_envs = {name: (functools.partial(make_env, name, split=self.train_splits[name],
+                                                   **env_kwargs),
+                                 functools.partial(make_env, name, split="test", **env_kwargs))
+                          for name in self.mixture.names} if self.mixture else \
+            {cfg.env: (self.make_train_env, self.make_eval_env)}
 
         try:
             self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,
@@ -204,6 +204,48 @@ class Session:
         self.last_eval: tuple[int, float] | None = None  # (step, held-out greedy accuracy)
         self.stop = GracefulStop(enabled=False)  # train() installs the signal handlers
         self.interrupted = 0  # 128 + the signal that stopped the run, else 0
+
+    def probe_env(self, make_env: Any, name: str, shown: str,
+                  env_kwargs: dict[str, Any]) -> tuple[list[Any], bool, Any]:
+        """Make env ``name``'s train and test splits (failing on a bad name or unreadable data
+        before the model loads): (their first prompts, whether its task runs code, the env's
+        own ``max_turns``). ``shown`` names it in errors (``--env 'gsm8k'``)."""
+        prompts, runs_code, turns = [], False, None
+        for split in ("train", "test"):
+            try:
+                try:
+                    probe = make_env(name, split=split, **env_kwargs)
+                except ValueError:
+                    if self.mixture is None or split != "train":
+                        raise
+                    # A mixture's task without a train split (math500) trains on its own
+                    # split; when that fails too, the train split's error is the one to show.
+                    try:
+                        probe = make_env(name, split=None, **env_kwargs)
+                    except Exception:
+                        probe = make_env(name, split=split, **env_kwargs)
+                prompts.append(probe.reset(seed=0)[0])
+            except (KeyError, ValueError, ImportError, OSError) as err:
+                raise ConfigError(f"{shown} ({split} split): {err}") from err
+            except Exception as err:  # a module:Class env is user code and may raise anything
+                raise ConfigError(f"{shown} ({split} split) failed to start: "
+                                  f"{type(err).__name__}: {err}") from err
+            runs_code = bool(getattr(getattr(probe.unwrapped, "task", None), "runs_code", False))
+            if split == "train":
+                turns = getattr(probe.unwrapped, "max_turns", None)
+                self.train_splits[name] = getattr(probe.unwrapped, "split", None) or "train"
+                if self.mixture is not None and self.train_splits[name] != "train":
+                    self.log(f"note: task {name!r} has no train split; the mixture trains on "
+                             f"its {self.train_splits[name]!r} split, the one it is evaluated on")
+            held_out = getattr(probe.unwrapped, "rows", None) if split == "test" else None
+            if isinstance(held_out, Sized) and 0 < len(held_out) < self.cfg.eval_prompts:
+                # Each held-out prompt is a seeded draw from the split, so more prompts than
+                # rows measure the same rows again, not a larger sample.
+                self.log(f"note: --eval-prompts {self.cfg.eval_prompts} is more than the "
+                         f"{len(held_out)} rows of {shown}'s held-out split; rows "
+                         "repeat in every evaluation")
+            probe.close()
+        return prompts, runs_code, turns
 
     def check_context(self, prompts: Sequence[Sequence[dict]]) -> None:
         """Raise ConfigError when the env's (probe) prompts and --max-new-tokens do not fit
@@ -315,19 +357,31 @@ class Session:
         cfg = self.cfg
         seeds = held_out_seeds(cfg.eval_prompts)[self.dist.shard(cfg.eval_prompts)]
         self.model.eval()
-        with unsharded(self.model, self.dist), self.prompts_fit(), self.compute_precision():
-            ran = eval_rollouts(self.make_eval_env, self.engine, self.tokenizer, seeds,
-                                k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
-                                max_turns=self.max_turns, temperature=cfg.temperature,
-                                top_p=cfg.top_p, seed=cfg.seed,
-                                sample_seed=cfg.seed + 1 + self.dist.rank,
-                                workers=self.env_workers)
-        check_rewards(ran.greedy + ran.sampled, cfg.env)
-        result = {"kind": "eval", "step": step, "k": cfg.eval_k,
-                  **summarise(gather_objects(verdicts(ran), self.dist), cfg.eval_k)}
+        result: dict[str, Any] = {"kind": "eval", "step": step, "k": cfg.eval_k}
+        parts: list[Any] = []
+        rows: list[dict[str, Any]] = []
+        # A mixture is evaluated on each task's own held-out prompts (--eval-prompts each),
+        # reported per task (accuracy/<task>, ...) and over all of them.
+        for name, (_, make_eval_env) in self.task_envs.items():
+            with unsharded(self.model, self.dist), self.prompts_fit(), self.compute_precision():
+                ran = eval_rollouts(make_eval_env, self.engine, self.tokenizer, seeds,
+                                    k=cfg.eval_k, max_new_tokens=cfg.max_new_tokens,
+                                    max_turns=self.max_turns, temperature=cfg.temperature,
+                                    top_p=cfg.top_p, seed=cfg.seed,
+                                    sample_seed=cfg.seed + 1 + self.dist.rank,
+                                    workers=self.env_workers)
+            check_rewards(ran.greedy + ran.sampled, name)
+            mine = gather_objects(verdicts(ran), self.dist)
+            parts += mine
+            if self.mixture is not None:
+                result.update({f"{key}/{name}": value
+                               for key, value in summarise(mine, cfg.eval_k).items()})
+            if keep_rows:
+                rows += [{**r, "task": name} if self.mixture else r
+                         for part in gather_objects(row_records(ran), self.dist) for r in part]
+        result.update(summarise(parts, cfg.eval_k))
         if keep_rows:
-            result["rows"] = [r for part in gather_objects(row_records(ran), self.dist)
-                              for r in part]
+            result["rows"] = rows
         return result
 
     # ---------------------------------------------------------------- bookkeeping
