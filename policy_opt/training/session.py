@@ -23,13 +23,13 @@ from policy_opt.errors import ConfigError, TrainingError
 from policy_opt.training.checkpoints import (
     best_checkpoint,
     full_state_dicts,
-    latest_checkpoint,
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
     mark_best,
     optimizer_state_for,
     prune_checkpoints,
+    resume_candidates,
     save_checkpoint,
 )
 from policy_opt.training.distributed import (
@@ -54,7 +54,7 @@ from policy_opt.training.precision import (
     resolve_device,
     resolve_dtype,
 )
-from policy_opt.training.signals import GracefulStop
+from policy_opt.training.signals import GracefulStop, signal_point
 from policy_opt.training.update import frozen_logprobs, groups_with_signal, micro_batch_plan
 
 
@@ -161,6 +161,7 @@ class Session:
         self.make_train_env = lambda: make_env(cfg.env, split="train", **env_kwargs)
         self.make_eval_env = lambda: make_env(cfg.env, split="test", **env_kwargs)
 
+        signal_point("model-load")
         try:
             self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,
                                                      device=self.device)
@@ -357,33 +358,40 @@ class Session:
         prune_checkpoints(self.out, self.cfg.keep_checkpoints)
 
     def maybe_resume(self, metrics_path: Path) -> None:
-        folder = latest_checkpoint(self.out)
-        if folder is None:
+        """Load the newest checkpoint that loads: one that does not (a torn write, a full
+        disk) is skipped with the reason, and kept on disk as ``step-N.damaged``."""
+        candidates = resume_candidates(self.out)
+        if not candidates:
             raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
-        try:
-            state = load_trainer_state(folder)
-            self.check_resumed_config(state.get("config"), folder)
-            if int(state["step"]) > self.cfg.max_steps:
-                # Going on would overwrite the newer checkpoint with an older step's number.
-                raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
-                                  f"checkpoint to resume ({state['step']}, {folder})")
-            if self.cfg.strategy == "fsdp" and self.dist.enabled:
-                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
-                                      self.dist)
-            else:
-                if self.peft is not None:
-                    from policy_opt.models.lora import load_adapters
-
-                    load_adapters(self.peft, folder)
-                else:
-                    load_model_weights(self.model, folder)
-                self.optimizer.load_state_dict(
-                    optimizer_state_for(self.model, state["optimizer"], by_name=False))
-        except ConfigError:
-            raise
-        except Exception as err:  # a truncated or foreign file: say which, not a torch traceback
-            raise ConfigError(f"--resume: checkpoint {folder} cannot be loaded "
-                              f"({type(err).__name__}: {err})") from err
+        skipped: list[Path] = []
+        for folder in candidates:
+            try:
+                state = self.load_checkpoint(folder)
+                break
+            except ConfigError:
+                raise
+            except Exception as err:  # a truncated or foreign file: say which, then go on
+                skipped.append(folder)
+                self.log(f"--resume: skipped checkpoint {folder}: it cannot be loaded "
+                         f"({type(err).__name__}: {str(err)[:200]})")
+        else:
+            raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'} loads "
+                              f"(tried {', '.join(p.name for p in skipped)}); start again "
+                              "in another --out")
+        if int(state["step"]) > self.cfg.max_steps:
+            # Going on would overwrite the newer checkpoint with an older step's number.
+            raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
+                              f"checkpoint to resume ({state['step']}, {folder})")
+        if self.dist.is_main:
+            for bad in skipped:
+                # Out of the way of the step the run will write again, never deleted.
+                aside = bad.with_name(bad.name + ".damaged")
+                n = 1
+                while aside.exists():
+                    n += 1
+                    aside = bad.with_name(f"{bad.name}.damaged-{n}")
+                bad.rename(aside)
+                self.log(f"--resume: kept the damaged checkpoint as {aside}")
         self.start_step = int(state["step"])
         self.seconds_before = float(state.get("train_seconds", 0.0))
         self.last_checkpoint = folder
@@ -396,6 +404,27 @@ class Session:
             metrics_path.write_text("".join(line + "\n" for line in kept))
         self.log(f"resumed from {folder} at step {self.start_step} "
                  f"({self.seconds_before / 60:.1f} training minutes spent)")
+
+    def load_checkpoint(self, folder: Path) -> dict[str, Any]:
+        """Load ``folder``'s weights and optimiser state; returns its trainer state."""
+        if not (folder / "trainer_state.pt").is_file():
+            raise FileNotFoundError(f"no trainer_state.pt in {folder}")
+        state = load_trainer_state(folder)
+        self.check_resumed_config(state.get("config"), folder)
+        if self.cfg.strategy == "fsdp" and self.dist.enabled:
+            load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
+                                  self.dist)
+        else:
+            if self.peft is not None:
+                from policy_opt.models.lora import load_adapters
+
+                load_adapters(self.peft, folder)
+            else:
+                load_model_weights(self.model, folder)
+            self.optimizer.load_state_dict(
+                optimizer_state_for(self.model, state["optimizer"], by_name=False))
+        int(state["step"])  # a state without a step number is as damaged as a torn file
+        return state
 
     def check_resumed_config(self, saved: dict[str, Any] | None, folder: Path) -> None:
         """Refuse to resume a checkpoint of another env, algorithm or model; note any other
