@@ -67,10 +67,15 @@ def read_inputs(out: str | Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def restore_inputs(cfg: TrainConfig, log: Any = print) -> None:
+def restore_inputs(cfg: TrainConfig, log: Any = print, *, run: str | Path | None = None,
+                   prefer_shell: bool = False) -> None:
     """On ``--resume``: put back the recorded data location, model cache, ``--path`` and
-    module folders; note each one restored and each one the shell now sets differently."""
-    data = read_inputs(cfg.out)
+    module folders; note each one restored and each one the shell now sets differently.
+
+    ``run``: the run folder (default ``--out``). ``prefer_shell``: a variable the shell sets
+    wins over the run's (``evaluate`` judges a checkpoint on whatever data it is pointed at).
+    """
+    data = read_inputs(run if run is not None else cfg.out)
     if data is None:
         return
     recorded = data.get("env_vars") if isinstance(data.get("env_vars"), dict) else {}
@@ -80,15 +85,14 @@ def restore_inputs(cfg: TrainConfig, log: Any = print) -> None:
             continue
         if now is None:
             os.environ[name] = before
-            log(f"note: --resume: ${name} is not set; using the run's own ({before})")
-        elif Path(before).exists():
+            log(f"note: ${name} is not set; using the run's own ({before})")
+        elif Path(before).exists() and not prefer_shell:
             # The same run reads the same data; a different folder would be another experiment.
             os.environ[name] = before
-            log(f"warning: --resume: ${name} is now {now!r}, but this run started with "
+            log(f"warning: ${name} is now {now!r}, but this run started with "
                 f"{before!r}; keeping the run's (start a new --out to use the new one)")
         else:
-            log(f"warning: --resume: this run started with ${name}={before!r}, which is gone; "
-                f"using the shell's {now!r}")
+            log(f"note: the run started with ${name}={before!r}; using the shell's {now!r}")
     path = data.get("path")
     if isinstance(path, str) and path and cfg.path and _absolute(cfg.path) != path:
         if Path(cfg.path).expanduser().exists():
