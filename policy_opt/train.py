@@ -231,6 +231,8 @@ class Trainer(Session):
                 ev = self.evaluate(step)
             record(ev)
             self.last_eval = (step, ev["accuracy"])
+            if self.first_eval is None:
+                self.first_eval = ev["accuracy"]
             self.log(f"step {step} held-out: accuracy {ev['accuracy']:.3f}, "
                      f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
             if main_rank:  # redrawn at every evaluation, so a killed run still has its plot

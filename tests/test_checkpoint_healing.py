@@ -68,3 +68,34 @@ def test_resume_with_a_garbage_latest_pointer_uses_the_newest_step(tiny_model, t
     assert main(_argv(tiny_model, out, "--max-steps", "3", "--resume")) == 0
     assert "step-000002 at step 2" in capsys.readouterr().out
     assert _train_steps(out) == [1, 2, 3]
+
+
+# --------------------------------------------------------------------------- best (item 10)
+
+
+def _marking(tmp_path: Path, first: float | None, evals: list[float]) -> list[str | None]:
+    """The ``best`` pointer after each of ``evals`` (steps 1, 2, ...), the first evaluation's
+    accuracy being ``first``."""
+    from types import SimpleNamespace
+
+    from policy_opt.training.checkpoints import best_checkpoint
+    from policy_opt.training.session import Session
+
+    run = SimpleNamespace(out=tmp_path, first_eval=first, cfg=SimpleNamespace(keep_checkpoints=0))
+    marked = []
+    for step, accuracy in enumerate(evals, start=1):
+        _folders(tmp_path / "checkpoints", f"step-{step:06d}")
+        run.last_checkpoint = tmp_path / "checkpoints" / f"step-{step:06d}"
+        run.last_eval = (step, accuracy)
+        Session.keep_checkpoints(run, step)
+        best = best_checkpoint(tmp_path)
+        marked.append(None if best is None else best[0].name)
+    return marked
+
+
+def test_best_is_written_only_when_an_accuracy_beats_the_first_evaluation(tmp_path):
+    # All held-out accuracies 0.0 (issue 36): no checkpoint is "best".
+    assert _marking(tmp_path / "a", 0.0, [0.0, 0.0, 0.0]) == [None, None, None]
+    assert _marking(tmp_path / "b", 0.5, [0.25, 0.5, 0.75, 0.5]) == [
+        None, None, "step-000003", "step-000003"]
+    assert _marking(tmp_path / "c", None, [0.5]) == [None]  # no first evaluation to beat

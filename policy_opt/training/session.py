@@ -203,6 +203,7 @@ class Session:
         self.start_step = 0
         self.last_checkpoint: Path | None = None
         self.last_eval: tuple[int, float] | None = None  # (step, held-out greedy accuracy)
+        self.first_eval: float | None = None  # the first evaluation's accuracy (step 0)
         self.stop = GracefulStop(enabled=False)  # train() installs the signal handlers
         self.interrupted = 0  # 128 + the signal that stopped the run, else 0
 
@@ -349,9 +350,16 @@ class Session:
         barrier(self.dist)
 
     def keep_checkpoints(self, step: int) -> None:
-        """Mark the checkpoint just written best when its step's held-out accuracy beats the
-        marked one's, then delete all but the newest --keep-checkpoints and the best."""
-        if self.last_eval is not None and self.last_eval[0] == step:
+        """Mark the checkpoint just written best when its step's held-out accuracy beats both
+        the first evaluation's (the untrained model's) and the marked one's, then delete all
+        but the newest --keep-checkpoints and the best.
+
+        Without an improvement on the first evaluation nothing is marked: a "best" among
+        accuracies that never moved would be an arbitrary checkpoint.
+        """
+        baseline = self.first_eval
+        if self.last_eval is not None and self.last_eval[0] == step and step > 0 \
+                and baseline is not None and self.last_eval[1] > baseline:
             best = best_checkpoint(self.out)
             if best is None or self.last_eval[1] > best[1]:
                 mark_best(self.out, self.last_checkpoint, self.last_eval[1])
@@ -402,6 +410,12 @@ class Session:
                     if (rec := _json_record(line)) is not None
                     and rec.get("step", 0) <= self.start_step]
             metrics_path.write_text("".join(line + "\n" for line in kept))
+        if metrics_path.exists():
+            evals = [rec for line in metrics_path.read_text(errors="replace").splitlines()
+                     if (rec := _json_record(line)) is not None and rec.get("kind") == "eval"]
+            first = min(evals, key=lambda r: r.get("step", 0), default=None)
+            if first is not None and isinstance(first.get("accuracy"), (int, float)):
+                self.first_eval = float(first["accuracy"])
         self.log(f"resumed from {folder} at step {self.start_step} "
                  f"({self.seconds_before / 60:.1f} training minutes spent)")
 
