@@ -55,6 +55,7 @@ from policy_opt.training.precision import (
     resolve_dtype,
 )
 from policy_opt.training.signals import GracefulStop, signal_point
+from policy_opt.training.threads import choose_threads
 from policy_opt.training.update import frozen_logprobs, groups_with_signal, micro_batch_plan
 
 
@@ -99,8 +100,11 @@ class Session:
             if getattr(cfg, name) % self.dist.world:
                 raise ConfigError(f"--{name.replace('_', '-')} ({getattr(cfg, name)}) must be "
                                   f"divisible by the number of ranks ({self.dist.world})")
-        if cfg.threads:
-            torch.set_num_threads(cfg.threads)
+        # Not every core: beside other busy work, one thread per core is many times slower.
+        threads, note = choose_threads(cfg.threads)
+        torch.set_num_threads(threads)
+        if note:
+            self.log(note)
         self.denormals_flushed = cfg.flush_denormal and flush_denormals()
         if cfg.flush_denormal and not self.denormals_flushed:
             self.log("note: --flush-denormal is not in effect on every torch thread (a CPU "
