@@ -129,7 +129,8 @@ class TrainConfig:
     vllm_gpu_memory: float = _f(0.3, "share of GPU memory the colocated vLLM engine may take")
     vllm_sleep: bool = _f(False, "free vLLM's GPU memory during optimisation (sleep/wake between "
                           "phases; needs a vLLM version with sleep mode)")
-    threads: int = _f(0, "torch CPU threads; 0 = all cores")
+    threads: int = _f(0, "torch CPU threads; 0 = the free cores: those this process may use "
+                      "less the busy ones (load average), at least 1")
     flush_denormal: bool = _f(True, "CPU arithmetic treats subnormal floats (below 1.2e-38 in "
                               "float32) as 0 (x86 FTZ/DAZ): a trained model's softmaxes are full "
                               "of them and the CPU computes each one many times slower; the "

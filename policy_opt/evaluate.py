@@ -14,6 +14,11 @@ Example::
     python -m policy_opt.evaluate --model runs/arith/checkpoints/step-000060 --eval-k 8
     python -m policy_opt.evaluate --model Qwen/Qwen2.5-0.5B-Instruct --env gsm8k \\
         --max-new-tokens 512 --engine vllm
+    python -m policy_opt.evaluate --model runs/mine --module my_tasks --env double --path data/
+
+The task flags are the trainer's (``--env``, ``--module``, ``--path``; the data location is
+``$RLVR_DATA_DIR`` as for training); a checkpoint of a run takes its run's task, data location
+and generation settings unless a flag says otherwise.
 
 writes ``<out>/summary.json`` (the metrics) and ``<out>/completions.jsonl`` (one line per
 held-out prompt: the row id, the prompt, the greedy completion with its reward, verdict and
@@ -22,6 +27,9 @@ reasons, and the ``k`` samples with theirs).
 
 from __future__ import annotations
 
+# First, before torch: a signal while the slow imports run exits quietly (130 / 143).
+from policy_opt.training import startup  # noqa: F401  # isort: skip
+
 import json
 import sys
 from pathlib import Path
@@ -29,7 +37,7 @@ from typing import Any
 
 # TrainConfig fields that shape an evaluation; the command's flags are these, with the
 # trainer's help texts and defaults.
-EVAL_FIELDS = ("env", "model", "eval_prompts", "eval_k", "max_new_tokens", "max_turns",
+EVAL_FIELDS = ("env", "module", "path", "model", "eval_prompts", "eval_k", "max_new_tokens", "max_turns",
                "temperature", "top_p", "seed", "dtype", "device", "engine", "vllm_tp",
                "vllm_url", "vllm_gpu_memory", "threads", "flush_denormal", "env_workers")
 DEFAULT_OUT = "runs/eval"
@@ -52,7 +60,7 @@ def resolve_model(name: str) -> tuple[str, str | None]:
 
 
 # Settings of an evaluation that a run's config.json supplies when the command does not.
-INHERITED = ("env", "max_new_tokens", "max_turns", "temperature", "top_p", "eval_prompts",
+INHERITED = ("env", "module", "path", "max_new_tokens", "max_turns", "temperature", "top_p", "eval_prompts",
              "eval_k", "seed")
 
 
@@ -99,6 +107,12 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
         print(f"from {source}: " + ", ".join(f"--{k.replace('_', '-')} {v}"
                                              for k, v in inherited.items()), file=sys.stderr)
     cfg: TrainConfig = parse_values({**inherited, **ns}, config_path=config_path)
+    if source is not None:
+        from policy_opt.training.run_inputs import restore_inputs
+
+        # The run's data location and module folders, where the shell names none.
+        restore_inputs(cfg, lambda msg: print(msg, file=sys.stderr), run=source.parent,
+                       prefer_shell=True)
     # No training: no reference model, no checkpoint; the Trainer's out is never written.
     cfg.beta = 0.0
     cfg.out = str(out)

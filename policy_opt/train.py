@@ -25,9 +25,13 @@ Example::
 
 from __future__ import annotations
 
+# First, before torch: a signal while the slow imports run exits quietly (130 / 143).
+from policy_opt.training import startup  # noqa: F401  # isort: skip
+
 import functools
 import json
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -51,9 +55,16 @@ from policy_opt.training.length_shaping import LengthShaping, shaping_metrics
 from policy_opt.training.metrics import check_rewards, episode_stats, rollout_metrics
 from policy_opt.training.mixture import draw_tasks, rollout_by_task, task_metrics, task_stats
 from policy_opt.training.run_folder import check_out, clear_run
+from policy_opt.training.run_inputs import record_inputs, restore_inputs
 from policy_opt.training.schedule import lr_factor, step_seed
 from policy_opt.training.session import Session
-from policy_opt.training.signals import GracefulStop, StopNow
+from policy_opt.training.signals import (
+    GracefulStop,
+    StopNow,
+    exit_on_signal,
+    restore_handlers,
+    signal_point,
+)
 from policy_opt.training.update import Update
 
 
@@ -63,6 +74,7 @@ class Trainer(Session):
     def rollout(self, step: int) -> list[Episode]:
         """This rank's share of the step's prompts, G episodes each (group-major); in a
         mixture run grouped by task (policy_opt.training.mixture)."""
+        signal_point("rollout")
         rng = random.Random(step_seed(self.cfg.seed, step, "prompts"))
         seeds = [rng.randrange(2**31) for _ in range(self.cfg.prompts_per_step)]
         names = draw_tasks(self.mixture, self.cfg.env, len(seeds),
@@ -110,6 +122,7 @@ class Trainer(Session):
         """``mu`` passes x ``minibatches``: per micro-batch, the policy's log-probs, the loss
         (policy_opt.algorithm.losses) and its backward pass; per minibatch, one clipped AdamW
         step. The rows, the cuts and the sums are kept by policy_opt.training.update."""
+        signal_point("optimise")
         lr = self.cfg.lr * lr_factor(self.cfg, step, self.time_spent)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
@@ -162,9 +175,52 @@ class Trainer(Session):
             "time_rollout": t1 - t0, "time_optimise": t2 - t1, "time_step": t2 - t0,
         }
 
-    def train(self) -> Path:
+    def loop(self, held_out: Any, record: Any) -> int:
+        """The first evaluation, the steps, and the last evaluation; returns the last finished
+        step (also kept in ``self.finished``, for a StopNow that cuts this short)."""
         from tqdm.auto import tqdm
 
+        cfg = self.cfg
+        self.finished = self.start_step
+        if self.start_step == 0:
+            held_out(0)
+        bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
+                   total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
+                   dynamic_ncols=True, file=sys.stderr, disable=not self.dist.is_main)
+        self.clock_started = self.clock() - self.seconds_before
+        for step in bar:
+            if cfg.max_minutes:
+                # The furthest-along clock decides for all ranks, so they share one
+                # learning rate and stop at the same step (a rank stopping alone would
+                # block the others).
+                spent = self.train_seconds() / (60 * cfg.max_minutes)
+                self.time_spent = max_over_ranks(spent, self.dist)
+            if self.time_spent >= 1.0:
+                self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
+                break
+            rec = self.train_step(step)
+            record(rec)
+            self.finished = done = step + 1
+            bar.set_postfix(reward=f"{rec['reward_mean']:.3f}",
+                            acc=f"{rec['accuracy']:.2f}",
+                            kl=f"{rec.get('kl', 0.0):.4f}",
+                            clip=f"{rec.get('clip_frac') or 0.0:.3f}",
+                            len=f"{rec['len_mean']:.1f}",
+                            tok_s=f"{rec['tokens_per_s']:.0f}")
+            if self.stop.requested:
+                break
+            if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
+                held_out(done)
+            if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
+                self.checkpoint(done)
+                if self.stop.requested:  # a signal during the write: that step is saved
+                    break
+        bar.close()
+        if self.start_step < self.finished and not self.stop.requested:
+            held_out(self.finished)
+        return self.finished
+
+    def train(self) -> Path:
         from policy_opt.training.plots import plot_run
         from policy_opt.training.reporting import check_available, make_reporter
 
@@ -184,6 +240,8 @@ class Trainer(Session):
             metrics_path.unlink()
         if main_rank:
             (self.out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n")
+            record_inputs(self.out, cfg)
+            metrics_path.touch()  # a run stopped before its first record still has its file
         reporter = make_reporter(cfg.report_to if main_rank else "none", self.out, asdict(cfg))
 
         def record(rec: dict[str, Any]) -> None:
@@ -194,9 +252,13 @@ class Trainer(Session):
 
         def held_out(step: int) -> None:
             with self.stop.abortable():
+                if step == 0:
+                    signal_point("first-eval")
                 ev = self.evaluate(step)
             record(ev)
             self.last_eval = (step, ev["accuracy"])
+            if self.first_eval is None:
+                self.first_eval = ev["accuracy"]
             self.log(f"step {step} held-out: accuracy {ev['accuracy']:.3f}, "
                      f"pass@{cfg.eval_k} {ev['pass_at_k']:.3f}")
             if main_rank:  # redrawn at every evaluation, so a killed run still has its plot
@@ -204,65 +266,39 @@ class Trainer(Session):
 
         # Signals are handled in a single-process run (see policy_opt.training.signals).
         self.stop = GracefulStop(enabled=not self.dist.enabled, log=self.log)
-        final = self.start_step  # the last finished step
-        try:
-            with self.stop:
-                if self.start_step == 0:
-                    held_out(0)
-                bar = tqdm(range(self.start_step, cfg.max_steps), initial=self.start_step,
-                           total=cfg.max_steps, desc=f"{cfg.algo} on {cfg.env}", unit="step",
-                           dynamic_ncols=True, file=sys.stderr, disable=not main_rank)
-                self.clock_started = self.clock() - self.seconds_before
-                for step in bar:
-                    if cfg.max_minutes:
-                        # The furthest-along clock decides for all ranks, so they share one
-                        # learning rate and stop at the same step (a rank stopping alone would
-                        # block the others).
-                        spent = self.train_seconds() / (60 * cfg.max_minutes)
-                        self.time_spent = max_over_ranks(spent, self.dist)
-                    if self.time_spent >= 1.0:
-                        self.log(f"--max-minutes {cfg.max_minutes} reached after {step} steps")
-                        break
-                    rec = self.train_step(step)
-                    record(rec)
-                    final = done = step + 1
-                    bar.set_postfix(reward=f"{rec['reward_mean']:.3f}",
-                                    acc=f"{rec['accuracy']:.2f}",
-                                    kl=f"{rec.get('kl', 0.0):.4f}",
-                                    clip=f"{rec.get('clip_frac') or 0.0:.3f}",
-                                    len=f"{rec['len_mean']:.1f}",
-                                    tok_s=f"{rec['tokens_per_s']:.0f}")
-                    if self.stop.requested:
-                        break
-                    if cfg.eval_every and done % cfg.eval_every == 0 and done < cfg.max_steps:
-                        held_out(done)
-                    if cfg.save_every and done % cfg.save_every == 0 and done < cfg.max_steps:
-                        self.checkpoint(done)
-                bar.close()
-                if self.start_step < final and not self.stop.requested:
-                    held_out(final)
-        except StopNow:
-            pass
-        finally:
-            reporter.close()
-        self.interrupted = self.stop.exit_code
-        if self.interrupted and final == self.start_step and self.last_checkpoint is not None:
-            self.log(f"stopped before a step finished; {self.last_checkpoint} is still the "
-                     "newest checkpoint")
-        else:
-            self.checkpoint(final)
-        if main_rank:
-            png = plot_run(metrics_path, self.out / "curves.png",
-                           title=f"{cfg.algo} on {cfg.env}")
-            self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
-            if self.interrupted:
-                self.log(f"continue with: python -m policy_opt.train --out {self.out} --resume")
+        final = self.finished = self.start_step  # the last finished step
+        # The handlers stay until the run folder is complete: a signal while the last
+        # checkpoint or the curves are written lets them finish, then exits 130 / 143.
+        with self.stop:
+            try:
+                final = self.loop(held_out, record)
+            except StopNow:
+                final = self.finished
+            finally:
+                reporter.close()
+            self.interrupted = self.stop.exit_code
+            last = self.last_checkpoint
+            if self.interrupted and last is not None and last.name == f"step-{final:06d}":
+                self.log(f"stopped before a step finished; {last} is still the newest "
+                         "checkpoint")
+            else:
+                self.checkpoint(final)
+            if main_rank:
+                png = plot_run(metrics_path, self.out / "curves.png",
+                               title=f"{cfg.algo} on {cfg.env}")
+                self.log(f"wrote {metrics_path}, {png}, {self.last_checkpoint}")
+            self.interrupted = self.stop.exit_code  # a signal during the writes above counts
+            if main_rank and self.interrupted:
+                out = shlex.quote(str(self.out.expanduser().resolve()))
+                self.log(f"continue with: python -m policy_opt.train --out {out} --resume")
         return self.out
 
 
 def main(argv: list[str] | None = None) -> int:
     def body(made: list[Trainer]) -> int | None:
         cfg = parse_config(argv)
+        if cfg.resume:
+            restore_inputs(cfg)
         check_out(cfg.out, resume=cfg.resume, overwrite=cfg.overwrite)  # before the model loads
         check_model_flag(cfg.model)
         trainer = Trainer(cfg)
@@ -273,7 +309,12 @@ def main(argv: list[str] | None = None) -> int:
         trainer.train()
         return trainer.interrupted
 
-    return run_command(body, "training stopped")
+    # Until the loop's own handlers: a signal exits at once (nothing is being written yet).
+    previous = exit_on_signal()
+    try:
+        return run_command(body, "training stopped")
+    finally:
+        restore_handlers(previous)
 
 
 if __name__ == "__main__":

@@ -89,3 +89,88 @@ def test_a_checkpoint_is_evaluated_with_its_runs_settings_unless_told_otherwise(
     assert evaluate_main(["--model", str(ckpt), "--out", str(out), "--threads", "1",
                           "--eval-k", "2"]) == 0
     assert json.loads((out / "summary.json").read_text())["k"] == 2
+
+
+# --------------------------------------------------------------------------- the task flags
+
+USER_MODULE = '''
+import tasks
+from tasks import Problem, Task
+from verifiers.gsm8k import gsm8k_check
+from verifiers.rubric import Rubric
+
+
+@tasks.register("{name}")
+def doubling(n: int = 4) -> Task:
+    def problems(split, seed, path):
+        return (Problem(f"{name}/{{i}}", f"2*{{i}}?", str(2 * i)) for i in range(n))
+    return Task("{name}", problems, Rubric([gsm8k_check]))
+'''
+
+
+def _gsm8k(root: Path) -> Path:
+    rows = [{"question": f"What is {a} plus {a}?", "answer": f"{a} + {a} = {2 * a}\n#### {2 * a}"}
+            for a in range(1, 5)]
+    (root / "gsm8k").mkdir(parents=True)
+    for split in ("train", "test"):
+        (root / "gsm8k" / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
+
+
+def _flags_named(text: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"--[a-z][a-z-]+", text))
+
+
+def test_evaluate_takes_module_and_path_and_suggests_only_its_own_flags(
+        tiny_model, tmp_path, monkeypatch, capsys):
+    import sys
+
+    from policy_opt.evaluate import EVAL_FIELDS
+
+    accepted = {"--" + f.replace("_", "-") for f in EVAL_FIELDS} | {"--out", "--config"}
+    shape = ["--max-new-tokens", "4", "--eval-prompts", "2", "--eval-k", "1", "--threads", "1"]
+    monkeypatch.delenv("RLVR_DATA_DIR", raising=False)
+    name = "ev_doubling"
+    (tmp_path / "my_tasks_ev.py").write_text(USER_MODULE.replace("{name}", name))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "my_tasks_ev", raising=False)
+    # Without --module the task is unknown; every flag the error suggests is one evaluate takes.
+    assert evaluate_main(["--model", str(tiny_model), "--env", name,
+                          "--out", str(tmp_path / "e0"), *shape]) == 2
+    err = capsys.readouterr().err
+    assert "--module" in err
+    assert _flags_named(err) <= accepted, _flags_named(err) - accepted
+    out = tmp_path / "e1"
+    assert evaluate_main(["--model", str(tiny_model), "--module", "my_tasks_ev", "--env", name,
+                          "--out", str(out), *shape]) == 0
+    assert json.loads((out / "summary.json").read_text())["env"] == name
+    # --path: data from a folder, with no $RLVR_DATA_DIR.
+    data = _gsm8k(tmp_path / "data")
+    out = tmp_path / "e2"
+    assert evaluate_main(["--model", str(tiny_model), "--env", "gsm8k", "--path",
+                          str(data / "gsm8k"), "--out", str(out), *shape]) == 0
+    rows = [json.loads(x) for x in (out / "completions.jsonl").read_text().splitlines()]
+    assert all(r["row_id"].startswith("gsm8k/") for r in rows)
+    sys.modules.pop("my_tasks_ev", None)
+
+
+def test_a_checkpoint_is_evaluated_on_its_runs_data_location(tiny_model, tmp_path, monkeypatch,
+                                                              capsys):
+    data = _gsm8k(tmp_path / "data")
+    monkeypatch.setenv("RLVR_DATA_DIR", str(data))
+    run = tmp_path / "run"
+    assert train_main(["--model", str(tiny_model), "--out", str(run), "--env", "gsm8k",
+                       "--prompts-per-step", "2", "--group-size", "2", "--max-steps", "1",
+                       "--max-new-tokens", "4", "--eval-prompts", "2", "--eval-k", "1",
+                       "--threads", "1", "--mu", "1"]) == 0
+    final = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()][-1]
+    # A fresh shell: no data location, only the run folder.
+    monkeypatch.delenv("RLVR_DATA_DIR")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    capsys.readouterr()
+    out = tmp_path / "eval"
+    assert evaluate_main(["--model", str(run), "--out", str(out), "--threads", "1"]) == 0
+    assert "RLVR_DATA_DIR" in capsys.readouterr().err
+    assert json.loads((out / "summary.json").read_text())["accuracy"] == final["accuracy"]

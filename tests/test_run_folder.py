@@ -3,6 +3,8 @@ run's own files."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from policy_opt.config import ConfigError
@@ -28,7 +30,12 @@ def test_a_second_run_in_the_same_out_is_refused_until_overwrite(tiny_model, tmp
     assert (out / "metrics.jsonl").read_text() == first  # nothing touched
     assert main(_argv(tiny_model, out, "--overwrite", "--seed", "1")) == 0
     assert (out / "metrics.jsonl").read_text() != first
-    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["best", "latest", "step-000001"]
+    # Only the new run's checkpoint; `best` only if its accuracy beat its first evaluation's.
+    evals = [r["accuracy"] for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
+             if r["kind"] == "eval"]
+    best = ["best"] if evals[-1] > evals[0] else []
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [*best, "latest",
+                                                                      "step-000001"]
     # --resume continues it; --resume with --overwrite is contradictory.
     assert main(_argv(tiny_model, out, "--resume", "--max-steps", "2")) == 0
     assert main(_argv(tiny_model, out, "--resume", "--overwrite")) == 2

@@ -243,14 +243,18 @@ def test_resume_below_the_checkpoint_step_keeps_the_checkpoint(tiny_model, tmp_p
 
 
 @pytest.mark.parametrize("damage", ["trainer_state", "weights"])
-def test_resume_from_a_damaged_checkpoint_is_a_clear_error(tiny_model, tmp_path, capsys, damage):
+def test_resume_from_a_damaged_only_checkpoint_is_a_clear_error(tiny_model, tmp_path, capsys,
+                                                              damage):
     out = tmp_path / "run"
     assert main(_argv(tiny_model, out, "--max-steps", "1", "--eval-every", "0")) == 0
     ckpt = next((out / "checkpoints").glob("step-*"))
     victim = ckpt / ("trainer_state.pt" if damage == "trainer_state" else "model.safetensors")
     victim.write_bytes(victim.read_bytes()[:100])  # a copy cut short
     assert main(_argv(tiny_model, out, "--max-steps", "2", "--resume")) == 2
-    assert f"--resume: checkpoint {ckpt} cannot be loaded" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert f"--resume: skipped checkpoint {ckpt}: it cannot be loaded" in said.out
+    assert f"no checkpoint in {out / 'checkpoints'} loads (tried {ckpt.name})" in said.err
+    assert victim.is_file()  # the damaged one stays where it was
 
 
 def test_resume_drops_a_torn_metrics_line(tiny_model, tmp_path):

@@ -20,6 +20,8 @@ from typing import Any
 
 import torch
 
+from policy_opt.training.signals import signal_point
+
 
 def checkpoint_dir(out: str | Path) -> Path:
     return Path(out) / "checkpoints"
@@ -42,6 +44,7 @@ def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
 
     with quiet_weight_bars():  # a bar per checkpoint would scroll the step bar away
         model.save_pretrained(tmp, safe_serialization=True, state_dict=model_state)
+    signal_point("checkpoint-write")
     tokenizer.save_pretrained(tmp)
     state = dict(trainer_state)
     state["rng"] = {
@@ -60,12 +63,38 @@ def save_checkpoint(out: str | Path, step: int, model: Any, tokenizer: Any,
 
 
 def latest_checkpoint(out: str | Path) -> Path | None:
-    """The newest complete checkpoint folder under ``out``, or None."""
-    pointer = checkpoint_dir(out) / "latest"
-    if not pointer.is_file():
+    """The complete checkpoint folder ``latest`` names under ``out``, or None (no pointer, or
+    one that is unreadable or names no complete checkpoint)."""
+    folder = _pointed(out)
+    return folder if folder is not None and (folder / "trainer_state.pt").is_file() else None
+
+
+def _pointed(out: str | Path) -> Path | None:
+    """The folder the ``latest`` pointer names (complete or not), or None for a garbage one."""
+    try:
+        name = (checkpoint_dir(out) / "latest").read_text(encoding="utf-8").strip()
+    except (OSError, ValueError):
         return None
-    folder = checkpoint_dir(out) / pointer.read_text().strip()
-    return folder if (folder / "trainer_state.pt").is_file() else None
+    if not name or name != Path(name).name:  # a pointer names a folder beside it, nothing else
+        return None
+    return checkpoint_dir(out) / name
+
+
+def step_folders(out: str | Path) -> list[Path]:
+    """The ``step-<digits>`` folders under ``out``, oldest first (complete or not)."""
+    root = checkpoint_dir(out)
+    if not root.is_dir():
+        return []
+    return sorted((p for p in root.glob("step-*") if p.is_dir() and not p.is_symlink()
+                   and p.name[5:].isdigit()), key=lambda p: int(p.name[5:]))
+
+
+def resume_candidates(out: str | Path) -> list[Path]:
+    """The checkpoints ``--resume`` tries, in order: the one ``latest`` names, then every
+    step folder, newest first; a pointer that is garbage only drops its own entry."""
+    pointed = _pointed(out)
+    folders = [pointed] if pointed is not None and pointed.is_dir() else []
+    return folders + [p for p in reversed(step_folders(out)) if p not in folders]
 
 
 def load_trainer_state(folder: Path) -> dict[str, Any]:
@@ -245,9 +274,7 @@ def prune_checkpoints(out: str | Path, keep: int) -> list[Path]:
     """
     if keep <= 0:
         return []
-    root = checkpoint_dir(out)
-    steps = sorted((p for p in root.glob("step-*") if p.is_dir() and not p.is_symlink()
-                    and p.name[5:].isdigit()), key=lambda p: int(p.name[5:]))
+    steps = step_folders(out)
     spared = {p.name for p in steps[-keep:]}
     best = best_checkpoint(out)
     if best is not None:

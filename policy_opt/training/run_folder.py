@@ -14,7 +14,7 @@ from pathlib import Path
 
 from policy_opt.errors import ConfigError
 
-RUN_FILES = ("metrics.jsonl", "config.json", "curves.png", "curves.tmp.png", "checkpoints",
+RUN_FILES = ("metrics.jsonl", "config.json", "inputs.json", "inputs.json.tmp", "curves.png", "curves.tmp.png", "checkpoints",
              "tensorboard", "wandb")
 """The entries of a run folder that the trainer writes (and ``--overwrite`` may remove)."""
 

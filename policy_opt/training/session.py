@@ -24,13 +24,13 @@ from policy_opt.errors import ConfigError, TrainingError
 from policy_opt.training.checkpoints import (
     best_checkpoint,
     full_state_dicts,
-    latest_checkpoint,
     load_full_state_dicts,
     load_model_weights,
     load_trainer_state,
     mark_best,
     optimizer_state_for,
     prune_checkpoints,
+    resume_candidates,
     save_checkpoint,
 )
 from policy_opt.training.distributed import (
@@ -55,7 +55,8 @@ from policy_opt.training.precision import (
     resolve_device,
     resolve_dtype,
 )
-from policy_opt.training.signals import GracefulStop
+from policy_opt.training.signals import GracefulStop, signal_point
+from policy_opt.training.threads import choose_threads
 from policy_opt.training.update import frozen_logprobs, groups_with_signal, micro_batch_plan
 from tasks.mixture import parse_mixture
 
@@ -101,8 +102,11 @@ class Session:
             if getattr(cfg, name) % self.dist.world:
                 raise ConfigError(f"--{name.replace('_', '-')} ({getattr(cfg, name)}) must be "
                                   f"divisible by the number of ranks ({self.dist.world})")
-        if cfg.threads:
-            torch.set_num_threads(cfg.threads)
+        # Not every core: beside other busy work, one thread per core is many times slower.
+        threads, note = choose_threads(cfg.threads)
+        torch.set_num_threads(threads)
+        if note:
+            self.log(note)
         self.denormals_flushed = cfg.flush_denormal and flush_denormals()
         if cfg.flush_denormal and not self.denormals_flushed:
             self.log("note: --flush-denormal is not in effect on every torch thread (a CPU "
@@ -161,6 +165,7 @@ class Session:
                           for name in self.mixture.names} if self.mixture else \
             {cfg.env: (self.make_train_env, self.make_eval_env)}
 
+        signal_point("model-load")
         try:
             self.model, self.tokenizer = load_policy(cfg.model, dtype=self.dtype,
                                                      device=self.device)
@@ -202,6 +207,7 @@ class Session:
         self.start_step = 0
         self.last_checkpoint: Path | None = None
         self.last_eval: tuple[int, float] | None = None  # (step, held-out greedy accuracy)
+        self.first_eval: float | None = None  # the first evaluation's accuracy (step 0)
         self.stop = GracefulStop(enabled=False)  # train() installs the signal handlers
         self.interrupted = 0  # 128 + the signal that stopped the run, else 0
 
@@ -402,42 +408,56 @@ class Session:
         barrier(self.dist)
 
     def keep_checkpoints(self, step: int) -> None:
-        """Mark the checkpoint just written best when its step's held-out accuracy beats the
-        marked one's, then delete all but the newest --keep-checkpoints and the best."""
-        if self.last_eval is not None and self.last_eval[0] == step:
+        """Mark the checkpoint just written best when its step's held-out accuracy beats both
+        the first evaluation's (the untrained model's) and the marked one's, then delete all
+        but the newest --keep-checkpoints and the best.
+
+        Without an improvement on the first evaluation nothing is marked: a "best" among
+        accuracies that never moved would be an arbitrary checkpoint.
+        """
+        baseline = self.first_eval
+        if self.last_eval is not None and self.last_eval[0] == step and step > 0 \
+                and baseline is not None and self.last_eval[1] > baseline:
             best = best_checkpoint(self.out)
             if best is None or self.last_eval[1] > best[1]:
                 mark_best(self.out, self.last_checkpoint, self.last_eval[1])
         prune_checkpoints(self.out, self.cfg.keep_checkpoints)
 
     def maybe_resume(self, metrics_path: Path) -> None:
-        folder = latest_checkpoint(self.out)
-        if folder is None:
+        """Load the newest checkpoint that loads: one that does not (a torn write, a full
+        disk) is skipped with the reason, and kept on disk as ``step-N.damaged``."""
+        candidates = resume_candidates(self.out)
+        if not candidates:
             raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
-        try:
-            state = load_trainer_state(folder)
-            self.check_resumed_config(state.get("config"), folder)
-            if int(state["step"]) > self.cfg.max_steps:
-                # Going on would overwrite the newer checkpoint with an older step's number.
-                raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
-                                  f"checkpoint to resume ({state['step']}, {folder})")
-            if self.cfg.strategy == "fsdp" and self.dist.enabled:
-                load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
-                                      self.dist)
-            else:
-                if self.peft is not None:
-                    from policy_opt.models.lora import load_adapters
-
-                    load_adapters(self.peft, folder)
-                else:
-                    load_model_weights(self.model, folder)
-                self.optimizer.load_state_dict(
-                    optimizer_state_for(self.model, state["optimizer"], by_name=False))
-        except ConfigError:
-            raise
-        except Exception as err:  # a truncated or foreign file: say which, not a torch traceback
-            raise ConfigError(f"--resume: checkpoint {folder} cannot be loaded "
-                              f"({type(err).__name__}: {err})") from err
+        skipped: list[Path] = []
+        for folder in candidates:
+            try:
+                state = self.load_checkpoint(folder)
+                break
+            except ConfigError:
+                raise
+            except Exception as err:  # a truncated or foreign file: say which, then go on
+                skipped.append(folder)
+                self.log(f"--resume: skipped checkpoint {folder}: it cannot be loaded "
+                         f"({type(err).__name__}: {str(err)[:200]})")
+        else:
+            raise ConfigError(f"--resume: no checkpoint in {self.out / 'checkpoints'} loads "
+                              f"(tried {', '.join(p.name for p in skipped)}); start again "
+                              "in another --out")
+        if int(state["step"]) > self.cfg.max_steps:
+            # Going on would overwrite the newer checkpoint with an older step's number.
+            raise ConfigError(f"--max-steps ({self.cfg.max_steps}) is below the step of the "
+                              f"checkpoint to resume ({state['step']}, {folder})")
+        if self.dist.is_main:
+            for bad in skipped:
+                # Out of the way of the step the run will write again, never deleted.
+                aside = bad.with_name(bad.name + ".damaged")
+                n = 1
+                while aside.exists():
+                    n += 1
+                    aside = bad.with_name(f"{bad.name}.damaged-{n}")
+                bad.rename(aside)
+                self.log(f"--resume: kept the damaged checkpoint as {aside}")
         self.start_step = int(state["step"])
         self.seconds_before = float(state.get("train_seconds", 0.0))
         self.last_checkpoint = folder
@@ -448,8 +468,35 @@ class Session:
                     if (rec := _json_record(line)) is not None
                     and rec.get("step", 0) <= self.start_step]
             metrics_path.write_text("".join(line + "\n" for line in kept))
+        if metrics_path.exists():
+            evals = [rec for line in metrics_path.read_text(errors="replace").splitlines()
+                     if (rec := _json_record(line)) is not None and rec.get("kind") == "eval"]
+            first = min(evals, key=lambda r: r.get("step", 0), default=None)
+            if first is not None and isinstance(first.get("accuracy"), (int, float)):
+                self.first_eval = float(first["accuracy"])
         self.log(f"resumed from {folder} at step {self.start_step} "
                  f"({self.seconds_before / 60:.1f} training minutes spent)")
+
+    def load_checkpoint(self, folder: Path) -> dict[str, Any]:
+        """Load ``folder``'s weights and optimiser state; returns its trainer state."""
+        if not (folder / "trainer_state.pt").is_file():
+            raise FileNotFoundError(f"no trainer_state.pt in {folder}")
+        state = load_trainer_state(folder)
+        self.check_resumed_config(state.get("config"), folder)
+        if self.cfg.strategy == "fsdp" and self.dist.enabled:
+            load_full_state_dicts(self.model, self.optimizer, folder, state["optimizer"],
+                                  self.dist)
+        else:
+            if self.peft is not None:
+                from policy_opt.models.lora import load_adapters
+
+                load_adapters(self.peft, folder)
+            else:
+                load_model_weights(self.model, folder)
+            self.optimizer.load_state_dict(
+                optimizer_state_for(self.model, state["optimizer"], by_name=False))
+        int(state["step"])  # a state without a step number is as damaged as a torn file
+        return state
 
     def check_resumed_config(self, saved: dict[str, Any] | None, folder: Path) -> None:
         """Refuse to resume a checkpoint of another env, algorithm or model; note any other

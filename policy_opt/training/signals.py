@@ -9,11 +9,21 @@ SIGTERM). A second signal quits at once, without a checkpoint.
 
 Handlers are installed only in the main thread of a single-process run: under torchrun every
 rank would have to agree on the step to stop at, and the launcher's own handling applies.
+
+Before the loop starts (imports, flag checks, the model load) nothing can be lost, so
+:func:`exit_on_signal` makes a signal end the process at once with the same exit codes and
+one line instead of a traceback; nothing but ``--out``'s check has run by then.
+
+``$POLICY_OPT_SIGNAL_AT=POINT[:SIGTERM]`` sends the process a signal (SIGINT by default) the
+first time it reaches the named :func:`signal_point` (``import``, ``model-load``,
+``first-eval``, ``rollout``, ``optimise``, ``checkpoint-write``), so a test can stop a run
+at each moment without racing it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -21,6 +31,40 @@ from collections.abc import Iterator
 from typing import Any
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNAL_AT = "POLICY_OPT_SIGNAL_AT"
+POINTS = ("import", "model-load", "first-eval", "rollout", "optimise", "checkpoint-write")
+
+
+def signal_point(name: str) -> None:
+    """A named moment of a run: signal this process here if $POLICY_OPT_SIGNAL_AT asks (once)."""
+    wanted = os.environ.get(SIGNAL_AT)
+    if not wanted:
+        return
+    point, _, sig = wanted.partition(":")
+    if point != name:
+        return
+    del os.environ[SIGNAL_AT]  # once: a resumed or later phase runs on
+    os.kill(os.getpid(), getattr(signal, sig or "SIGINT", signal.SIGINT))
+
+
+def _exit_now(signum: int, frame: Any) -> None:
+    name = signal.Signals(signum).name
+    print(f"\n{name}: stopped (nothing was being saved)", file=sys.stderr, flush=True)
+    raise SystemExit(128 + signum)
+
+
+def restore_handlers(previous: dict[int, Any]) -> None:
+    """Put back the handlers :func:`exit_on_signal` replaced."""
+    for s, handler in previous.items():
+        signal.signal(s, handler)
+
+
+def exit_on_signal() -> dict[int, Any]:
+    """Until the loop installs :class:`GracefulStop`: a signal exits at once (130 / 143),
+    without a traceback. Returns the previous handlers (empty off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {s: signal.signal(s, _exit_now) for s in SIGNALS}
 
 
 class StopNow(Exception):
