@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import unicodedata
 
-__all__ = ["read_visible", "visible_text"]
+__all__ = ["NUMERIC_CHARS", "read_visible", "visible_text"]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -107,9 +108,10 @@ _HIDDEN_FORMS = {
     "html_comment": (r"<!--", ("<!--",)),
     "element": (
         r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
+        r"visibility\s*:\s*hidden|\bhidden\b|font-size\s*:\s*0*\.?0+(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
         r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
-        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR"),
+        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR", "ize",
+         "IZE"),
     ),
     "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
     "white": (
@@ -238,7 +240,30 @@ def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]
     return "".join(pieces), hidden_value
 
 
-_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
+def _numeric_chars() -> str:
+    """A regex class body of the characters with a numeric value that are no decimal digit
+    (``〇``, ``五``, ``Ⅻ``, ``½``): values a reader sees though ``\\d`` misses them. Superscripts
+    and subscripts are left out: ``cm²`` is a unit's power."""
+    chars = [
+        c
+        for c in map(chr, range(sys.maxunicode + 1))
+        if c.isnumeric()
+        and not c.isdecimal()
+        and not unicodedata.decomposition(c).startswith(("<super>", "<sub>"))
+    ]
+    return "".join(re.escape(c) for c in chars)
+
+
+NUMERIC_CHARS = _numeric_chars()
+# A value in hidden content: a digit of any script, a numeral character, an English number
+# word ("<!-- Sixteen -->" hides an answer as much as "<!-- 16 -->"), a box or an answer tag.
+_VALUE_RE = re.compile(
+    rf"\d|[{NUMERIC_CHARS}]|\\(?:boxed|fbox)|<answer>|\b(?:zero|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+    r"thousand|million|billion)\b",
+    re.IGNORECASE,
+)
 
 
 # --- markup that reads as a space ---------------------------------------------------------------

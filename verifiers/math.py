@@ -131,6 +131,7 @@ from verifiers.math_screens import (
     shape_mismatch,
     stray_token,
     unit_mismatch,
+    unmatched_letter,
     without_checked_approximation,
 )
 from verifiers.types import (
@@ -296,6 +297,9 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         why = _guard(text)
         if why is not None:
             return False, TIMEOUT, {"path": "guard", "guard": f"{side}: {why}"}
+    letter = unmatched_letter(gold, pred)
+    if letter is not None:
+        return False, WRONG, {"path": "screen", "stray": letter}
     constant = compare_constants(gold, pred)
     if constant is False and p_num is not None and printed_value_of(gold, pred):
         return True, CORRECT, {"path": "numeric", "printed_digits": True}
