@@ -245,7 +245,7 @@ def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: b
 # Command names and the words of text wrappers are no free letters: "3\pi", "\mathbf{5}",
 # "5 \text{ cm}" hold none.
 _NOT_LETTERS_RE = re.compile(
-    r"\\(?:text\w*|mathrm|mbox|operatorname|mathit|mathsf|mathtt)\s*\{[^{}]*\}|\\[A-Za-z]+|\\."
+    r"\\(?:text\w*|mathrm|mbox|operatorname|mathit|mathsf|mathtt)\s*\{[^{}]*\}|\\+[A-Za-z]+|\\."
 )
 _LETTER_RE = re.compile(r"[A-Za-z]")
 # A gold with brackets, commas or a relation is an interval, a tuple or a condition.
