@@ -214,6 +214,10 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
     # white text: \textcolor{white}{..} hides its group; \color{white} the rest of its group
     if m.group().lower().startswith(("\\textcolor", "\\colorbox")):
         return _group_end(text, end)
+    opening = len(text[: m.start()].rstrip(" \t")) - 1
+    if opening >= 0 and text[opening] == "{" and text[opening - 1 : opening] != "\\":
+        # "{\color{white} $x = 6$}": the group it opens hides, math spans and lines included
+        return _group_end(text, opening)
     return _enclosing_end(text, end)
 
 

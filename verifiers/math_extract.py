@@ -418,8 +418,10 @@ _NUMBER_WORDS = (
 )
 _TAIL_VALUE_RE = re.compile(
     rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
-    # "one" joined to the answer as a second item ("5 and one!"), not "one of them"
-    r"(?:(?<=\band )|(?<=\bor )|(?<=\bplus )|(?<=\bmaybe ))one\b(?![ \t]*[A-Za-z])|"
+    # "one" standing as a second item ("5 and one!", "5 A One"), not "one of them", "the one"
+    r"(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\beach )(?<!\bany )(?<!\bno )(?<!\bevery )"
+    r"(?<!\bwhich )(?<!\bright )(?<!\bcorrect )(?<!\bonly )(?<!\bsame )(?<!\blast )"
+    r"(?<!\bfirst )(?<!\bother )(?<!\bno-)\bone\b(?![ \t]*(?:[A-Za-z]{2}|[A-Za-z]'|['-]))|"
     # any numeral character: CJK (\u4e94, \u3007), Roman, vulgar fractions
     rf"[\u4e24{NUMERIC_CHARS}]|"
     r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
@@ -1181,7 +1183,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     if foreign is not None:
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
     if _EQUALS_BEFORE_RE.search(head):
-        return _assigned_twice(text[line_start:start])
+        return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
     if not text[line_start:start].strip(" \t*#>$-"):
         return _continued_line(text, line_start)
     if _DENIED_BEFORE_RE.search(head):
@@ -1229,18 +1231,23 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
 _LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
 
 
-def _assigned_twice(line: str) -> tuple[str, str] | None:
-    """``x = 1% x = 0``, ``x = 1 so x = 0``: the closing line gives its variable a value
-    before the final one. Two values on offer, whatever joins them."""
-    last = _LAST_VARIABLE_RE.search(line)
+def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
+    """``x = 1% x = 0``, ``x = \\mathbf{-25}`` / ``% x = 29/11``: the closing line, or a line
+    before it in its paragraph, gives the final variable a single value before the final
+    one. Two values on offer, whatever joins them (a derivation ``x = 2 + 3`` is no value)."""
+    last = _LAST_VARIABLE_RE.search(paragraph)
     if last is None:
         return None
-    earlier = re.search(
-        rf"(?<![\w\\]){re.escape(last.group(1))}\s*=\s*\$?\s*[-+]?\.?\d", line[: last.start()]
-    )
-    if earlier is None:
-        return None
-    return HEDGED, f"the closing line assigns {last.group(1)} twice"
+    line_start = paragraph.rfind("\n", 0, last.start()) + 1
+    for m in re.finditer(
+        rf"(?<![\w\\]){re.escape(last.group(1))}\s*=\s*(?P<value>[^=\n]*)", paragraph[: last.start()]
+    ):
+        value = m.group("value").strip(" \t$%.,;")
+        if not value or not _TAIL_VALUE_RE.search(value) and "\\" not in value:
+            continue
+        if m.start() >= line_start or not re.search(r"(?<=[\w}])\s*[-+*/^]", value):
+            return HEDGED, f"the closing lines assign {last.group(1)} twice"
+    return None
 
 
 def _continued_line(text: str, line_start: int) -> tuple[str, str] | None:

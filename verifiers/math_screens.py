@@ -253,6 +253,9 @@ _NOT_A_CONSTANT_RE = re.compile(r"[,;()\[\]<>=]|\\(?:infty|[gl]eq?|cup|cap)")
 # Two values side by side with only a percent sign between: "0% 1.0", "0\% \mathbf{1}".
 _JUXTAPOSED_RE = re.compile(
     r"\d(?:\s*\\?%\s*|[ \t]*\n\s*)(?:\\[A-Za-z]+\s*)?\{?\s*[-+]?\.?\d"
+    # a value next to a styled value: "132 \mathbf{0}", "776\text{777}", "0.5 \text{-25}"
+    r"|\d[\s}]*\\(?:mathbf|textbf|boldsymbol|bm|text|textrm|mathrm|mbox)\s*\{\s*[-+]?\.?\d"
+    r"|\\(?:mathbf|textbf|boldsymbol|bm|text|textrm|mathrm|mbox)\s*\{\s*[-+]?[\d.]+\s*\}\s*[-+]?\.?\d"
 )
 
 
