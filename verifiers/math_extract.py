@@ -421,7 +421,7 @@ _TAIL_VALUE_RE = re.compile(
     # "one" standing as a second item ("5 and one!", "5 A One"), not "one of them", "the one"
     r"(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\beach )(?<!\bany )(?<!\bno )(?<!\bevery )"
     r"(?<!\bwhich )(?<!\bright )(?<!\bcorrect )(?<!\bonly )(?<!\bsame )(?<!\blast )"
-    r"(?<!\bfirst )(?<!\bother )(?<!\bno-)\bone\b(?![ \t]*(?:[A-Za-z]{2}|[A-Za-z]'|['-]))|"
+    r"(?<!\bfirst )(?<!\bother )(?<!\bno-)\bone\b(?![ \t]*(?:(?!(?:or|and|vs)\b)[A-Za-z]{2}|[A-Za-z]'|['-]))|"
     # any numeral character: CJK (\u4e94, \u3007), Roman, vulgar fractions
     rf"[\u4e24{NUMERIC_CHARS}]|"
     r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
@@ -1186,6 +1186,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
     if not text[line_start:start].strip(" \t*#>$-"):
         return _continued_line(text, line_start)
+    questioned = text.rfind("?", line_start, start)
+    if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
+        return HEDGED, "a questioned value before the closing one on its line"
     if _DENIED_BEFORE_RE.search(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
     for m in _TAIL_VALUE_RE.finditer(head):
@@ -1228,13 +1231,21 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
 
 
 # The variable just before the final "=" of a closing line ("... so x = 5").
-_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
+_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z][A-Za-z]{0,20}(?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
+# The side just before the final "=" when it is one bare value: "12.0 = 232,131".
+_VALUE_SIDE_RE = re.compile(
+    r"(?:^|[=\n]|[.!?;,]\s)[\s$*(]*\{?\s*(?:\\(?:mathbf|textbf|text)\s*\{)?\s*"
+    r"(?P<value>[-+]?\d[\d,{}]*(?:\.\d+)?)\s*\}?\s*\}?[\s$)]*=[\s$*(]*\Z"
+)
 
 
 def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
     """``x = 1% x = 0``, ``x = \\mathbf{-25}`` / ``% x = 29/11``: the closing line, or a line
     before it in its paragraph, gives the final variable a single value before the final
     one. Two values on offer, whatever joins them (a derivation ``x = 2 + 3`` is no value)."""
+    side = _VALUE_SIDE_RE.search(paragraph, max(0, len(paragraph) - 80))
+    if side is not None:
+        return HEDGED, f"a value equated to the answer: {side.group('value')!r}"
     last = _LAST_VARIABLE_RE.search(paragraph)
     if last is None:
         return None
@@ -1262,6 +1273,10 @@ def _continued_line(text: str, line_start: int) -> tuple[str, str] | None:
         return None
     ends = list(_SENTENCE_END_RE.finditer(prev))
     sentence = prev[ends[-1].end() :] if ends else prev
+    if sentence.lstrip().startswith("%"):
+        # a '%' after no number is no percent sign: it comments out or continues what stands
+        # before it ("2908. % So we get" / "30"), so that sentence runs on too
+        sentence = prev[ends[-2].end() :] if len(ends) > 1 else prev
     for m in _TAIL_VALUE_RE.finditer(sentence):
         if not _UNIT_POWER_RE.search(sentence, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
