@@ -231,7 +231,7 @@ def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]
     m = search(text, at)
     while m is not None:
         end = max(_hidden_end(text, m), m.end())
-        if hidden_value is None and _VALUE_RE.search(text, m.start(), end):
+        if hidden_value is None and _holds_value(text, m.start(), end):
             hidden_value = text[m.start() : min(end, m.start() + 60)]
         pieces += [text[at : m.start()], " "]
         at = end
@@ -255,19 +255,45 @@ def _numeric_chars() -> str:
         and not c.isdecimal()
         and not unicodedata.decomposition(c).startswith(("<super>", "<sub>"))
     ]
-    return "".join(re.escape(c) for c in chars)
+    runs: list[list[int]] = []
+    for code in map(ord, chars):  # as ranges: a class of single characters is slow to test
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+        for lo, hi in runs
+    )
 
 
 NUMERIC_CHARS = _numeric_chars()
-# A value in hidden content: a digit of any script, a numeral character, an English number
-# word ("<!-- Sixteen -->" hides an answer as much as "<!-- 16 -->"), a box or an answer tag.
-_VALUE_RE = re.compile(
-    rf"\d|[{NUMERIC_CHARS}]|\\(?:boxed|fbox)|<answer>|\b(?:zero|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
-    r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
-    r"thousand|million|billion)\b",
-    re.IGNORECASE,
-)
+# A value in hidden content: a digit of any script, a numeral character, a box or an answer
+# tag (one regex pass), or an English number word ("<!-- Sixteen -->" hides an answer as much
+# as "<!-- 16 -->"; found by substring in C, then checked for word boundaries).
+_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
+_VALUE_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "million", "billion",
+)  # fmt: skip
+_VALUE_WORD_RES = {w: re.compile(f"{w}(?![a-z])") for w in _VALUE_WORDS}
+
+
+def _holds_value(text: str, start: int, end: int) -> bool:
+    if _VALUE_RE.search(text, start, end):
+        return True
+    region = text[start:end]
+    if not region.isascii() and any(c.isnumeric() for c in set(region)):
+        return True  # a numeral of any script: each distinct character tested once
+    low = region.lower()
+    for word in _VALUE_WORDS:
+        if word in low:
+            for m in _VALUE_WORD_RES[word].finditer(low):
+                if m.start() == 0 or not low[m.start() - 1].isalpha():
+                    return True
+    return False
 
 
 # --- markup that reads as a space ---------------------------------------------------------------

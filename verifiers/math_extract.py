@@ -419,9 +419,10 @@ _NUMBER_WORDS = (
 _TAIL_VALUE_RE = re.compile(
     rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
     # "one" standing as a second item ("5 and one!", "5 A One"), not "one of them", "the one"
-    r"(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\beach )(?<!\bany )(?<!\bno )(?<!\bevery )"
-    r"(?<!\bwhich )(?<!\bright )(?<!\bcorrect )(?<!\bonly )(?<!\bsame )(?<!\blast )"
-    r"(?<!\bfirst )(?<!\bother )(?<!\bno-)\bone\b(?![ \t]*(?:(?!(?:or|and|vs)\b)[A-Za-z]{2}|[A-Za-z]'|['-]))|"
+    r"\bone\b(?<!\bthe one)(?<!\bthis one)(?<!\bthat one)(?<!\beach one)(?<!\bany one)"
+    r"(?<!\bno one)(?<!\bevery one)(?<!\bwhich one)(?<!\bright one)(?<!\bcorrect one)"
+    r"(?<!\bonly one)(?<!\bsame one)(?<!\blast one)(?<!\bfirst one)(?<!\bother one)"
+    r"(?<!\bno-one)(?![ \t]*(?:(?!(?:or|and|vs)\b)[A-Za-z]{2}|[A-Za-z]'|['-]))|"
     # any numeral character: CJK (\u4e94, \u3007), Roman, vulgar fractions
     rf"[\u4e24{NUMERIC_CHARS}]|"
     r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
