@@ -247,7 +247,9 @@ def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: b
 _NOT_LETTERS_RE = re.compile(
     r"\\(?:text\w*|mathrm|mbox|operatorname|mathit|mathsf|mathtt)\s*\{[^{}]*\}|\\+[A-Za-z]+|\\."
 )
-_LETTER_RE = re.compile(r"[A-Za-z]")
+# i and e written as the constants they are (2i, i^2, e^{3}) are no free letters.
+_LETTER_RE = re.compile(r"(?![ie](?=\s*[\^{(])|(?<=[\d{(])[ie])[A-Za-z]")
+_ANY_LETTER_RE = re.compile(r"[A-Za-z]")
 # A gold with brackets, commas or a relation is an interval, a tuple or a condition.
 _NOT_A_CONSTANT_RE = re.compile(r"[,;()\[\]<>=]|\\(?:infty|[gl]eq?|cup|cap)")
 # Two values side by side with only a percent sign between: "0% 1.0", "0\% \mathbf{1}".
@@ -264,7 +266,7 @@ def unmatched_letter(gold: str, pred: str) -> str | None:
     side by side: against a constant gold, ``0 A 1`` is no constant (sympy reads ``0*A*1 = 0``:
     a free symbol that multiplies a zero must not vanish) and ``0\% 1.0`` no single value."""
     bare_gold = _NOT_LETTERS_RE.sub(" ", gold)
-    if _LETTER_RE.search(bare_gold) is not None or _NOT_A_CONSTANT_RE.search(bare_gold):
+    if _ANY_LETTER_RE.search(bare_gold) is not None or _NOT_A_CONSTANT_RE.search(bare_gold):
         return None
     m = _LETTER_RE.search(_NOT_LETTERS_RE.sub(" ", pred))
     if m is not None:
