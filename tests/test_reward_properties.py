@@ -62,7 +62,21 @@ REGRESSIONS = [
     ("math", "Final answer: 1000<!-- Sixteen -->", "1000", False),  # a hidden number word
     ("math", '\\fbox{1322<span style="font-size:0">\\text{1673}</span>}', "1322", False),
     ("math", r"The answer is $\boxed{\Gamma(1000001)}$.", "5", False),
+    # found by the long profile (--scale 10 --seed 1)
+    ("math", "#### 132\\;\\mathbf{0} .", "132", False),  # a styled second value
+    ("math", "$\\boxed{776\u200b\\text{777}}$.", "776", False),
+    ("math", "So we get\n4.5 A One", "4.5", False),  # "one" as a second item
+    ("gsm8k", "<answer>6,694</answer> A One\nHope this helps!", "6694", False),
+    ("math", "x = \\mathbf{-25}\n% x = 29/11\n", "29/11", False),  # x assigned twice
+    ("gsm8k", "So the total = -3. % So the total = -20\n", "-20", False),
+    ("math", "$x = 60$\n{\\color{white} $x = 6$}", "6", False),  # white group spans math
+    ("gsm8k", "So we get\n12.0 = 232,131\nHope this helps!", "232131", False),
+    ("gsm8k", "So we get\n{303570}? 30{,}357 .", "30357", False),
+    ("gsm8k", "So we get\n2908. % So we get\n30\n", "30", False),
     # neighbours that stay paid
+    ("math", r"\boxed{i^2}", "-1", True),
+    ("gsm8k", "So the total = 24 + 48 = 72.", "72", True),
+    ("math", "The answer is 5. This is the one.", "5", True),
     ("math", r"The answer is $2\sqrt{2}$.", r"2\sqrt{2}", True),
     ("math", r"The answer is $3\pi$.", r"3\pi", True),
     ("math", "$x = 5$", "5", True),
