@@ -42,3 +42,68 @@ def _property_test(prop: Property) -> Callable[..., None]:
 
 for _prop in PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+
+# One shortest example of each class the census found after issue 30 (helper h10): each
+# failed on main before the fix, and each neighbour that must still pay stays paid.
+REGRESSIONS = [
+    ("math", r"Answer: 0 A \mathbf{1}", "0", False),  # 0*A*1 is no 0: a free letter
+    ("math", r"Answer: \mathbf{1} A 0", "0", False),
+    ("math", "Answer: 0% 1.0", "0", False),  # two values side by side
+    ("math", "<answer>% 0\n\\mathbf{1}</answer>", "0", False),  # two values in one tag
+    ("math", "<answer>1</answer> or \u3007", "1", False),  # a numeral character in the tail
+    ("gsm8k", "<answer>1706</answer> and one!", "1706", False),
+    ("math", "x = 1% x = 0", "0", False),  # the closing line assigns x twice
+    ("math", "So we get\n1000% So we get\n0\n", "0", False),  # a line running on into 0
+    ("math", "الجواب ليس 0.", "0", False),  # "the answer is not 0" in Arabic
+    ("gsm8k", "الجواب ليس 0.", "0", False),
+    ("math", "उत्तर 8.5 नहीं है।", "8.5", False),
+    ("math", "The answer is 4746... or is it?", "4746", False),
+    ("math", "Final answer: 1000<!-- Sixteen -->", "1000", False),  # a hidden number word
+    ("math", '\\fbox{1322<span style="font-size:0">\\text{1673}</span>}', "1322", False),
+    ("math", r"The answer is $\boxed{\Gamma(1000001)}$.", "5", False),
+    # found by the long profile (--scale 10 --seed 1)
+    ("math", "#### 132\\;\\mathbf{0} .", "132", False),  # a styled second value
+    ("math", "$\\boxed{776\u200b\\text{777}}$.", "776", False),
+    ("math", "So we get\n4.5 A One", "4.5", False),  # "one" as a second item
+    ("gsm8k", "<answer>6,694</answer> A One\nHope this helps!", "6694", False),
+    ("math", "x = \\mathbf{-25}\n% x = 29/11\n", "29/11", False),  # x assigned twice
+    ("gsm8k", "So the total = -3. % So the total = -20\n", "-20", False),
+    ("math", "$x = 60$\n{\\color{white} $x = 6$}", "6", False),  # white group spans math
+    ("gsm8k", "So we get\n12.0 = 232,131\nHope this helps!", "232131", False),
+    ("gsm8k", "So we get\n{303570}? 30{,}357 .", "30357", False),
+    ("gsm8k", "So we get\n2908. % So we get\n30\n", "30", False),
+    # neighbours that stay paid
+    ("math", r"\boxed{i^2}", "-1", True),
+    ("gsm8k", "So the total = 24 + 48 = 72.", "72", True),
+    ("math", "The answer is 5. This is the one.", "5", True),
+    ("math", r"The answer is $2\sqrt{2}$.", r"2\sqrt{2}", True),
+    ("math", r"The answer is $3\pi$.", r"3\pi", True),
+    ("math", "$x = 5$", "5", True),
+    ("math", r"\boxed{5 \text{ cm}}", "5", True),
+    ("math", r"\boxed{\mathbf{5}}", "5", True),
+    ("math", r"\boxed{0}", "0", True),
+    ("math", r"\boxed{\log_2 8}", "3", True),
+    ("math", "2x = 4 so x = 2", "2", True),
+    ("math", "उत्तर 8.5 है।", "8.5", True),
+    ("gsm8k", "The answer is 0.", "0", True),
+]
+
+
+def test_census_classes_stay_closed() -> None:
+    from reward_grammar import VERIFIERS
+
+    wrong = []
+    for verifier, completion, gold, paid in REGRESSIONS:
+        reward = VERIFIERS[verifier](Case(completion, gold, "")).reward
+        if (reward == 1.0) != paid:
+            wrong.append((verifier, completion, gold, reward))
+    assert not wrong, wrong
+
+
+def test_zero_size_rules_are_blank() -> None:
+    from verifiers.format import format_check
+
+    for blank in (r"\rule{0pt}{0pt}", r"\smash{}\rule{0pt}{0pt}\,", r"\rule[2pt]{0mm}{5cm}"):
+        assert format_check(f"<think>t</think><answer>{blank}</answer>").reward == 0.0, blank
+    assert format_check(r"<think>t</think><answer>\rule{1em}{0.4pt} 5</answer>").reward == 1.0

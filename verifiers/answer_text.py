@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import unicodedata
 
-__all__ = ["read_visible", "visible_text"]
+__all__ = ["NUMERIC_CHARS", "read_visible", "visible_text"]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -107,9 +108,10 @@ _HIDDEN_FORMS = {
     "html_comment": (r"<!--", ("<!--",)),
     "element": (
         r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-        r"visibility\s*:\s*hidden|\bhidden\b|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
+        r"visibility\s*:\s*hidden|\bhidden\b|font-size\s*:\s*0*\.?0+(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
         r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
-        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR"),
+        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR", "ize",
+         "IZE"),
     ),
     "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
     "white": (
@@ -212,6 +214,10 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
     # white text: \textcolor{white}{..} hides its group; \color{white} the rest of its group
     if m.group().lower().startswith(("\\textcolor", "\\colorbox")):
         return _group_end(text, end)
+    opening = len(text[: m.start()].rstrip(" \t")) - 1
+    if opening >= 0 and text[opening] == "{" and text[opening - 1 : opening] != "\\":
+        # "{\color{white} $x = 6$}": the group it opens hides, math spans and lines included
+        return _group_end(text, opening)
     return _enclosing_end(text, end)
 
 
@@ -225,7 +231,7 @@ def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]
     m = search(text, at)
     while m is not None:
         end = max(_hidden_end(text, m), m.end())
-        if hidden_value is None and _VALUE_RE.search(text, m.start(), end):
+        if hidden_value is None and _holds_value(text, m.start(), end):
             hidden_value = text[m.start() : min(end, m.start() + 60)]
         pieces += [text[at : m.start()], " "]
         at = end
@@ -238,7 +244,56 @@ def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]
     return "".join(pieces), hidden_value
 
 
+def _numeric_chars() -> str:
+    """A regex class body of the characters with a numeric value that are no decimal digit
+    (``〇``, ``五``, ``Ⅻ``, ``½``): values a reader sees though ``\\d`` misses them. Superscripts
+    and subscripts are left out: ``cm²`` is a unit's power."""
+    chars = [
+        c
+        for c in map(chr, range(sys.maxunicode + 1))
+        if c.isnumeric()
+        and not c.isdecimal()
+        and not unicodedata.decomposition(c).startswith(("<super>", "<sub>"))
+    ]
+    runs: list[list[int]] = []
+    for code in map(ord, chars):  # as ranges: a class of single characters is slow to test
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+        for lo, hi in runs
+    )
+
+
+NUMERIC_CHARS = _numeric_chars()
+# A value in hidden content: a digit of any script, a numeral character, a box or an answer
+# tag (one regex pass), or an English number word ("<!-- Sixteen -->" hides an answer as much
+# as "<!-- 16 -->"; found by substring in C, then checked for word boundaries).
 _VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
+_VALUE_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "million", "billion",
+)  # fmt: skip
+_VALUE_WORD_RES = {w: re.compile(f"{w}(?![a-z])") for w in _VALUE_WORDS}
+
+
+def _holds_value(text: str, start: int, end: int) -> bool:
+    if _VALUE_RE.search(text, start, end):
+        return True
+    region = text[start:end]
+    if not region.isascii() and any(c.isnumeric() for c in set(region)):
+        return True  # a numeral of any script: each distinct character tested once
+    low = region.lower()
+    for word in _VALUE_WORDS:
+        if word in low:
+            for m in _VALUE_WORD_RES[word].finditer(low):
+                if m.start() == 0 or not low[m.start() - 1].isalpha():
+                    return True
+    return False
 
 
 # --- markup that reads as a space ---------------------------------------------------------------

@@ -114,6 +114,9 @@ def _is_blank_char(c: str) -> bool:
 # spacing commands, \phantom{...}, an empty \text{}. Removing them leaves any visible text.
 _INVISIBLE_LATEX_RE = re.compile(
     r"\\(?:[hv]?phantom|hspace\*?|vspace\*?)\s*\{[^{}]{0,200}\}|\\(?:[,;:! ]|q?quad(?![A-Za-z])|"
+    # a rule of zero width or zero height (\rule[raise]{width}{height}) draws nothing
+    r"rule\s*(?:\[[^\]]{0,50}\])?\s*(?:\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\}\s*\{[^{}]{0,50}\}|"
+    r"\{[^{}]{0,50}\}\s*\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\})|"
     r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|[*_`~$#{}\\]"
 )
 

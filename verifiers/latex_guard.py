@@ -32,6 +32,7 @@ _MAX_CARETS = 20
 MAX_NESTING = 12
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+_COSTLY_ARGUMENT_RE = re.compile(r"\\(?:Gamma|[dt]?binom)(?![a-zA-Z])")
 
 
 def _group(text: str, start: int, step: int) -> str:
@@ -113,6 +114,15 @@ def runaway(text: str) -> str | None:
         big = _too_big(arg)
         if big is not None:
             return f"exponent {big} > {MAX_EXPONENT}"
+    plain = text.replace("\\left", "").replace("\\right", "") if "\\left" in text else text
+    for m in _COSTLY_ARGUMENT_RE.finditer(plain):
+        # \Gamma(n) is (n-1)!, \binom{n}{k} a ratio of factorials: sympy expands them exactly
+        first = _group(plain, m.end(), 1)
+        args = (first,) if m.group(0) == "\\Gamma" else (first, _group(plain, m.end() + len(first), 1))
+        for arg in args:
+            big = "a power" if "^" in arg else (_too_big(arg) if arg else None)
+            if big is not None:
+                return f"{m.group(0)[1:]} of {big}"
     for m in re.finditer(r"(?<!\\)!", text):
         arg = _group(text, m.start() - 1, -1)
         if "!" in arg.rstrip("!"):

@@ -60,7 +60,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifiers.answer_text import read_visible
+from verifiers.answer_text import NUMERIC_CHARS, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
@@ -147,7 +147,7 @@ _APPROX_AFTER_RE = re.compile(
 # me verify this. Yes, it checks out." after answers they keep.
 _RETRACT_RE = re.compile(
     r"\b(?:no,?\s+wait|wait,?\s+no\b|nope|scratch\s+that|not\s+sure|unsure|not\s+certain|"
-    r"maybe\s+not|or\s+maybe|or\s+possibly|or\s+perhaps|"
+    r"maybe\s+not|or\s+maybe|or\s+possibly|or\s+perhaps|or\s+is\s+it\b|or\s+not\s*\?|"
     # "Alternatively, it is $6$" offers another answer; "Alternatively, we can plug in ..."
     # (a second method, common in worked solutions) does not.
     r"alternatively,?\s+(?:(?:it|the\s+\w+|this|that|we\s+get|one\s+gets|x)\s+"
@@ -428,7 +428,13 @@ _NUMBER_WORDS = (
 )
 _TAIL_VALUE_RE = re.compile(
     rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
-    r"[\u96f6\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e24]|"
+    # "one" standing as a second item ("5 and one!", "5 A One"), not "one of them", "the one"
+    r"\bone\b(?<!\bthe one)(?<!\bthis one)(?<!\bthat one)(?<!\beach one)(?<!\bany one)"
+    r"(?<!\bno one)(?<!\bevery one)(?<!\bwhich one)(?<!\bright one)(?<!\bcorrect one)"
+    r"(?<!\bonly one)(?<!\bsame one)(?<!\blast one)(?<!\bfirst one)(?<!\bother one)"
+    r"(?<!\bno-one)(?![ \t]*(?:(?!(?:or|and|vs)\b)[A-Za-z]{2}|[A-Za-z]'|['-]))|"
+    # any numeral character: CJK (\u4e94, \u3007), Roman, vulgar fractions
+    rf"[\u4e24{NUMERIC_CHARS}]|"
     r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -1183,15 +1189,107 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     and a sentence that offers X as its one value, not after a word that denies or bounds it
     (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
     head = text[_sentence_start(text, start) : start]
-    if _EQUALS_BEFORE_RE.search(head):
-        return None
     line_start = text.rfind("\n", 0, start) + 1
+    foreign = _foreign_words(text, line_start, start)
+    if foreign is not None:
+        return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
+    if _EQUALS_BEFORE_RE.search(head):
+        return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
     if not text[line_start:start].strip(" \t*#>$-"):
-        return None
+        return _continued_line(text, line_start)
+    questioned = text.rfind("?", line_start, start)
+    if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
+        return HEDGED, "a questioned value before the closing one on its line"
     if _DENIED_BEFORE_RE.search(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
+            return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
+    return None
+
+
+# Words of other scripts a closing sentence may hold around its value: "answer", "is",
+# "so", "result" in the major languages. Anything else ("ليس", "नहीं") may deny or bound
+# the value, and no table of negations in every language is complete: an allow-list is.
+_ANSWER_PHRASES = (
+    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|"
+    "答え|は|です|よって|したがって|"
+    "정답|답|은|는|이다|입니다|따라서|그러므로|"
+    "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"
+    "उत्तर|है|अतः|इसलिए|परिणाम|जवाब|"
+    "ответ|равен|равно|это|итак|"
+    "απάντηση|η|είναι|"
+    "התשובה|היא|"
+    "คำตอบ|คือ"
+)
+_ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
+# A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
+_FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
+_LINE_SENTENCE_END_RE = re.compile(r"[.!?\u3002\u0964\u061f](?=\s|$)|\n")
+
+
+def _foreign_words(text: str, line_start: int, start: int) -> str | None:
+    """The first word of another script on the closing value's line (its sentence, before
+    and after the value) that is no answer phrase, or None."""
+    stop = _LINE_SENTENCE_END_RE.search(text, start)
+    line = text[line_start : len(text) if stop is None else stop.start()]
+    if line.isascii():
+        return None
+    for m in _FOREIGN_WORD_RE.finditer(line):
+        if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+            return m.group(0)
+    return None
+
+
+# The variable just before the final "=" of a closing line ("... so x = 5").
+_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z][A-Za-z]{0,20}(?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
+# The side just before the final "=" when it is one bare value: "12.0 = 232,131".
+_VALUE_SIDE_RE = re.compile(
+    r"(?:^|[=\n]|[.!?;,]\s)[\s$*(]*\{?\s*(?:\\(?:mathbf|textbf|text)\s*\{)?\s*"
+    r"(?P<value>[-+]?\d[\d,{}]*(?:\.\d+)?)\s*\}?\s*\}?[\s$)]*=[\s$*(]*\Z"
+)
+
+
+def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
+    """``x = 1% x = 0``, ``x = \\mathbf{-25}`` / ``% x = 29/11``: the closing line, or a line
+    before it in its paragraph, gives the final variable a single value before the final
+    one. Two values on offer, whatever joins them (a derivation ``x = 2 + 3`` is no value)."""
+    side = _VALUE_SIDE_RE.search(paragraph, max(0, len(paragraph) - 80))
+    if side is not None:
+        return HEDGED, f"a value equated to the answer: {side.group('value')!r}"
+    last = _LAST_VARIABLE_RE.search(paragraph)
+    if last is None:
+        return None
+    line_start = paragraph.rfind("\n", 0, last.start()) + 1
+    for m in re.finditer(
+        rf"(?<![\w\\]){re.escape(last.group(1))}\s*=\s*(?P<value>[^=\n]*)", paragraph[: last.start()]
+    ):
+        value = m.group("value").strip(" \t$%.,;")
+        if not value or not _TAIL_VALUE_RE.search(value) and "\\" not in value:
+            continue
+        if m.start() >= line_start or not re.search(r"(?<=[\w}])\s*[-+*/^]", value):
+            return HEDGED, f"the closing lines assign {last.group(1)} twice"
+    return None
+
+
+def _continued_line(text: str, line_start: int) -> tuple[str, str] | None:
+    """A value alone on its line after a line that runs on into it (no sentence end:
+    ``1000% So we get`` / ``0``) closes that line's sentence: a value earlier in the
+    sentence is a second one on offer."""
+    if line_start < 2:
+        return None
+    prev_start = text.rfind("\n", 0, line_start - 1) + 1
+    prev = text[prev_start : line_start - 1].rstrip(" \t*$")
+    if not prev or not (prev[-1].isalpha() or prev[-1] == ":"):
+        return None
+    ends = list(_SENTENCE_END_RE.finditer(prev))
+    sentence = prev[ends[-1].end() :] if ends else prev
+    if sentence.lstrip().startswith("%"):
+        # a '%' after no number is no percent sign: it comments out or continues what stands
+        # before it ("2908. % So we get" / "30"), so that sentence runs on too
+        sentence = prev[ends[-2].end() :] if len(ends) > 1 else prev
+    for m in _TAIL_VALUE_RE.finditer(sentence):
+        if not _UNIT_POWER_RE.search(sentence, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
     return None
 

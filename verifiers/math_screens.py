@@ -23,6 +23,7 @@ __all__ = [
     "printed_value_of",
     "shape_mismatch",
     "stray_token",
+    "unmatched_letter",
     "unit_mismatch",
     "without_checked_approximation",
 ]
@@ -239,3 +240,36 @@ def shape_mismatch(gold: str, pred: str, gold_is_number: bool, pred_is_number: b
     ):
         return " vs ".join(sorted(kinds))
     return None
+
+
+# Command names and the words of text wrappers are no free letters: "3\pi", "\mathbf{5}",
+# "5 \text{ cm}" hold none.
+_NOT_LETTERS_RE = re.compile(
+    r"\\(?:text\w*|mathrm|mbox|operatorname|mathit|mathsf|mathtt)\s*\{[^{}]*\}|\\+[A-Za-z]+|\\."
+)
+# i and e written as the constants they are (2i, i^2, e^{3}) are no free letters.
+_LETTER_RE = re.compile(r"(?![ie](?=\s*[\^{(])|(?<=[\d{(])[ie])[A-Za-z]")
+_ANY_LETTER_RE = re.compile(r"[A-Za-z]")
+# A gold with brackets, commas or a relation is an interval, a tuple or a condition.
+_NOT_A_CONSTANT_RE = re.compile(r"[,;()\[\]<>=]|\\(?:infty|[gl]eq?|cup|cap)")
+# Two values side by side with only a percent sign between: "0% 1.0", "0\% \mathbf{1}".
+_JUXTAPOSED_RE = re.compile(
+    r"\d(?:\s*\\?%\s*|[ \t]*\n\s*)(?:\\[A-Za-z]+\s*)?\{?\s*[-+]?\.?\d"
+    # a value next to a styled value: "132 \mathbf{0}", "776\text{777}", "0.5 \text{-25}"
+    r"|\d[\s}]*\\(?:mathbf|textbf|boldsymbol|bm|text|textrm|mathrm|mbox)\s*\{\s*[-+]?\.?\d"
+    r"|\\(?:mathbf|textbf|boldsymbol|bm|text|textrm|mathrm|mbox)\s*\{\s*[-+]?[\d.]+\s*\}\s*[-+]?\.?\d"
+)
+
+
+def unmatched_letter(gold: str, pred: str) -> str | None:
+    r"""A letter of ``pred`` that a gold with no letter at all does not have, or two values
+    side by side: against a constant gold, ``0 A 1`` is no constant (sympy reads ``0*A*1 = 0``:
+    a free symbol that multiplies a zero must not vanish) and ``0\% 1.0`` no single value."""
+    bare_gold = _NOT_LETTERS_RE.sub(" ", gold)
+    if _ANY_LETTER_RE.search(bare_gold) is not None or _NOT_A_CONSTANT_RE.search(bare_gold):
+        return None
+    m = _LETTER_RE.search(_NOT_LETTERS_RE.sub(" ", pred))
+    if m is not None:
+        return m.group(0)
+    j = _JUXTAPOSED_RE.search(pred)
+    return None if j is None else j.group(0)
