@@ -69,7 +69,10 @@ def load_rows(task: Any, split: str, *, seed: int, limit: int | None, path: str 
     # outlive it and serve its rows to a new object at the same address.
     if path is not None and not isinstance(path, str | os.PathLike):
         cache_key = None
-    key = None if cache_key is None else (*cache_key, split, seed, limit, path)
+    # The data location is part of the key: the same task read after $RLVR_DATA_DIR changes
+    # (in one process) must not be served the rows of the old folder.
+    key = (None if cache_key is None
+           else (*cache_key, split, seed, limit, path, os.environ.get("RLVR_DATA_DIR")))
     with _cache_lock:
         if key is not None and key in _rows_cache:
             return _rows_cache[key]

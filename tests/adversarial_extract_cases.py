@@ -55,11 +55,18 @@ CASES: list[tuple[str, str, float, str]] = [
     # --- an early answer must not beat the final one -----------------------------------
     ("6", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
     ("5", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),
-    ("6", "#### 5\nHmm, recounting, the answer is 6.", 1.0, "early_answer"),
+    ("6", "#### 5\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
+    ("6", "#### 5\n\nHmm, recounting, the answer is 6.", 1.0, "early_answer"),
     ("5", "#### 5\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),
     (
         "17",
         "Draft: #### 18\nChecking again, the correct total is $\\boxed{17}$",
+        0.0,  # issue 30: one paragraph, one answer
+        "early_answer",
+    ),
+    (
+        "17",
+        "Draft: #### 18\n\nChecking again, the correct total is $\\boxed{17}$",
         1.0,
         "early_answer",
     ),
@@ -310,6 +317,12 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     (
         "17",
         "Draft: #### 18\nChecking again, the correct total is $\\boxed{17}$",
+        0.0,  # issue 30: one paragraph, one answer
+        "early_answer",
+    ),
+    (
+        "17",
+        "Draft: #### 18\n\nChecking again, the correct total is $\\boxed{17}$",
         1.0,
         "early_answer",
     ),

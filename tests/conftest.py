@@ -8,6 +8,14 @@ import pytest
 import torch
 
 
+@pytest.fixture(autouse=True)
+def _no_flush_to_zero_leaks():
+    """A trainer run in-process turns on flush-to-zero for speed (``--flush-denormals``);
+    the next test must not inherit it (hypothesis refuses to draw floats under it)."""
+    yield
+    torch.set_flush_denormal(False)
+
+
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
     """A 2-layer Llama with the project tokenizer, saved like any local checkpoint."""

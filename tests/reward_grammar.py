@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 
 from verifiers.countdown import countdown_check
@@ -361,6 +361,10 @@ def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrateg
         st.sampled_from([x for x in JOINERS if not (open_inside and "\n" in x)]), random_words))
     pre = draw(st.sampled_from(REASONING))
     post = draw(st.sampled_from(TRAILING_PROSE))
+    # "1 +0" inside one commitment is the sum 1 + 0, one value (as \boxed{2+3} is 5): a
+    # signed zero after the gold is arithmetic that keeps it, not a second offer
+    assume(not (position == "inside_after" and a.text[:1] in "+-"
+                and a.text[1:].strip("0.") == ""))
     if position == "inside_after":  # the commitment itself holds both: \boxed{5 or 6}
         body = _commit(form, g.text + j + a.text)
     elif position == "inside_before":  # \boxed{6 or 5}

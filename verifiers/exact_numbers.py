@@ -162,6 +162,14 @@ _NOT_SINGULAR_NOUNS = {
 _SINGULAR_NOUN_RE = re.compile(r"[a-z]{2,30}")
 
 
+_NUMBER_WORDS_TEXT = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred ones twos threes fours fives sixes sevens eights nines tens dozen"
+)
+_NUMBER_WORD_SET = frozenset(_NUMBER_WORDS_TEXT.split())
+
+
 def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None] | None:
     """``(scale, unit)`` for the words after a number, or None when they are not dressing.
 
@@ -175,6 +183,8 @@ def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None]
     if not parts:
         return scale, None
     phrase = " ".join(parts)
+    if any(part.strip("-") in _NUMBER_WORD_SET for part in parts):
+        return None  # "1 two" offers a second value, never a count noun ("5 twos" neither)
     if phrase in _UNITS:
         return scale, _UNITS[phrase]
     if phrase in _PLAIN_WORDS:

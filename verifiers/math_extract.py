@@ -1114,6 +1114,9 @@ def _last_answer_tag(text: str) -> re.Match[str] | None:
     return m
 
 
+_EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
+
+
 def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
@@ -1135,10 +1138,16 @@ def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str
         at = box[2]
     if "<answer>" in text[para_start:start]:
         values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
+    head = text[para_start:start]
+    # Earlier "####" lines of the paragraph are commitments too ("#### 31\nThe answer is 30").
+    if "####" in head:
+        for m in _EARLIER_HASHES_RE.finditer(head):
+            value = _clean(m.group(1))
+            if _TAIL_VALUE_RE.search(value):
+                values.append(value)
     # With ``clauses`` (the final answer is a clause too), earlier "answer is" clauses that
     # hold a value count as well; an earlier clause ends where the final answer starts.
-    head = text[para_start:start] if clauses else ""
-    for count, m in enumerate(_ANSWER_IS_RE.finditer(head)):
+    for count, m in enumerate(_ANSWER_IS_RE.finditer(head if clauses else "")):
         if count > 4 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
         clause = _read_clause(head, m.end())
