@@ -40,6 +40,7 @@ SLOW_FILES = {
     "test_distributed.py", "test_gpu.py", "test_train_step_benchmark.py", "test_lora.py",
     "test_name_clash.py", "test_learning_benchmark.py", "test_tool_env_learning.py",
     "test_compare.py", "test_run_lifecycle.py", "test_tasks_docs.py", "test_code_datasets.py",
+    "test_run_moments.py", "test_checkpoint_healing.py",
 }
 SLOW_TESTS = {
     "test_adapters_trainers.py::test_verl_managers_score_gsm8k_rows_with_answer_in_extra_info",
