@@ -9,9 +9,10 @@ One step::
     4. mu passes x minibatches: logp [n, L] -> policy_loss -> backward -> clip -> AdamW step
     5. sync the rollout engine, log metrics, evaluate, checkpoint
 
-``Trainer.train_step`` reads in that order. The loss is computed in ``Trainer.optimise``
-(``policy_loss``, policy_opt.algorithm.losses); the micro-batches are cut, and DDP's
-gradient sync and the non-finite checks kept, in policy_opt.training.update. What the
+``Trainer.train_step`` reads in that order. The loss is computed, and each minibatch cut
+into micro-batches, in ``Trainer.optimise`` (``policy_loss``, policy_opt.algorithm.losses;
+``self.micro_batches``, policy_opt.training.batching); DDP's gradient sync, the non-finite
+checks and the metric sums are kept in policy_opt.training.update. What the
 Trainer is built from (model, envs, engine, evaluation, checkpoints) is
 policy_opt.training.session.
 
@@ -119,9 +120,11 @@ class Trainer(Session):
         return adv.float(), keep.float()
 
     def optimise(self, step: int, batch: Batch, adv: torch.Tensor) -> dict[str, float | None]:
-        """``mu`` passes x ``minibatches``: per micro-batch, the policy's log-probs, the loss
-        (policy_opt.algorithm.losses) and its backward pass; per minibatch, one clipped AdamW
-        step. The rows, the cuts and the sums are kept by policy_opt.training.update."""
+        """``mu`` passes x ``minibatches``: each minibatch cut into micro-batches
+        (``self.micro_batches``); per micro-batch, the policy's log-probs, the loss
+        (``policy_loss``, policy_opt.algorithm.losses) and its backward pass; per minibatch,
+        one clipped AdamW step. The rows, DDP's sync, the checks and the sums are kept by
+        policy_opt.training.update."""
         signal_point("optimise")
         lr = self.cfg.lr * lr_factor(self.cfg, step, self.time_spent)
         for group in self.optimizer.param_groups:
@@ -129,7 +132,9 @@ class Trainer(Session):
         update = Update(self, step, batch, adv)
         for minibatch in update.minibatches():
             self.optimizer.zero_grad(set_to_none=True)
-            for part in minibatch.parts():
+            # The micro-batch cut: whole groups of similar length (policy_opt.training.batching).
+            plan = self.micro_batches(batch, minibatch.idx, update.micro)
+            for part in minibatch.parts(plan):
                 with part.synced():
                     with self.compute_precision():  # forward only, not the backward
                         logp = completion_logprobs(self.policy, part.batch,

@@ -5,7 +5,8 @@ the non-finite checks, the gradient clip and the metric sums.
 The loop (:meth:`policy_opt.train.Trainer.optimise`) states the update itself::
 
     for minibatch in Update(trainer, step, batch, adv).minibatches():   # mu x minibatches
-        for part in minibatch.parts():                                   # micro-batches
+        plan = trainer.micro_batches(batch, minibatch.idx, update.micro)  # the cut
+        for part in minibatch.parts(plan):                               # micro-batches
             with part.synced():
                 logp = completion_logprobs(policy, part.batch, ...)
                 loss, metrics = policy_loss(logp, part.old_logp, part.adv, ...)
@@ -138,20 +139,21 @@ class Update:
 
 
 class Minibatch:
-    """The rows of one optimiser step, the groups without signal left out (their loss and
-    gradient are 0), planned into micro-batches."""
+    """The rows of one optimiser step (``idx``), the groups without signal left out (their
+    loss and gradient are 0); :meth:`parts` walks the micro-batches the loop cut them into."""
 
     def __init__(self, update: Update, idx: torch.Tensor) -> None:
         self.update = update
         batch = update.batch
         self.num_tokens = batch.completion_mask[idx].sum()
         self.idx = idx[update.active[idx // update.g]]
-        self.plan = update.trainer.micro_batches(batch, self.idx, update.micro)
         self.finite = torch.ones((), dtype=torch.bool, device=batch.device)
 
-    def parts(self) -> Iterator[MicroBatch]:
-        for part, (rows, width) in enumerate(self.plan):
-            yield MicroBatch(self, rows, width, last=part == len(self.plan) - 1)
+    def parts(self, plan: list[tuple[torch.Tensor, int]]) -> Iterator[MicroBatch]:
+        """One :class:`MicroBatch` per (rows, width) of ``plan`` (the trainer's
+        ``micro_batches`` of :attr:`idx`)."""
+        for part, (rows, width) in enumerate(plan):
+            yield MicroBatch(self, rows, width, last=part == len(plan) - 1)
 
     def step(self) -> None:
         """Stop on a non-finite loss or gradient norm; clip; one AdamW step."""
