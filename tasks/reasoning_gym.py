@@ -180,7 +180,13 @@ def rg_accuracy(completion: str, answer: str, *, rg_key: str, partial: bool = Fa
         return Verdict(0.0, problem, gold=answer)
     entry = {"question": info.get("question", ""), "answer": info.get("rg_answer"),
              "metadata": copy.deepcopy(info.get("rg_metadata", {}))}  # a scorer may edit it
-    raw = float(_scorer(rg_key).score_answer(pred, entry))
+    try:
+        raw = float(_scorer(rg_key).score_answer(pred, entry))
+    except Exception as e:  # noqa: BLE001 - its scorers parse the model's text and can raise
+        # on what they cannot read ('11 units' in prime_factorization): a wrong answer, not
+        # an infrastructure fault (which would drop the sample as "no signal")
+        return Verdict(0.0, f"{WRONG}: reasoning-gym's scorer refused it "
+                       f"({type(e).__name__}: {str(e)[:80]})", pred=pred, gold=answer)
     reward = raw if partial else float(raw == 1.0)
     reason = CORRECT if raw == 1.0 else WRONG if raw == 0.0 else f"{WRONG}: partial {raw:.3g}"
     return Verdict(reward, reason, pred=pred, gold=answer, details={"rg_score": raw})

@@ -100,6 +100,15 @@ def test_the_answer_is_the_last_tag_and_nothing_may_follow_it(rg):
         assert task.score(row, completion).breakdown["accuracy"] == expected, completion
 
 
+def test_a_scorer_that_raises_on_the_answer_scores_zero_not_no_signal(rg):
+    # prime_factorization's scorer int()s each factor: '11 units' raises ValueError there
+    task = tasks.get("rg:prime_factorization", size=5, test_size=5)
+    row = task.rows("test", limit=1)[0]
+    score = task.score(row, "<answer>11 units</answer>")
+    assert score.total is not None and score.breakdown["accuracy"] == 0.0
+    assert "scorer refused" in score.reasons["accuracy"] and not score.errors
+
+
 def test_rows_are_seeded_and_splits_differ(rg):
     task = tasks.get("rg:basic_arithmetic", size=30, test_size=30)
 
