@@ -122,6 +122,12 @@ def make(name: str, **kwargs: Any) -> gymnasium.Env:
         >>> make("tasks.arithmetic:arithmetic").spec.id
         'rlvr/arithmetic-v0'
     """
+    from tasks.registry import is_family
+
+    if is_family(name):  # rg:leg_counting: a task family's member, not a module
+        from envs.single_turn import SingleTurnEnv
+
+        return SingleTurnEnv(name, **kwargs)
     if isinstance(name, str) and ":" in name:
         return _make_from_module(name, kwargs)
     return gymnasium.make(env_id(name), **kwargs)

@@ -45,7 +45,23 @@ class Mixture:
 
 def is_mixture(spec: Any) -> bool:
     """Whether ``spec`` (an ``--env`` value) is a mixture rather than one env."""
-    return not isinstance(spec, str) or "=" in spec
+    return not isinstance(spec, str) or any(_split_weight(p)[1] for p in spec.split(","))
+
+
+def _split_weight(part: str) -> tuple[str, str, str]:
+    """``(name, "=", weight)`` of one mixture entry, ``(part, "", "")`` without a weight. A
+    name may carry options as a query (``rg:gcd?level=2``): its ``=`` signs are the options',
+    and a weight follows the last one (``rg:gcd?level=2=0.3``).
+
+    >>> _split_weight("rg:gcd?level=2"), _split_weight("rg:gcd?level=2=0.3")
+    (('rg:gcd?level=2', '', ''), ('rg:gcd?level=2', '=', '0.3'))
+    """
+    _, query_mark, query = part.partition("?")
+    if not query_mark:
+        return part.partition("=")  # type: ignore[return-value]
+    if query.rpartition("&")[2].count("=") < 2:
+        return part, "", ""
+    return part.rpartition("=")  # type: ignore[return-value]
 
 
 def parse_mixture(spec: Any, *, field: str = "--env") -> Mixture | None:
@@ -55,11 +71,11 @@ def parse_mixture(spec: Any, *, field: str = "--env") -> Mixture | None:
     negative or non-finite weight, or a task given twice.
     """
     if isinstance(spec, str):
-        if "=" not in spec:
+        if not is_mixture(spec):
             return None
         items: list[tuple[Any, Any]] = []
         for part in spec.split(","):
-            name, eq, weight = part.partition("=")
+            name, eq, weight = _split_weight(part)
             if not eq:
                 raise ValueError(f"{field} {spec!r}: {part.strip()!r} has no weight; a "
                                  "mixture gives every task one (gsm8k=0.7,math500=0.3)")
@@ -71,8 +87,9 @@ def parse_mixture(spec: Any, *, field: str = "--env") -> Mixture | None:
         for entry in spec:
             if isinstance(entry, Mapping) and len(entry) == 1:
                 items.extend(entry.items())
-            elif isinstance(entry, str) and "=" in entry:
-                items.append(tuple(entry.split("=", 1)))  # type: ignore[arg-type]
+            elif isinstance(entry, str) and _split_weight(entry)[1]:
+                name, _, weight = _split_weight(entry)
+                items.append((name, weight))
             else:
                 raise ValueError(f"{field}: a mixture entry must be 'name: weight' or "
                                  f"'name=weight', got {entry!r}")

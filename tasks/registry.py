@@ -32,6 +32,9 @@ _BUILTIN: dict[str, str] = {
     "countdown": "tasks.countdown:countdown",
 }
 _REGISTRY: dict[str, Factory] = {}
+# Families named "prefix:NAME" (reasoning-gym's datasets: "rg:leg_counting"): prefix ->
+# "module:resolve", where resolve(NAME) returns the factory of that member.
+FAMILIES: dict[str, str] = {"rg": "tasks.reasoning_gym:family_factory"}
 
 
 def register(name: str) -> Callable[[F], F]:
@@ -73,11 +76,20 @@ def factory(name: str) -> Factory:
     if found is None and name in _BUILTIN:
         _import(_BUILTIN[name])  # its @register fills _REGISTRY
         found = _REGISTRY.get(name)
-    if found is None and ":" in name:
+    if found is None and is_family(name):
+        prefix, _, member = name.partition(":")
+        found = _import(FAMILIES[prefix])(member)
+    elif found is None and ":" in name:
         found = _import(name)
     if found is None:
         raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(names())}")
     return found
+
+
+def is_family(name: str) -> bool:
+    """Whether ``name`` names a member of a task family (``rg:leg_counting``), not a
+    ``module:factory``."""
+    return isinstance(name, str) and name.partition(":")[0] in FAMILIES and ":" in name
 
 
 def get(name: str, **kwargs: Any) -> Task:
