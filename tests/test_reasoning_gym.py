@@ -181,10 +181,14 @@ def test_the_env_runs_an_episode_and_pickles(rg):
 def test_the_probe_runs_on_a_reasoning_gym_task(rg, capsys):
     tasks_main(["probe", "rg:leg_counting", "-n", "2", "--json"])
     report = json.loads(capsys.readouterr().out)
-    assert report["totals"]["probes"] > 100
+    totals = report["totals"]
+    assert totals["probes"] > 100
     # every control (the reference, restated) is paid and nothing errs or overruns
-    kinds = {f["kind"] for f in report["findings"]}
-    assert not kinds & {"refused", "error", "overrun"}, kinds
+    assert totals["false_negatives"] == totals["errors"] == totals["overruns"] == 0, totals
+    # reasoning-gym's own reading (the last tag, whatever follows) paid these in full
+    for family in ("hedge", "later_value", "prose_alternative", "or_scripts", "padding",
+                   "hidden_commitment", "early_gold"):
+        assert report["families"][family]["false_positives"] == 0, family
 
 
 @pytest.mark.slow
