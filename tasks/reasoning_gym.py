@@ -85,6 +85,17 @@ def parse_name(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
+def describe() -> str:
+    """One line for ``python -m tasks list``."""
+    try:
+        known = _package().factory.DATASETS
+    except ImportError as e:
+        return f"reasoning-gym's datasets ({e})"
+    names = sorted(set(known) - {"composite"})
+    return (f"reasoning-gym's {len(names)} datasets and their composites: "
+            f"{', '.join(names[:4])}, ... (options: rg:NAME?level=2&size=500)")
+
+
 def family_factory(spec: str) -> functools.partial:
     """The task factory for ``rg:`` + ``spec`` (``tasks.registry`` calls this): fails in one
     line when reasoning-gym is missing or ``spec`` names no dataset of it."""

@@ -46,6 +46,12 @@ def test_without_the_package_train_fails_in_one_line_before_loading_a_model(
     assert "--env" in err and "pip install -e '.[reasoning-gym]'" in err
 
 
+def test_the_task_list_names_the_family_and_how_to_get_it(no_reasoning_gym, capsys):
+    assert tasks_main(["list"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("rg:NAME"))
+    assert "pip install -e '.[reasoning-gym]'" in line
+
+
 def test_a_weighted_query_name_is_a_mixture_and_a_plain_query_is_not():
     assert not is_mixture("rg:leg_counting?level=2&size=50")
     assert parse_mixture("rg:leg_counting?level=2&size=50") is None
