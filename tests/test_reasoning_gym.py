@@ -157,9 +157,12 @@ def test_config_fields_are_checked_and_bad_names_fail_in_one_line(rg, capsys):
         tasks.get("rg:leg_counting", min_animal=4)
     with pytest.raises(ValueError, match="max_animals must be >= min_animals"):
         tasks.get("rg:leg_counting", min_animals=5, max_animals=2)
-    assert tasks_main(["show", "rg:no_such_dataset"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "unknown reasoning-gym dataset" in err
+    for name, why in (("rg:no_such_dataset", "unknown reasoning-gym dataset"),
+                      ("rg:gcd?level", "expected KEY=VALUE"),
+                      ("rg:gcd?level=easy", "level must be an int")):
+        assert tasks_main(["show", name]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and why in err, err
 
 
 def test_composites_mix_datasets_and_score_with_each_ones_scorer(rg):
