@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -25,7 +26,7 @@ from tasks.audit import audit, explain
 from tasks.base import ENDLESS_LIMIT, Task
 from tasks.loading import LoadError, load_task
 from tasks.prompts import render_plain
-from tasks.registry import get, names
+from tasks.registry import FAMILIES, get, names
 from tasks.sources import DataError, DataNotFound
 from verifiers.closed_pipe import run_main
 
@@ -172,6 +173,9 @@ def _main(argv: Sequence[str] | None) -> int:
                 print(f"{name:12s} splits={','.join(task.splits):24s} {task.description}")
             except Exception as e:  # one broken task must not hide the others from the list
                 print(f"{name:12s} (cannot load: {type(e).__name__}: {e})")
+        for prefix, target in FAMILIES.items():  # rg:NAME: too many members to list each
+            module = importlib.import_module(target.partition(":")[0])
+            print(f"{prefix + ':NAME':12s} {module.describe()}")
         return 0
     try:
         task = load_task(args.task, modules=args.module, options=dict(args.option))

@@ -85,18 +85,36 @@ def parse_name(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
+def describe() -> str:
+    """One line for ``python -m tasks list``."""
+    try:
+        known = _package().factory.DATASETS
+    except ImportError as e:
+        return f"reasoning-gym's datasets ({e})"
+    names = sorted(set(known) - {"composite"})
+    return (f"reasoning-gym's {len(names)} datasets and their composites: "
+            f"{', '.join(names[:4])}, ... (options: rg:NAME?level=2&size=500)")
+
+
 def family_factory(spec: str) -> functools.partial:
     """The task factory for ``rg:`` + ``spec`` (``tasks.registry`` calls this): fails in one
     line when reasoning-gym is missing or ``spec`` names no dataset of it."""
     rg = _package()
-    name, options = parse_name(spec)
+    name = spec.partition("?")[0].strip()
     known = rg.factory.DATASETS
     for part in name.split("+"):
         if part not in known:
             raise KeyError(f"unknown reasoning-gym dataset {part!r} (rg:{spec}); it has "
                            f"{len(known)}: {', '.join(sorted(known)[:8])}, ... "
                            "(reasoning_gym.factory.DATASETS)")
-    return functools.partial(reasoning_gym_task, name, **options)
+    return functools.partial(_from_spec, spec)
+
+
+def _from_spec(spec: str, **options: Any) -> Task:
+    # the query is read when the task is built, where a bad option is a ValueError the
+    # commands report in one line; keywords win over the query
+    name, query = parse_name(spec)
+    return reasoning_gym_task(name, **{**query, **options})
 
 
 def _dataset_config(name: str, level: int | Mapping[str, int] | None,
