@@ -100,10 +100,12 @@ from __future__ import annotations
 
 import re
 import time
+from fractions import Fraction
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import (
+    MAX_NUMBER_CHARS,
     format_fraction,
     long_decimal_matches,
     parse_number,
@@ -164,6 +166,10 @@ MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy woul
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
 _PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
+# A bare ASCII integer or decimal: every screen of ``_compare`` passes it unchanged and
+# ``parse_quantity`` reads it as itself, so two of them are compared at once (GSM8K's golds
+# and most answers are integers; the full path costs ~40 us, this one ~1 us).
+_PLAIN_NUMBER_RE = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
 # Killing a worker that overran and starting its successor costs up to ~0.6 s on a loaded
@@ -192,6 +198,8 @@ def normalize_gold(answer: str) -> str:
     """
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+    if _PLAIN_NUMBER_RE.fullmatch(answer):
+        return answer  # what every step below returns for it
     boxed = last_boxed(answer)
     if boxed is not None:
         return _clean(boxed)
@@ -199,6 +207,14 @@ def normalize_gold(answer: str) -> str:
     if pos >= 0:
         return _clean(answer[pos + 4 :].split("\n", 1)[0])
     return _clean(answer)
+
+
+def _plain_number(text: str) -> Fraction | None:
+    """The value of ``text`` when it is a bare ASCII integer or decimal (``parse_quantity``'s
+    reading of it), else None."""
+    if len(text) > MAX_NUMBER_CHARS or _PLAIN_NUMBER_RE.fullmatch(text) is None:
+        return None
+    return Fraction(int(text)) if "." not in text else Fraction(text)
 
 
 def _guard(text: str) -> str | None:
@@ -225,6 +241,13 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         # First, so that every in-process step below reads at most this much.
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
+    g_plain, p_plain = _plain_number(gold), _plain_number(pred)
+    if g_plain is not None and p_plain is not None:
+        # The exact path below, without the screens that both sides pass unchanged.
+        if g_plain != p_plain and long_decimal_matches(pred, g_plain):
+            return True, CORRECT, {"path": "exact", "printed_digits": True}
+        equal = g_plain == p_plain
+        return equal, CORRECT if equal else WRONG, {"path": "exact"}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
     pred = without_checked_approximation(pred)
     bare = gold.strip()
@@ -384,7 +407,7 @@ _LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 /
 
 def _assigned_value(pred: str, gold: str) -> str:
     """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``."""
-    if "=" in gold:
+    if "=" in gold or "=" not in pred:
         return pred
     m = _ASSIGNED_RE.fullmatch(pred)
     if m is None or _LIST_COMMA_RE.search(m.group("value")):
@@ -464,7 +487,10 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)
-    p_num = parse_number(pred) if details["path"] == "exact" else None
+    p_num = None
+    if details["path"] == "exact":
+        p_num = _plain_number(pred)
+        p_num = parse_number(pred) if p_num is None else p_num
     shown = format_fraction(p_num) if p_num is not None else pred
     return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
 
