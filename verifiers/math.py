@@ -209,12 +209,12 @@ def normalize_gold(answer: str) -> str:
     return _clean(answer)
 
 
-def _plain_number(text: str) -> Fraction | None:
-    """The value of ``text`` when it is a bare ASCII integer or decimal (``parse_quantity``'s
-    reading of it), else None."""
+def _plain_number(text: str) -> int | Fraction | None:
+    """The value of ``text`` when it is a bare ASCII integer (an ``int``) or decimal (a
+    ``Fraction``): ``parse_quantity``'s reading of it; else None."""
     if len(text) > MAX_NUMBER_CHARS or _PLAIN_NUMBER_RE.fullmatch(text) is None:
         return None
-    return Fraction(int(text)) if "." not in text else Fraction(text)
+    return int(text) if "." not in text else Fraction(text)
 
 
 def _guard(text: str) -> str | None:
@@ -244,7 +244,7 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     g_plain, p_plain = _plain_number(gold), _plain_number(pred)
     if g_plain is not None and p_plain is not None:
         # The exact path below, without the screens that both sides pass unchanged.
-        if g_plain != p_plain and long_decimal_matches(pred, g_plain):
+        if g_plain != p_plain and "." in pred and long_decimal_matches(pred, Fraction(g_plain)):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         equal = g_plain == p_plain
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
@@ -427,6 +427,8 @@ def _several_values(gold: str) -> bool:
 
 
 def _check_timeout(timeout: Any) -> float:
+    if type(timeout) is float and timeout > 0:
+        return timeout
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     return float(timeout)
@@ -489,8 +491,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         return Verdict(None, reason, pred, gold, details)
     p_num = None
     if details["path"] == "exact":
-        p_num = _plain_number(pred)
-        p_num = parse_number(pred) if p_num is None else p_num
+        plain = _plain_number(pred)
+        p_num = parse_number(pred) if plain is None else Fraction(plain)
     shown = format_fraction(p_num) if p_num is not None else pred
     return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
 
