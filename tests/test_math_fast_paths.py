@@ -69,6 +69,23 @@ def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
     assert calls == []
 
 
+def test_the_prediction_is_parsed_once(monkeypatch):
+    # Stage 3 parses each side once: the value shown in the verdict is the one compared, not
+    # a second parse of the prediction.
+    calls = []
+    for name in ("parse_quantity", "parse_number"):
+        real = getattr(math_module, name)
+        monkeypatch.setattr(
+            math_module, name, lambda text, _real=real, _name=name: calls.append(text) or _real(text)
+        )
+    verdict = math_check(r"so the answer is $\boxed{\frac{28}{6}}$.", r"\frac{14}{3}")
+    assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "14/3", "exact")
+    assert sorted(calls) == sorted([r"\frac{14}{3}", r"\frac{28}{6}"])
+    # An item of a list decided (a labelled gold): the list is shown whole.
+    verdict = math_check(r"\boxed{4, 6}", "AB=4, CD=5")
+    assert (verdict.reward, verdict.pred, verdict.details["path"]) == (0.0, "4, 6", "exact")
+
+
 COMPLEX = [
     ("6 - 5i", r"\sqrt{51}", False),
     ("-50", "6 - 5i", False),

@@ -224,7 +224,9 @@ def _guard(text: str) -> str | None:
     return runaway(text)
 
 
-def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
+def _compare(
+    gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
+) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details) for a bare gold and a bare prediction; equal is None when no
     signal could be obtained. Every sympy call it makes, together, runs within ``timeout``.
 
@@ -235,6 +237,9 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     (``(5, \\infty)`` for ``x > 5``); the members of a gold that is a set or list of solutions,
     in any order (``(6, 2), (2, 2)`` for ``(2,2),(6,2)``). Not equal: a tuple in another order or
     written as a set; several values against a gold that is one value (reason ``hedged``).
+
+    When the exact path decides, the prediction's value is appended to ``value_out`` (the
+    parse is not repeated to show it).
     """
     deadline = time.monotonic() + timeout
     if len(pred) > MAX_ANSWER_CHARS:
@@ -244,6 +249,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     g_plain, p_plain = _plain_number(gold), _plain_number(pred)
     if g_plain is not None and p_plain is not None:
         # The exact path below, without the screens that both sides pass unchanged.
+        if value_out is not None:
+            value_out.append(Fraction(p_plain))
         if g_plain != p_plain and "." in pred and long_decimal_matches(pred, Fraction(g_plain)):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         equal = g_plain == p_plain
@@ -252,7 +259,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
-    if list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+    g_items = list_items(gold)
+    if g_items > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
         # tuple: (1, -2) is one ordered answer.
         pred = as_solution_list(pred) or pred
@@ -262,12 +270,14 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         labelled = labelled_values(gold)
         if labelled is not None and len(labelled) > 1:
             return _compare_in_order(labelled, pred, deadline)
-        gold = labelled[0] if labelled else drop_assignment(gold)
+        unlabelled = labelled[0] if labelled else drop_assignment(gold)
+        if unlabelled != gold:
+            gold, g_items = unlabelled, list_items(unlabelled)
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not RELATION_RE.search(gold):
         # A gold that is a set of reals ("x > 3", "(-\infty, 2) \cup (3, \infty)") may be
         # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
-    p_items, g_items = list_items(pred), list_items(gold)
+    p_items = list_items(pred)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
         # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
@@ -280,6 +290,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     p_num = None if p_qty is None else p_qty[0]
     if g_qty is not None and p_qty is not None:
         (g_num, g_unit), (p_num, p_unit) = g_qty, p_qty
+        if value_out is not None:
+            value_out.append(p_num)
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
@@ -475,7 +487,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
         alternatives = ()
     deadline = time.monotonic() + timeout  # one deadline for every comparison below
-    equal, reason, details = _compare(gold, pred, timeout)
+    value: list[Fraction] = []  # the prediction's exact value, when the exact path decides
+    equal, reason, details = _compare(gold, pred, timeout, value)
     details = {"source": source, **details}
     for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
@@ -491,8 +504,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         return Verdict(None, reason, pred, gold, details)
     p_num = None
     if details["path"] == "exact":
-        plain = _plain_number(pred)
-        p_num = parse_number(pred) if plain is None else Fraction(plain)
+        # Empty when an item of a list decided (a labelled gold): the list is read whole.
+        p_num = value[0] if value else parse_number(pred)
     shown = format_fraction(p_num) if p_num is not None else pred
     return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
 
