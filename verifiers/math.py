@@ -38,7 +38,7 @@ Comparison, cheapest first:
    towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
    and reason ``timeout``.
 4. ``numeric``: both sides are constant expressions (``2\sqrt{2}``, ``\frac{\pi}{3}``,
-   ``2^{-99}``) -> compared exactly when both are rational (``10^{100}+1`` is not
+   ``2^{-99}``, ``6 - 5i``) -> compared exactly when both are rational (``10^{100}+1`` is not
    ``10^{100}``), else evaluated with mpmath in this process at a precision that covers their
    longest numeral and the spread of magnitudes they pass through, and required to agree to 50
    relative digits beyond that (``verifiers.latex_numeric``; the symbolic path applies the same
