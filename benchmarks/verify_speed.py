@@ -14,6 +14,11 @@ Workloads (from $RLVR_DATA_DIR, default ../shared/data):
 - math500: each MATH-500 answer written as a completion ("... the answer is $\\boxed{A}$.")
   scored against its own answer and against the next row's answer.
 
+Wall time decides the speed-up. On a machine shared with other work, wall time swings with the
+load (and math-verify slows more than we do), so CPU seconds are printed too: this process's,
+plus those of its children (our symbolic worker), read from /proc and ``getrusage``. Their
+ratio is the steadier figure on a loaded machine.
+
 Also printed: agreement with math-verify (on every input where math-verify's verdict is
 right: own answer -> equivalent; a different row's answer -> not equivalent unless the two
 answers are the same string) and the per-call overhead of ``run_with_deadline``.
@@ -31,6 +36,7 @@ import gc
 import json
 import logging
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -109,16 +115,37 @@ def ours_judge(completion: str, gold: str) -> bool:
     return math_check(completion, gold).correct
 
 
-def timed(judge, inputs) -> tuple[float, list[bool]]:
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its children, live (the symbolic worker:
+    utime + stime from /proc, Linux only) or reaped (``getrusage``)."""
+    total = time.process_time()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total += usage.ru_utime + usage.ru_stime
+    me, tick = os.getpid(), os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # after the "(name)": state, ppid, ... utime and stime are fields 14 and 15
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 12 and int(fields[1]) == me:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def timed(judge, inputs) -> tuple[float, float, list[bool]]:
+    """(wall seconds, CPU seconds, verdicts)."""
     clear_caches()
+    cpu = cpu_seconds()
     start = time.perf_counter()
     verdicts = [judge(c, g) for c, g, _ in inputs]
-    return time.perf_counter() - start, verdicts
+    wall = time.perf_counter() - start
+    return wall, cpu_seconds() - cpu, verdicts
 
 
 def report(name: str, inputs) -> None:
-    t_mv, mv = timed(math_verify_judge, inputs)
-    t_ours, ours = timed(ours_judge, inputs)
+    t_mv, cpu_mv, mv = timed(math_verify_judge, inputs)
+    t_ours, cpu_ours, ours = timed(ours_judge, inputs)
     n = len(inputs)
     mv_right = [i for i, (_, _, label) in enumerate(inputs) if mv[i] == label]
     differ = [i for i in mv_right if ours[i] != mv[i]]
@@ -128,6 +155,10 @@ def report(name: str, inputs) -> None:
     print(f"  math-verify parse+verify: {n / t_mv:10.1f} /s   ({t_mv:.2f} s)")
     print(f"  verifiers.math_check   : {n / t_ours:10.1f} /s   ({t_ours:.2f} s)")
     print(f"  speed-up: {t_mv / t_ours:.1f}x")
+    print(
+        f"  CPU seconds: math-verify {cpu_mv:.2f}, ours {cpu_ours:.2f} (with the worker's): "
+        f"{cpu_mv / max(cpu_ours, 1e-9):.1f}x"
+    )
     print(
         f"  verdicts agree with the label: ours {ours_acc:.1%}, math-verify {mv_acc:.1%}; "
         f"where math-verify is right ({len(mv_right)}), ours differs on {len(differ)}"

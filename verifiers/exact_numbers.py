@@ -210,21 +210,28 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     s = s.rstrip(" .;,\n\t")
     if s.startswith("$") and s.endswith("$") and len(s) >= 2:
         s = s.strip("$").strip()
-    s = re.sub(r",\\!\s*", ",", s)  # MATH writes 11,\! 111 for 11,111
+    # Each rewrite below runs only where its pattern's literal part occurs: most answers are
+    # plain, and this parse is on every check's path.
+    if ",\\!" in s:
+        s = re.sub(r",\\!\s*", ",", s)  # MATH writes 11,\! 111 for 11,111
     s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace("\u2212", "-")
-    s = s.replace("{,}", ",").replace("\\,", ",") if re.search(r"\d(?:\{,\}|\\,)\d{3}", s) else s
-    s = _SPACES_RE.sub(" ", s)
+    if ("{,}" in s or "\\," in s) and re.search(r"\d(?:\{,\}|\\,)\d{3}", s):
+        s = s.replace("{,}", ",").replace("\\,", ",")
+    if "\\" in s or "~" in s:
+        s = _SPACES_RE.sub(" ", s)
     s = s.replace("\\left", "").replace("\\right", "")
     # "\$5" and "$18" are money; "$5$ cm" has math delimiters (an even number of bare "$").
     bare_dollars = s.count("$") - s.count("\\$")
     unit = "dollar" if "\\$" in s or bare_dollars % 2 else None
     s = s.replace("\\$", "").replace("$", "").replace("\\%", "").replace("%", "")
-    s, degrees = _DEGREE_RE.subn("", s)
-    if degrees:
-        unit = "deg" if unit is None else None
+    if "\\circ" in s or "\\degree" in s or "\u00b0" in s:
+        s, degrees = _DEGREE_RE.subn("", s)
+        if degrees:
+            unit = "deg" if unit is None else None
     # \text{...} becomes its words; only trailing words can be dressing, so "\text{not } 5"
     # stays "not 5" and is no number.
-    s = _TEXT_UNIT_RE.sub(lambda m: f" {m.group(1)} ", s)
+    if "\\" in s:
+        s = _TEXT_UNIT_RE.sub(lambda m: f" {m.group(1)} ", s)
     s = s.strip()
     scale = 1
     m = _TRAILING_WORDS_RE.search(s)
@@ -285,6 +292,10 @@ def parse_quantity(text: str) -> tuple[Fraction, str | None] | None:
 
 def _parse_bare(s: str) -> Fraction | None:
     try:
+        # Only the \frac form holds "\frac": the forms before it cannot match it.
+        if "\\frac" in s and (m := _FRAC_RE.fullmatch(s)):
+            sign, whole, inner_sign, num_b, num_d, den_b, den_d = m.groups()
+            return _mixed(sign, whole, inner_sign, num_b or num_d, den_b or den_d)
         if m := _PLAIN_RE.fullmatch(s):
             value = Fraction(m.group(2).replace(",", ""))
             return -value if m.group(1) in ("-", "\u2212") else value

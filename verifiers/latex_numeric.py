@@ -11,6 +11,9 @@ tuples, sets, functions, units), which then goes to the symbolic path.
 Grammar: numbers, ``+ - * /``, ``\cdot``, ``\times``, ``\div``, implicit products, ``^``
 (right-associative, ``{..}`` or one token), ``\frac``/``\dfrac``/``\tfrac`` (``\frac12`` too),
 ``\sqrt{}``, ``\sqrt[n]{}``, ``\pi``, parentheses and braces, ``\left``/``\right``.
+``compare_constants`` also reads ``i`` as the imaginary unit, as the symbolic path does
+(``6 - 5i``, ``\frac{1}{i}``, ``(1+i)^2``): sums, products, quotients and integer powers of
+complex values only; a root or a non-integer power of one goes to the symbolic path.
 
 >>> compare_constants(r"2\sqrt{2}", r"\sqrt{8}")
 True
@@ -109,10 +112,12 @@ def _int_root(n: int, k: int) -> int | None:
 
 
 class _Parser:
-    def __init__(self, tokens: list[str], mp: Any) -> None:
+    def __init__(self, tokens: list[str], mp: Any, imaginary: bool = False) -> None:
         self.toks = tokens
         self.i = 0
         self.mp = mp
+        # "i" is the imaginary unit (never in exact mode: a Gaussian rational is no Fraction).
+        self.imaginary = imaginary and mp is not _EXACT
         # Binary magnitudes of the values the expression passes through: their spread is the
         # cancellation a fixed precision would hide (10^{100} + 1 - 10^{100}).
         self.mags: list[int] = []
@@ -156,6 +161,7 @@ class _Parser:
             or tok in _OPEN
             or tok in _FRACS
             or tok in (r"\sqrt", r"\pi")
+            or (tok == "i" and self.imaginary)
         )
 
     def term(self) -> Any:
@@ -189,6 +195,8 @@ class _Parser:
         if self.peek() == "^":
             self.take()
             exponent = self.group_or_token(allow_sign=True)
+            if self.is_complex(base) or self.is_complex(exponent):
+                return self.note(self.complex_power(base, exponent))
             if base == 0 and exponent <= 0:
                 raise _NotConstant("0 to a non-positive power")
             # Bound the exponent itself, then the result's size in bits (either sign: a tiny
@@ -203,6 +211,24 @@ class _Parser:
                 raise _NotConstant("complex power")
             return self.note(result)
         return self.note(base)
+
+    def is_complex(self, value: Any) -> bool:
+        return self.imaginary and isinstance(value, self.mp.mpc)
+
+    def complex_power(self, base: Any, exponent: Any) -> Any:
+        """An integer power of a complex base; any other power involving a complex value has
+        branches, which the symbolic path chooses."""
+        mp = self.mp
+        if self.is_complex(exponent) or exponent != int(exponent):
+            raise _NotConstant("complex power with branches")
+        n = int(exponent)
+        if abs(n) > MAX_EXPONENT:
+            raise _NotConstant("exponent too large")
+        if base == 0 and n <= 0:
+            raise _NotConstant("0 to a non-positive power")
+        if base != 0 and (abs(mp.mag(base)) + 1) * abs(n) > _MAX_BITS:
+            raise _NotConstant("power too large")
+        return mp.power(base, n)
 
     def group_or_token(self, allow_sign: bool = False) -> Any:
         tok = self.peek()
@@ -243,6 +269,8 @@ class _Parser:
                 index = self.expr()
                 self.take("]")
             radicand = self.group_or_token()
+            if self.is_complex(radicand) or (index is not None and self.is_complex(index)):
+                raise _NotConstant("root of a complex number")
             if radicand < 0:
                 raise _NotConstant("root of a negative number")
             if index is None:
@@ -254,6 +282,8 @@ class _Parser:
             )
         if tok == r"\pi":
             return +mp.pi if mp is not _EXACT else mp.pi
+        if tok == "i" and self.imaginary:
+            return mp.mpc(0, 1)
         raise _NotConstant(f"not a constant: {tok!r}")
 
     def frac_arg(self) -> Any:
@@ -294,20 +324,22 @@ def _tokens(latex: str) -> list[str]:
     return toks
 
 
-def _evaluate(latex: str, dps: int = _DPS) -> tuple[Any, int] | None:
+def _evaluate(latex: str, dps: int = _DPS, imaginary: bool = False) -> tuple[Any, int] | None:
     """(value at ``dps`` digits, bits a fixed precision could lose: the spread of the
-    magnitudes passed through plus the longest numeral), or None."""
+    magnitudes passed through plus the longest numeral), or None. A complex value only where
+    ``imaginary`` (``i`` is then the imaginary unit)."""
     if not isinstance(latex, str) or not latex.strip() or len(latex) > _MAX_CHARS:
         return None
     ctx = _context(dps)
-    parser = _Parser(_tokens_or_none(latex) or [], ctx)
+    parser = _Parser(_tokens_or_none(latex) or [], ctx, imaginary)
     if not parser.toks:
         return None
     try:
         value = parser.parse()
     except (_NotConstant, ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return None
-    if not isinstance(value, ctx.mpf) or not ctx.isfinite(value):
+    kinds = (ctx.mpf, ctx.mpc) if imaginary else ctx.mpf
+    if not isinstance(value, kinds) or not ctx.isfinite(value):
         return None
     spread = max(parser.mags) - min(parser.mags) if parser.mags else 0
     return value, spread + (parser.digits * 10) // 3 + 1
@@ -364,7 +396,7 @@ def compare_constants(gold: str, pred: str) -> bool | None:
     through (evaluated at that precision): a fixed precision would call
     ``\sqrt{10^{100}+1}`` and ``10^{50}`` equal.
     """
-    a, b = _evaluate(gold), _evaluate(pred)
+    a, b = _evaluate(gold, imaginary=True), _evaluate(pred, imaginary=True)
     if a is None or b is None:
         return None
     ctx = _context()
@@ -379,7 +411,7 @@ def compare_constants(gold: str, pred: str) -> bool | None:
     dps = _REL_TOL_DIGITS + extra + 30
     if dps > _MAX_DPS:
         return None  # no verdict here: the symbolic path decides within its deadline
-    a, b = _evaluate(gold, dps), _evaluate(pred, dps)
+    a, b = _evaluate(gold, dps, imaginary=True), _evaluate(pred, dps, imaginary=True)
     if a is None or b is None:
         return None
     return _agree(a[0], b[0], dps - 30, _context(dps))

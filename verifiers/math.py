@@ -38,7 +38,7 @@ Comparison, cheapest first:
    towers, exponents or factorials beyond ``MAX_EXPONENT``) are refused up front with reward 0
    and reason ``timeout``.
 4. ``numeric``: both sides are constant expressions (``2\sqrt{2}``, ``\frac{\pi}{3}``,
-   ``2^{-99}``) -> compared exactly when both are rational (``10^{100}+1`` is not
+   ``2^{-99}``, ``6 - 5i``) -> compared exactly when both are rational (``10^{100}+1`` is not
    ``10^{100}``), else evaluated with mpmath in this process at a precision that covers their
    longest numeral and the spread of magnitudes they pass through, and required to agree to 50
    relative digits beyond that (``verifiers.latex_numeric``; the symbolic path applies the same
@@ -100,10 +100,12 @@ from __future__ import annotations
 
 import re
 import time
+from fractions import Fraction
 from typing import Any
 
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import (
+    MAX_NUMBER_CHARS,
     format_fraction,
     long_decimal_matches,
     parse_number,
@@ -164,6 +166,10 @@ MAX_ANSWER_CHARS = 1_000  # longer extracted answers are not answers; sympy woul
 _HEDGE_RE = re.compile(r"(?:\bor\b|\\text\{\s*or\s*\}|\\lor\b|\\vee\b)", re.IGNORECASE)
 _PERCENT_END_RE = re.compile(r"(?:\\?%|\\text\{\s*percent\s*\})\s*$")
 _PLUS_MINUS_RE = re.compile(r"\\pm\b|\\mp\b|±")
+# A bare ASCII integer or decimal: every screen of ``_compare`` passes it unchanged and
+# ``parse_quantity`` reads it as itself, so two of them are compared at once (GSM8K's golds
+# and most answers are integers; the full path costs ~40 us, this one ~1 us).
+_PLAIN_NUMBER_RE = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # By name: sympy is imported in the worker only, never in the caller's process.
 _SYMBOLIC = FunctionRef("verifiers.latex_equiv:symbolic_equiv")
 # Killing a worker that overran and starting its successor costs up to ~0.6 s on a loaded
@@ -192,6 +198,8 @@ def normalize_gold(answer: str) -> str:
     """
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+    if _PLAIN_NUMBER_RE.fullmatch(answer):
+        return answer  # what every step below returns for it
     boxed = last_boxed(answer)
     if boxed is not None:
         return _clean(boxed)
@@ -201,6 +209,14 @@ def normalize_gold(answer: str) -> str:
     return _clean(answer)
 
 
+def _plain_number(text: str) -> int | Fraction | None:
+    """The value of ``text`` when it is a bare ASCII integer (an ``int``) or decimal (a
+    ``Fraction``): ``parse_quantity``'s reading of it; else None."""
+    if len(text) > MAX_NUMBER_CHARS or _PLAIN_NUMBER_RE.fullmatch(text) is None:
+        return None
+    return int(text) if "." not in text else Fraction(text)
+
+
 def _guard(text: str) -> str | None:
     """Why ``text`` must not reach sympy, or None (``verifiers.latex_guard``)."""
     if len(text) > MAX_ANSWER_CHARS:
@@ -208,7 +224,9 @@ def _guard(text: str) -> str | None:
     return runaway(text)
 
 
-def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, dict[str, Any]]:
+def _compare(
+    gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
+) -> tuple[bool | None, str, dict[str, Any]]:
     """(equal?, reason, details) for a bare gold and a bare prediction; equal is None when no
     signal could be obtained. Every sympy call it makes, together, runs within ``timeout``.
 
@@ -219,17 +237,30 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     (``(5, \\infty)`` for ``x > 5``); the members of a gold that is a set or list of solutions,
     in any order (``(6, 2), (2, 2)`` for ``(2,2),(6,2)``). Not equal: a tuple in another order or
     written as a set; several values against a gold that is one value (reason ``hedged``).
+
+    When the exact path decides, the prediction's value is appended to ``value_out`` (the
+    parse is not repeated to show it).
     """
     deadline = time.monotonic() + timeout
     if len(pred) > MAX_ANSWER_CHARS:
         # First, so that every in-process step below reads at most this much.
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
+    g_plain, p_plain = _plain_number(gold), _plain_number(pred)
+    if g_plain is not None and p_plain is not None:
+        # The exact path below, without the screens that both sides pass unchanged.
+        if value_out is not None:
+            value_out.append(Fraction(p_plain))
+        if g_plain != p_plain and "." in pred and long_decimal_matches(pred, Fraction(g_plain)):
+            return True, CORRECT, {"path": "exact", "printed_digits": True}
+        equal = g_plain == p_plain
+        return equal, CORRECT if equal else WRONG, {"path": "exact"}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
     pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
-    if list_items(gold) > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
+    g_items = list_items(gold)
+    if g_items > 1 or _PLUS_MINUS_RE.search(gold) or set_literal:
         # Several values in the gold: "x=1 or x=-2" is a solution set, not a hedge. Not a
         # tuple: (1, -2) is one ordered answer.
         pred = as_solution_list(pred) or pred
@@ -239,12 +270,14 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
         labelled = labelled_values(gold)
         if labelled is not None and len(labelled) > 1:
             return _compare_in_order(labelled, pred, deadline)
-        gold = labelled[0] if labelled else drop_assignment(gold)
+        unlabelled = labelled[0] if labelled else drop_assignment(gold)
+        if unlabelled != gold:
+            gold, g_items = unlabelled, list_items(unlabelled)
     if _HEDGE_RE.search(pred) and not _HEDGE_RE.search(gold) and not RELATION_RE.search(gold):
         # A gold that is a set of reals ("x > 3", "(-\infty, 2) \cup (3, \infty)") may be
         # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
-    p_items, g_items = list_items(pred), list_items(gold)
+    p_items = list_items(pred)
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
         # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
@@ -257,6 +290,8 @@ def _compare(gold: str, pred: str, timeout: float) -> tuple[bool | None, str, di
     p_num = None if p_qty is None else p_qty[0]
     if g_qty is not None and p_qty is not None:
         (g_num, g_unit), (p_num, p_unit) = g_qty, p_qty
+        if value_out is not None:
+            value_out.append(p_num)
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
@@ -384,7 +419,7 @@ _LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 /
 
 def _assigned_value(pred: str, gold: str) -> str:
     """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``."""
-    if "=" in gold:
+    if "=" in gold or "=" not in pred:
         return pred
     m = _ASSIGNED_RE.fullmatch(pred)
     if m is None or _LIST_COMMA_RE.search(m.group("value")):
@@ -404,6 +439,8 @@ def _several_values(gold: str) -> bool:
 
 
 def _check_timeout(timeout: Any) -> float:
+    if type(timeout) is float and timeout > 0:
+        return timeout
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     return float(timeout)
@@ -450,7 +487,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
         alternatives = ()
     deadline = time.monotonic() + timeout  # one deadline for every comparison below
-    equal, reason, details = _compare(gold, pred, timeout)
+    value: list[Fraction] = []  # the prediction's exact value, when the exact path decides
+    equal, reason, details = _compare(gold, pred, timeout, value)
     details = {"source": source, **details}
     for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
@@ -464,7 +502,10 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)
-    p_num = parse_number(pred) if details["path"] == "exact" else None
+    p_num = None
+    if details["path"] == "exact":
+        # Empty when an item of a list decided (a labelled gold): the list is read whole.
+        p_num = value[0] if value else parse_number(pred)
     shown = format_fraction(p_num) if p_num is not None else pred
     return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
 
