@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from tasks import audit as audit_mod
 from tasks.audit import audit, explain
 from tasks.base import ENDLESS_LIMIT, Task
 from tasks.loading import LoadError, load_task
@@ -130,10 +132,35 @@ def _show(task: Task, args: argparse.Namespace) -> int:
     return 0
 
 
+# Seconds between the progress lines of a long audit (a silent one looks hung).
+PROGRESS_EVERY_S = 10.0
+
+
+class _Progress:
+    """Prints ``audit NAME: N rows of split S scored ...`` to stderr every PROGRESS_EVERY_S."""
+
+    def __init__(self, name: str, task: Task, limit: int | None):
+        self.name, self.last = name, time.monotonic()
+        if limit is not None or task.endless:
+            self.hint = ""
+        else:  # an undeclared endless task runs to the row cap: say how to stop sooner
+            self.hint = (f" (no --limit: up to {audit_mod.MAX_ROWS} per split; --limit N "
+                         "bounds it, and an endless task should declare Task(endless=True))")
+
+    def __call__(self, split: str, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            print(f"audit {self.name}: {done} rows of split {split} scored so far{self.hint}",
+                  file=sys.stderr, flush=True)
+            self.hint = ""  # once is enough
+
+
 def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
     splits = [args.split] if args.split else None
     report = audit(
-        task, splits=splits, seed=args.seed, limit=args.limit, path=args.path, workers=args.workers
+        task, splits=splits, seed=args.seed, limit=args.limit, path=args.path,
+        workers=args.workers, progress=None if args.quiet else _Progress(name, task, args.limit),
     )
     if not args.quiet:
         for failure in report.failures:
