@@ -81,9 +81,10 @@ def _score_rows(task: Task, rows: list[Row], workers: int) -> Iterator[tuple[Row
         scores = task.rubric.score_batch(
             completions, [r.answer for r in rows], [dict(r.info) for r in rows], workers=workers
         )
-    else:
-        scores = [task.score(row, c) for row, c in zip(rows, completions)]
-    yield from zip(rows, scores)
+        yield from zip(rows, scores)
+    else:  # one at a time, so progress is reported as the rows are scored
+        for row, completion in zip(rows, completions):
+            yield row, task.score(row, completion)
 
 
 def audit(

@@ -113,3 +113,18 @@ def test_a_long_audit_reports_progress_and_how_to_bound_it(monkeypatch, capsys):
     assert lines[0].startswith("audit undeclared_forever: 1 rows of split test scored so far")
     assert "--limit N" in lines[0] and "Task(endless=True)" in lines[0]
     assert lines[-1] == "audit undeclared_forever: 50 rows of split test scored so far"
+
+
+def test_audit_reports_progress_while_it_scores_not_after(monkeypatch):
+    scored: list[int] = []
+    real_score = Task.score
+
+    def counting(self, row, completion):  # type: ignore[no-untyped-def]
+        scored.append(1)
+        return real_score(self, row, completion)
+
+    monkeypatch.setattr(Task, "score", counting)
+    seen: list[tuple[int, int]] = []
+    audit(_forever(True), splits=["test"], limit=5,
+          progress=lambda split, done: seen.append((done, len(scored))))
+    assert seen == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
