@@ -103,9 +103,10 @@ def parse_eval_args(argv: list[str] | None = None) -> tuple[Any, Path]:
     inherited, source = run_settings(model)
     given = set(ns) | (set(load_yaml(config_path)) if config_path else set())
     inherited = {k: v for k, v in inherited.items() if k not in given}
-    if inherited:
+    shown = {k: v for k, v in inherited.items() if v != ""}  # no --path / --module given
+    if shown:
         print(f"from {source}: " + ", ".join(f"--{k.replace('_', '-')} {v}"
-                                             for k, v in inherited.items()), file=sys.stderr)
+                                             for k, v in shown.items()), file=sys.stderr)
     cfg: TrainConfig = parse_values({**inherited, **ns}, config_path=config_path)
     if source is not None:
         from policy_opt.training.run_inputs import restore_inputs

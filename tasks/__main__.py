@@ -19,9 +19,11 @@ import argparse
 import ast
 import importlib
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from tasks import audit as audit_mod
 from tasks.audit import audit, explain
 from tasks.base import ENDLESS_LIMIT, Task
 from tasks.loading import LoadError, load_task
@@ -131,10 +133,40 @@ def _show(task: Task, args: argparse.Namespace) -> int:
     return 0
 
 
+# Seconds between the progress lines of a long audit (a silent one looks hung).
+PROGRESS_EVERY_S = 10.0
+# Rows of one split past which an audit without --limit says how to bound it: more than any
+# shipped split (GSM8K train: 7,473), so only a large or undeclared endless task hears it.
+HINT_AFTER_ROWS = 10_000
+
+
+class _Progress:
+    """Prints ``audit NAME: N rows of split S scored so far`` to stderr every
+    PROGRESS_EVERY_S; once a split passes HINT_AFTER_ROWS, one line says how to bound it."""
+
+    def __init__(self, name: str, task: Task, limit: int | None):
+        self.name, self.last = name, time.monotonic()
+        # an undeclared endless task runs to the row cap: say how to stop sooner
+        self.hint = limit is None and not task.endless
+
+    def __call__(self, split: str, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY_S:
+            return
+        self.last = now
+        line = f"audit {self.name}: {done} rows of split {split} scored so far"
+        if self.hint and done > HINT_AFTER_ROWS:
+            self.hint = False  # once is enough
+            line += (f" (no --limit: up to {audit_mod.MAX_ROWS} per split; --limit N bounds "
+                     "it, and an endless task should declare Task(endless=True))")
+        print(line, file=sys.stderr, flush=True)
+
+
 def _audit(task: Task, name: str, args: argparse.Namespace) -> int:
     splits = [args.split] if args.split else None
     report = audit(
-        task, splits=splits, seed=args.seed, limit=args.limit, path=args.path, workers=args.workers
+        task, splits=splits, seed=args.seed, limit=args.limit, path=args.path,
+        workers=args.workers, progress=None if args.quiet else _Progress(name, task, args.limit),
     )
     if not args.quiet:
         for failure in report.failures:

@@ -12,7 +12,7 @@ that task. Every task, built-in or new, gets this check for free.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tasks.base import ENDLESS_LIMIT, Row, Task
@@ -81,9 +81,10 @@ def _score_rows(task: Task, rows: list[Row], workers: int) -> Iterator[tuple[Row
         scores = task.rubric.score_batch(
             completions, [r.answer for r in rows], [dict(r.info) for r in rows], workers=workers
         )
-    else:
-        scores = [task.score(row, c) for row, c in zip(rows, completions)]
-    yield from zip(rows, scores)
+        yield from zip(rows, scores)
+    else:  # one at a time, so progress is reported as the rows are scored
+        for row, completion in zip(rows, completions):
+            yield row, task.score(row, completion)
 
 
 def audit(
@@ -94,12 +95,14 @@ def audit(
     limit: int | None = None,
     path: str | None = None,
     workers: int = 1,
+    progress: Callable[[str, int], None] | None = None,
 ) -> AuditReport:
     """Score the reference completion of every row of ``splits`` (default: all of them).
 
     Without ``limit``, an endless task gives its first :data:`ENDLESS_LIMIT` rows per split,
     and any other task at most :data:`MAX_ROWS` (then it is likely endless); the report's
-    ``bounded`` says which happened."""
+    ``bounded`` says which happened. ``progress(split, rows_scored_in_split)`` is called
+    after each row (the CLI reports a long audit, which would otherwise look hung)."""
     report = AuditReport()
     for split in splits or task.splits:
         if limit is None and task.endless:
@@ -116,8 +119,10 @@ def audit(
             rows = task.rows(split, seed=seed, limit=limit, path=path)
         if not rows:
             report.empty.append(split)
-        for row, score in _score_rows(task, rows, workers):
+        for done, (row, score) in enumerate(_score_rows(task, rows, workers), 1):
             report.checked += 1
+            if progress is not None:
+                progress(split, done)
             if not passes(score):
                 report.failures.append(Failure(row.id, score.total, explain(score)))
     return report

@@ -200,11 +200,14 @@ class DataSource:
                 if not records:
                     raise DataError(f"hub {self.hub_id} split {split!r}: no rows")
                 return records
+        if self.hub_id is None:  # a task of the user's: the project's data folder lacks it too
+            fix = f"pass path=<file or folder>, or set {ENV_VAR} to a folder holding {self.task}/."
+        else:
+            fix = (f"pass path=<file or folder>, set {ENV_VAR} to a folder holding {self.task}/ "
+                   f"(e.g. {ENV_VAR}=../shared/data), or allow network access to the hub.")
         raise DataNotFound(
             f"no data for task {self.task!r} split {split!r}. Tried, in order:\n  "
-            + "\n  ".join(tried)
-            + f"\nFix one of them: pass path=<file or folder>, set {ENV_VAR} to a folder holding "
-            f"{self.task}/ (e.g. {ENV_VAR}=../shared/data), or allow network access to the hub."
+            + "\n  ".join(tried) + "\nFix one of them: " + fix
         )
 
     def _from_dataset(self, data: Any, split: str, what: str) -> list[Record]:

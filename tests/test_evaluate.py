@@ -174,3 +174,20 @@ def test_a_checkpoint_is_evaluated_on_its_runs_data_location(tiny_model, tmp_pat
     assert evaluate_main(["--model", str(run), "--out", str(out), "--threads", "1"]) == 0
     assert "RLVR_DATA_DIR" in capsys.readouterr().err
     assert json.loads((out / "summary.json").read_text())["accuracy"] == final["accuracy"]
+
+
+def test_the_inherited_settings_line_names_only_settings_the_run_gave(tmp_path, capsys):
+    from dataclasses import asdict
+
+    from policy_opt.config import TrainConfig
+    from policy_opt.evaluate import parse_eval_args
+
+    run = tmp_path / "run"
+    ckpt = run / "checkpoints" / "step-000001"
+    ckpt.mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps(asdict(TrainConfig(env="arithmetic", seed=7))))
+    parse_eval_args(["--model", str(ckpt), "--out", str(tmp_path / "e")])
+    line = next(x for x in capsys.readouterr().err.splitlines() if x.startswith("from "))
+    assert "--env arithmetic" in line and "--seed 7" in line
+    # a run without --path or --module: "--path , --module ," reads as a broken flag
+    assert "--path" not in line and "--module" not in line, line

@@ -52,14 +52,17 @@ def _gsm8k_folder(root: Path) -> Path:
     return root
 
 
-def test_the_printed_continue_command_runs_in_a_fresh_shell(tiny_model, tmp_path):
+# The README's own commands name the data relatively (RLVR_DATA_DIR=../shared/data).
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute-data", "relative-data"])
+def test_the_printed_continue_command_runs_in_a_fresh_shell(tiny_model, tmp_path, relative):
     data = _gsm8k_folder(tmp_path / "data")
-    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere" / "deeper"  # ../data: none
     here.mkdir()
-    elsewhere.mkdir()
+    elsewhere.mkdir(parents=True)
+    data_dir = "../data" if relative else str(data)
     first = _train(_argv(tiny_model, Path("runs/r"), "--env", "gsm8k", "--max-steps", "2",
                          "--eval-every", "0", "--save-every", "0"),
-                   _clean_env(RLVR_DATA_DIR=str(data), POLICY_OPT_SIGNAL_AT="optimise"), here)
+                   _clean_env(RLVR_DATA_DIR=data_dir, POLICY_OPT_SIGNAL_AT="optimise"), here)
     assert first.returncode == 130, first.stderr
     out = here / "runs" / "r"
     assert _steps(out) == [1]

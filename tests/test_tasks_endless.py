@@ -96,3 +96,38 @@ def test_an_undeclared_endless_task_stops_at_the_row_cap(monkeypatch):
     report = audit(_forever(False), splits=["test"])
     assert report.checked == 50
     assert "may be endless" in report.summary("f")
+
+
+def test_a_long_audit_reports_progress_and_how_to_bound_it(monkeypatch, capsys):
+    from tasks import __main__ as tasks_cli
+    from tasks import registry
+
+    monkeypatch.setattr(audit_mod, "MAX_ROWS", 50)
+    monkeypatch.setattr(tasks_cli, "PROGRESS_EVERY_S", 0.0)  # every row, for the test
+    monkeypatch.setattr(tasks_cli, "HINT_AFTER_ROWS", 20)
+    monkeypatch.setitem(registry._REGISTRY, "undeclared_forever", lambda: _forever(False))
+    assert tasks_cli.main(["audit", "undeclared_forever", "--split", "test"]) == 0
+    out, err = capsys.readouterr()
+    assert "may be endless" in out.splitlines()[-1]
+    lines = err.splitlines()
+    # Not silent: an undeclared endless task runs to the row cap, minutes on a real one.
+    assert lines[0] == "audit undeclared_forever: 1 rows of split test scored so far"
+    # past a size no shipped split reaches, once: how to bound it
+    hints = [i for i, x in enumerate(lines) if "--limit N" in x and "Task(endless=True)" in x]
+    assert hints == [20], lines
+    assert lines[-1] == "audit undeclared_forever: 50 rows of split test scored so far"
+
+
+def test_audit_reports_progress_while_it_scores_not_after(monkeypatch):
+    scored: list[int] = []
+    real_score = Task.score
+
+    def counting(self, row, completion):  # type: ignore[no-untyped-def]
+        scored.append(1)
+        return real_score(self, row, completion)
+
+    monkeypatch.setattr(Task, "score", counting)
+    seen: list[tuple[int, int]] = []
+    audit(_forever(True), splits=["test"], limit=5,
+          progress=lambda split, done: seen.append((done, len(scored))))
+    assert seen == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]

@@ -252,3 +252,14 @@ def test_data_source_for_a_new_task(tmp_path: Path, monkeypatch, no_hub) -> None
     assert record.where == f"{os.path.join(tmp_path, 'capitals', 'train.jsonl')} line 1"
     with pytest.raises(DataNotFound, match="this task has no hub dataset"):
         source.records("test")
+
+
+def test_a_local_only_task_is_not_told_to_reach_the_hub(monkeypatch, no_hub) -> None:
+    monkeypatch.delenv("RLVR_DATA_DIR", raising=False)
+    with pytest.raises(DataNotFound) as err:
+        DataSource("capitals").records("train")
+    fix = str(err.value).splitlines()[-1]
+    # The project's shared folder holds no capitals/, and there is no hub dataset to reach.
+    assert fix.startswith("Fix one of them:") and "hub" not in fix and "shared/data" not in fix
+    with pytest.raises(DataNotFound, match="allow network access to the hub"):
+        DataSource("gsm8k", hub_id="openai/gsm8k", hub_config="main").records("train")

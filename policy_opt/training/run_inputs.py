@@ -23,8 +23,21 @@ ENV_VARS = ("RLVR_DATA_DIR", "RLVR_CACHE")
 """The environment variables that decide which data and which cached model a run reads."""
 
 
-def _absolute(path: str) -> str:
-    return str(Path(path).expanduser().resolve()) if path else ""
+def _absolute(path: str, base: str | None = None) -> str:
+    """``path`` as an absolute path (relative ones from ``base``, default the working folder)."""
+    if not path:
+        return ""
+    full = Path(path).expanduser()
+    if base and not full.is_absolute():
+        full = Path(base) / full
+    return str(full.resolve())
+
+
+def _shell_value(name: str) -> str | None:
+    # Made absolute: the README sets RLVR_DATA_DIR=../shared/data, and the printed continue
+    # command (whose --out is absolute) is run from any folder.
+    value = os.environ.get(name)
+    return _absolute(value) if value else value
 
 
 def _module_dirs(module: str) -> list[str]:
@@ -45,7 +58,7 @@ def _module_dirs(module: str) -> list[str]:
 def record_inputs(out: Path, cfg: TrainConfig) -> None:
     """Write ``out/inputs.json`` (after the ``--module`` files were imported)."""
     data = {
-        "env_vars": {name: os.environ.get(name) for name in ENV_VARS},
+        "env_vars": {name: _shell_value(name) for name in ENV_VARS},
         "path": _absolute(cfg.path),
         "module": cfg.module,
         "module_dirs": _module_dirs(cfg.module),
@@ -79,9 +92,14 @@ def restore_inputs(cfg: TrainConfig, log: Any = print, *, run: str | Path | None
     if data is None:
         return
     recorded = data.get("env_vars") if isinstance(data.get("env_vars"), dict) else {}
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     for name in ENV_VARS:
         before, now = recorded.get(name), os.environ.get(name)
-        if not isinstance(before, str) or before == now:
+        if not isinstance(before, str) or not before:
+            continue
+        # runs recorded before the values were made absolute: relative to where they ran
+        before = _absolute(before, cwd)
+        if now and _absolute(now) == before:
             continue
         if now is None:
             os.environ[name] = before
