@@ -4,6 +4,8 @@ constant (``6 - 5i``) is evaluated in-process instead of in the sympy worker."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -59,7 +61,9 @@ def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
     for name in ("parse_quantity", "parse_number"):
         real = getattr(math_module, name)
         monkeypatch.setattr(
-            math_module, name, lambda text, _real=real, _name=name: calls.append(_name) or _real(text)
+            math_module,
+            name,
+            lambda text, _real=real, _name=name: calls.append(_name) or _real(text),
         )
     verdict = math_check("She has 8 * 9 = 72 eggs.\n#### 72", "72")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "72", "exact")
@@ -76,7 +80,9 @@ def test_the_prediction_is_parsed_once(monkeypatch):
     for name in ("parse_quantity", "parse_number"):
         real = getattr(math_module, name)
         monkeypatch.setattr(
-            math_module, name, lambda text, _real=real, _name=name: calls.append(text) or _real(text)
+            math_module,
+            name,
+            lambda text, _real=real, _name=name: calls.append(text) or _real(text),
         )
     verdict = math_check(r"so the answer is $\boxed{\frac{28}{6}}$.", r"\frac{14}{3}")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "14/3", "exact")
@@ -132,3 +138,19 @@ def test_the_real_evaluator_stays_real():
     # The screens that read a constant's decimal digits take real values only.
     assert evaluate_constant("2i") is None
     assert evaluate_constant("i^2") is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        (r"(2+i)^{9999}(3+i)^{9999}", r"(3+i)^{9999}(2+i)^{9999}", True),  # 0.8 s by exp/log
+        (r"(2+i)^{9999}", r"(2+i)^{9998}(2+i)", True),
+        (r"(1+i)^{9999}", r"(1+i)^{9999}+10^{-3000}", False),
+        (r"(1+i)^{-3}", r"\frac{1}{(1+i)^3}", True),
+    ],
+)
+def test_large_complex_powers_are_quick_and_exact(gold, pred, equal):
+    # In-process, outside any deadline: as quick as the real constants' path must be.
+    start = time.perf_counter()
+    assert compare_constants(gold, pred) is equal
+    assert time.perf_counter() - start < 0.5

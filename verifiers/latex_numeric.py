@@ -228,7 +228,14 @@ class _Parser:
             raise _NotConstant("0 to a non-positive power")
         if base != 0 and (abs(mp.mag(base)) + 1) * abs(n) > _MAX_BITS:
             raise _NotConstant("power too large")
-        return mp.power(base, n)
+        # By squaring: mpmath's complex power goes through exp and log, 10-20x slower at the
+        # thousands of digits a large power is evaluated at (0.8 s for (2+i)^{9999}(3+i)^{9999}).
+        result, square = mp.mpc(1), base
+        for bit in bin(abs(n))[:1:-1]:
+            if bit == "1":
+                result *= square
+            square *= square
+        return result if n >= 0 else 1 / result
 
     def group_or_token(self, allow_sign: bool = False) -> Any:
         tok = self.peek()
