@@ -118,15 +118,18 @@ CASES: list[Case] = [Case(*row) for row in [
     ("dressing", "7", r"The final answer is $\boxed{7}$.", True),
     # extraction precedence and robustness
     ("extraction", "3", r"First 2, then \boxed{3}.", True),
-    ("extraction", "3", r"\boxed{2} Hmm, wait, actually \boxed{3}", True),
+    # issue 30: two answers in the final paragraph (or a value after it) are refused
+    ("extraction", "3", r"\boxed{2} Hmm, wait, actually \boxed{3}", False),
     ("extraction", "2", r"\boxed{2} Hmm, wait, actually \boxed{3}", False),
-    ("extraction", "3", r"The answer is 2. Wait, I made an error: the answer is 3.", True),
+    # issue 30: two answers in the final paragraph (or a value after it) are refused
+    ("extraction", "3", r"The answer is 2. Wait, I made an error: the answer is 3.", False),
     ("extraction", "2", r"The answer is 2. Wait, I made an error: the answer is 3.", False),
     ("extraction", r"\frac{1}{2}", r"We get \fbox{$\frac{1}{2}$}.", True),
     ("extraction", r"\frac{a}{b}", r"\boxed{\frac{a}{b}}", True),
     ("extraction", r"\frac{a+1}{b}", r"\boxed{\frac{a+1}{b}}", True),
     ("extraction", "4", r"\boxed 4", True),
-    ("extraction", "4", r"so \boxed{4} and then more text about 5", True),
+    # issue 30: two answers in the final paragraph (or a value after it) are refused
+    ("extraction", "4", r"so \boxed{4} and then more text about 5", False),
     # A box opened after the answer and never closed: the completion was writing another
     # answer when it stopped, so the final answer is unknown (issue 22's rule: refused).
     ("extraction", "4", r"\boxed{4} then a truncated \boxed{5", False),
