@@ -5,7 +5,8 @@ Three figures, same rows (50 sampled from the test split with seed 0), same mach
 
 - baseline: every probe scored by ``task.score`` in this process;
 - probe: ``verifiers.probes.run`` (each call in a killable deadline worker, warm-up included);
-- cli: the whole command in a fresh interpreter (imports, data loading, report).
+- cli: the whole command, ``python -m tasks probe TASK``, in a fresh interpreter (imports, data
+  loading, report; it must run: a usage error is not a time).
 
 The bar (issue 26): the command under a minute on 2 cores.
 
@@ -61,18 +62,20 @@ def main() -> None:
     assert len(results) == len(jobs)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "verifiers", "probe", args.task, "-n", str(args.n),
+    command = [sys.executable, "-m", "tasks", "probe", args.task, "-n", str(args.n),
                "--seed", str(args.seed)]  # fmt: skip
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, capture_output=True, timeout=600)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     cli = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: the probe found something; it still ran
+        sys.exit(f"{' '.join(command[1:])} failed (exit {done.returncode}):\n{done.stderr}")
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"task {args.task}/{split}: {len(probe_rows)} rows, {len(jobs)} probes, "
           f"{os.cpu_count()} CPUs, load average {load:.1f}")  # fmt: skip
     print(f"baseline (task.score in-process): {baseline:7.2f} s")
     print(f"probe (deadline workers):         {probed:7.2f} s  ({probed / baseline:.2f}x baseline)")
-    print(f"cli (python -m verifiers probe):  {cli:7.2f} s  (bar: under 60 s)")
+    print(f"cli (python -m tasks probe):      {cli:7.2f} s  (bar: under 60 s)")
 
 
 if __name__ == "__main__":
