@@ -60,7 +60,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifiers.answer_text import NUMERIC_CHARS, read_visible
+from verifiers.answer_text import NUMERIC_CHARS, commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
@@ -71,6 +71,7 @@ __all__ = [
     "MAX_TAIL_CHARS",
     "MAX_TEXT_CHARS",
     "FinalAnswer",
+    "commitments_before",
     "end_of_answer_line",
     "extract_answer",
     "extract_answer_with_source",
@@ -565,8 +566,13 @@ def _enclosing_group(text: str, pos: int) -> int | None:
     return None
 
 
-def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
+def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[str, str] | None:
+    """A hedge or approximation word just before the commitment at ``start`` ("not
+    \boxed{5}", "about \boxed{18}"); for a form that opens its own line (``####``, a tag) only
+    on that line: "... than not" ending the line before "#### 22" is prose."""
     k = _before_openings(text, start)
+    if line_form and "\n" in text[k:start]:
+        return None
     before = text[max(0, k - 60) : k]
     if _HEDGE_BEFORE_RE.search(before):
         return HEDGED, "another answer offered just before it"
@@ -575,63 +581,100 @@ def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
-# Up to three short words (or "&", "/", "+") between a value and the final box.
-_JOINER_BEFORE_RE = re.compile(r"(?<=[\d$})])[ \t]*(?:(?:[^\W\d_]{1,12}|[&/+|])[ \t]*){1,3}\Z")
+# What may join a value to the final commitment on its line without committing to either:
+# up to three short words or symbols ("and", "&", "/", "|", "~", a dash, a LaTeX line break).
+_JOINER_SYMBOLS = r"[&/+|~\u2013\u2014-]+|\\\\|\\(?:lor|vee|land|wedge)(?![A-Za-z])"
+_JOINER_BEFORE_RE = re.compile(
+    rf"(?<=[\d$}})*>.])[ \t]*(?:(?:[^\W\d_]{{1,12}}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+# Nothing but spacing, punctuation and those symbols: two values side by side.
+_SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!]|{_JOINER_SYMBOLS})*\Z")
 # Words that commit the value after them: what comes before is its derivation, not another answer.
 _COMMIT_WORD_RE = re.compile(
-    r"\b(?:is|are|was|were|be|been|equals?|gives?|get|gets|got|yields?|makes?|becomes?|"
-    r"so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
-    r"then|namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
+    r"becomes?|so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    # (not "then": "**6** then \boxed{5}" is a sequence of two answers, "then y = 4" commits by "=")
+    r"namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
     re.IGNORECASE,
 )
+# The end of a value just before a joiner: a closing box brace, math delimiter, bold, answer tag.
+_VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$)\Z")
 
 
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
-    """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
-    "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
-    hedge that cannot be read; None when no value is offered there."""
+    r"""The value offered just before the commitment starting at ``start``, on its line, with
+    nothing that commits to either between them ("A, or \boxed{B}", "$6$ and \boxed{5}",
+    "**6** / <answer>5</answer>", "The answer is 6. ~ \boxed{5}", "$6$ \qquad #### 5"): A as
+    text, or why the text there is a hedge that cannot be read; None when no value is
+    offered there (a derivation "... = \boxed{5}", "so \boxed{5}", or a new line)."""
     k = _before_openings(text, start)
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
+    line_start = text.rfind("\n", 0, start) + 1
     if has_or:
         k -= 2
-    else:
+    elif k > line_start:
         # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
         # do not commit to it (no "is", "=", "gives", ...) is offered beside it
-        joiner = _JOINER_BEFORE_RE.search(text, max(0, k - 40), k)
+        joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
         if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
             k, has_or = joiner.start(), True
-    q = _skip_back(text, k, " \t\n\r,;$")
+    q = _skip_back(text, k, " \t\n\r,;.$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
         return None
     if not (has_or or has_list):
         if "\n" in text[q:start]:
-            return None  # a box on a later line revises the one before it
-        # "\boxed{5} \boxed{6}" on one line: two answers side by side, a list without commas
-        marker = _last_marker(text, q)
-        box = _box_at(text, marker) if marker >= 0 and text[q - 1] == "}" else None
-        if isinstance(box, tuple) and box[2] == q:
-            return _clean(text[box[0] : box[1]]) or None
-        return None
-    value: str | None = None
+            return None  # a commitment on a later line revises the one before it
+        # "\boxed{5} \boxed{6}", "**6** ~ \boxed{5}", "The answer is 6. \quad \boxed{5}": two
+        # values side by side on one line, joined by nothing (a list without commas)
+        side = _SIDE_BY_SIDE_RE.search(text, max(line_start, k - 40), k) if k > line_start else None
+        if side is None or side.start() <= line_start:
+            return None
+        q = _skip_back(text, side.start(), " \t$")
+        if q == line_start:
+            return None
+        value = _value_ending_at(text, q)
+        return value if value is not None and _TAIL_VALUE_RE.search(value) else None
+    value = _value_ending_at(text, q)
+    if value is None or not _clean(value):
+        return (HEDGED, "another answer offered just before it") if has_or else None
+    return _clean(value)
+
+
+def _value_ending_at(text: str, q: int) -> str | None:
+    """The value that ends at ``q`` on its line: a box, a math span (its last side), bold, an
+    answer tag, or a number; None when none ends there."""
+    line_start = text.rfind("\n", 0, q) + 1
     if text[q - 1] == "}":
         marker = _last_marker(text, q)
         box = _box_at(text, marker) if marker >= 0 else None
         if isinstance(box, tuple) and box[2] == q:
-            value = text[box[0] : box[1]]
-    if value is None and text.startswith("$", q):
+            return _clean(text[box[0] : box[1]])
+    if text.startswith("$", q):  # q is just before a closing "$" (spaces were skipped)
         open_ = _last_bare_dollar(text, q)
         if open_ >= 0 and q - open_ <= MAX_BOX_CHARS:
             # "$AB = \frac{5}{4} = 1\frac{1}{4}$": the last side is the value offered
-            value = text[open_ + 1 : q].rsplit("=", 1)[-1]
-    if value is None:
-        lo = max(0, q - 64)
-        numbers = find_numbers(text[lo:q])
-        if numbers and lo + numbers[-1].end == q:
-            value = numbers[-1].text
-    if value is None or not _clean(value):
-        return (HEDGED, "another answer offered just before it") if has_or else None
-    return _clean(value)
+            return _clean(text[open_ + 1 : q].rsplit("=", 1)[-1])
+    closing = _VALUE_CLOSE_RE.search(text, max(line_start, q - 9), q)
+    if closing is not None:
+        opener = {"**": "**", "</answer>": "<answer>", "\\)": "\\(", "$": "$"}[closing.group()]
+        open_ = text.rfind(opener, max(line_start, q - MAX_BOX_CHARS), closing.start())
+        if open_ >= 0:
+            inner = text[open_ + len(opener) : closing.start()]
+            return _clean(inner.rsplit("=", 1)[-1])
+    lo = max(line_start, q - 64)
+    numbers = find_numbers(text[lo:q])
+    if numbers and lo + numbers[-1].end == q:
+        if _UNIT_POWER_RE.search(text, max(0, lo + numbers[-1].start - 8), lo + numbers[-1].start):
+            return None  # "cm^2": a unit's power, no value
+        return numbers[-1].text
+    if text[q - 1] in ")}":  # an expression: "\frac{11}{3}", "1*(1+24)"
+        lo, _ = _token_around(text, q - 1, q)
+        token = text[max(lo, line_start) : q]
+        for m in _TAIL_VALUE_RE.finditer(token):
+            if not _UNIT_POWER_RE.search(token, max(0, m.start() - 8), m.start()):
+                return _clean(token)
+    return None
 
 
 def _before_openings(text: str, start: int) -> int:
@@ -942,21 +985,37 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 )
 
 
+_DETERMINERS_BEFORE_RE = re.compile(r"(?:\b(?:the|our|my|your|its|this)\s+)+\Z", re.IGNORECASE)
+
+
+def _clause_start(text: str, pos: int) -> int:
+    """Where the "answer is" clause whose "answer" starts at ``pos`` begins: its determiners
+    ("The", "our") belong to it, so "**6**, The answer is 5" offers 6 beside it."""
+    m = _DETERMINERS_BEFORE_RE.search(text, max(0, pos - 40), pos)
+    return pos if m is None else m.start()
+
+
 def _last_answer_is(text: str) -> re.Match[str] | None:
     """The last "answer is" / "answer:" that commits to a value: one regex pass collects
     the candidates, which are judged from the last."""
     if "answer" not in text.lower():
         return None
     for m in reversed(list(_ANSWER_IS_RE.finditer(text))):
-        start = m.start()
-        if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            continue
-        if _NOT_A_VALUE_RE.match(text, m.end()):
-            continue
-        if _CHECKING_RE.search(text, max(0, start - 40), start):
-            continue
-        return m
+        if _opens_clause(text, m):
+            return m
     return None
+
+
+def _opens_clause(text: str, m: re.Match[str]) -> bool:
+    """Whether the "answer is" match ``m`` opens a clause that commits to a value: not part
+    of a word or a rate ("points/answer = 48"), not a judgement ("our answer is correct"),
+    not a check ("we check our answer: ...")."""
+    start = m.start()
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/"):
+        return False
+    if _NOT_A_VALUE_RE.match(text, m.end()):
+        return False
+    return not _CHECKING_RE.search(text, max(0, start - 40), start)
 
 
 def _finish(
@@ -966,9 +1025,12 @@ def _finish(
     start: int,
     end: int,
     *,
-    check_before: bool,
+    before_at: int | None,
     earlier: tuple[str, ...] = (),
 ) -> FinalAnswer:
+    """The verdict on ``answer`` read at ``text[start:end]``: its own form, what stands just
+    before the commitment that starts at ``before_at`` (None: not checked), the ``earlier``
+    commitments of its paragraph, and its tail."""
     answer = _clean(answer)
     if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
         content, why = _unwrap_box(answer)
@@ -985,10 +1047,10 @@ def _finish(
     if problem is None and _BOX_RE.search(answer):
         problem = (HEDGED, "a box inside the answer, next to other text")
     alternatives: tuple[str, ...] = ()
-    if problem is None and check_before:
-        problem = _hedge_before(text, start)
+    if problem is None and before_at is not None:
+        problem = _hedge_before(text, before_at, line_form=source in ("####", "answer_tag"))
         if problem is None:
-            alternative = _alternative_before(text, start)
+            alternative = _alternative_before(text, before_at)
             if isinstance(alternative, tuple):
                 problem = alternative
             elif alternative is not None:
@@ -1021,6 +1083,10 @@ def final_answer(text: str) -> FinalAnswer:
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))
+    commented = commented_commitment(text)
+    if commented is not None:
+        why = f"a commitment in a TeX comment (shown as text, hidden by LaTeX): {commented!r}"
+        return FinalAnswer(None, "none", 0, (MALFORMED, why))
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
@@ -1044,7 +1110,7 @@ def final_answer(text: str) -> FinalAnswer:
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
         earlier = _paragraph_values(text, tag.start())  # type: ignore[union-attr]
         return _finish(
-            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), check_before=False,  # type: ignore[union-attr]
+            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]
             earlier=earlier,
         )
     # A box in the first sentence of the '####' line is part of that line's answer
@@ -1063,7 +1129,7 @@ def final_answer(text: str) -> FinalAnswer:
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
         earlier = _paragraph_values(text, start)
-        found = _finish(text, content, "boxed", start, end, check_before=True, earlier=earlier)
+        found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
         inside = None if found.problem else _box_in_expression(text, start, end)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
@@ -1074,20 +1140,21 @@ def final_answer(text: str) -> FinalAnswer:
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
         earlier = _paragraph_values(text, hashes)
-        found = _finish(text, value, "####", hashes, line_end, check_before=False, earlier=earlier)
+        found = _finish(text, value, "####", hashes, line_end, before_at=hashes, earlier=earlier)
         return found
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
     lead = text[max(0, answer_is.start() - 60) : answer_is.start()]  # type: ignore[union-attr]
     if _HEDGE_BEFORE_CLAUSE_RE.search(lead):
-        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], check_before=False)
+        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], before_at=None)
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    earlier = _paragraph_values(text, answer_is.start(), clauses=True)  # type: ignore[union-attr]
+    earlier = _paragraph_values(text, answer_is.start())  # type: ignore[union-attr]
     found = _finish(
-        text, value, "answer_is", v_start, v_end, check_before=False, earlier=earlier
+        text, value, "answer_is", v_start, v_end, before_at=_clause_start(text, answer_is.start()),  # type: ignore[union-attr]
+        earlier=earlier,
     )
     if found.problem is None and found.answer is not None:
         problem = _approx_before(text, v_start)
@@ -1117,7 +1184,51 @@ def _last_answer_tag(text: str) -> re.Match[str] | None:
 _EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
 
 
-def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str, ...]:
+def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, str]:
+    """For a reader with its own final-answer form (countdown's expression): the values that
+    must agree with the commitment starting at ``start`` in the visible ``text`` (the earlier
+    commitments of its paragraph and a value offered just before it on its line), or
+    ``("hedged", why)`` when what stands just before it is a hedge.
+
+    >>> commitments_before("3+11=14\\n**3+12** & <answer>3+11</answer>", 19)
+    ('3+12',)
+    """
+    problem = _hedge_before(text, start, line_form=True)
+    if problem is not None:
+        return problem
+    alternative = _alternative_before(text, start)
+    if isinstance(alternative, tuple):
+        return alternative
+    values = _paragraph_values(text, start)
+    return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
+
+
+class _MathDepth:
+    """Whether math opened after a position is still open at the end of ``head``: a clause
+    whose math holds the final answer ("the answer is $3! \\times 5! = \\boxed{720}$").
+    Positions are asked in increasing order; each character is counted once."""
+
+    _TOKENS = ("$", "\\$", "\\(", "\\)", "\\[", "\\]")
+
+    def __init__(self, head: str) -> None:
+        self.head, self.at = head, 0
+        self.rest = [head.count(t) for t in self._TOKENS]
+
+    def runs_on(self, pos: int) -> bool:
+        piece = self.head[self.at : pos]
+        self.rest = [r - piece.count(t) for r, t in zip(self.rest, self._TOKENS)]
+        self.at = pos
+        dollars, escaped, opens, closes, d_opens, d_closes = self.rest
+        return (dollars - escaped) % 2 == 1 or opens > closes or d_opens > d_closes
+
+
+_CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
+# "The answer is therefore 3": an adverb before a clause's value is no part of it.
+_ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|just|simply)\b[\s,]*)+",
+                        re.IGNORECASE)
+
+
+def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
     whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
@@ -1145,16 +1256,25 @@ def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str
             value = _clean(m.group(1))
             if _TAIL_VALUE_RE.search(value):
                 values.append(value)
-    # With ``clauses`` (the final answer is a clause too), earlier "answer is" clauses that
-    # hold a value count as well; an earlier clause ends where the final answer starts.
-    for count, m in enumerate(_ANSWER_IS_RE.finditer(head if clauses else "")):
-        if count > 4 * MAX_COMMITMENTS:
+    # Earlier "answer is" clauses whose math is closed before the final answer starts
+    # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
+    # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
+    # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
+    # derivation, and "points/answer = 48" no clause.
+    open_math = _MathDepth(head)
+    for count, m in enumerate(_ANSWER_IS_RE.finditer(head) if "nswer" in head else ()):
+        if count > 2 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
+        if not _opens_clause(head, m) or open_math.runs_on(m.end()):
+            continue
         clause = _read_clause(head, m.end())
-        if clause is not None and not _NOT_A_VALUE_RE.match(head, m.end()):
-            value = _clean(clause[0])
-            if _TAIL_VALUE_RE.search(value):
-                values.append(value)
+        if clause is None:
+            continue
+        # (a GSM8K calculator note "<<8=8>>" is no side)
+        value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
+        value = _ADVERB_RE.sub("", value)
+        if _TAIL_VALUE_RE.search(value):
+            values.append(value)
     return tuple(v for v in dict.fromkeys(values) if v)
 
 
@@ -1171,7 +1291,7 @@ def _fallback(text: str) -> FinalAnswer:
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
-            found = _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            found = _finish(text, text[c_start:c_end], "math_span", start, end, before_at=start)
             form = None if found.problem else _closing_form(text, start)
             return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)
