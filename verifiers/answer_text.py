@@ -10,7 +10,9 @@ is normalised once, before anything reads it (``visible_text``):
    ``½`` a half: the comparator reads those); a confusables table (after UTS #39) reads
    Cyrillic, Greek and Armenian letters shaped like Latin ones as those; every space-like
    character, the blank braille pattern included, is a space; every dash or minus sign is
-   ``-`` when a digit follows it.
+   ``-`` when a digit follows it. A bidirectional override before a digit (``\u202e15``
+   shows 51), or a right-to-left embedding or isolate around two numbers, reorders what
+   renders: those digits are a hidden value.
 2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
    ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
    line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
@@ -98,6 +100,15 @@ def _read_as_table() -> _ReadAs:
 
 
 _READ_AS = _read_as_table()
+# Bidirectional controls that reorder digits: an override (U+202D, U+202E) reverses any run
+# ("\u202e15" shows 51); a right-to-left embedding or isolate keeps one number's digits in
+# order but reverses a sequence of them ("\u20671 - 5" shows "5 - 1"). Marks, left-to-right
+# embeddings and isolates reorder no digits.
+_BIDI_CONTROLS = frozenset("\u202b\u202d\u202e\u2067\u2068")
+_BIDI_RUN_RE = re.compile(
+    r"[\u202d\u202e][^\n\u202c\u2069]*?\d|"
+    r"[\u202b\u2067\u2068][^\n\u202c\u2069]*?\d[^\n\u202c\u2069]*?[^\d\n\u202c\u2069][^\n\u202c\u2069]*?\d"
+)
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
 
 # --- what does not render ---------------------------------------------------------------------
@@ -346,6 +357,10 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     if not text.isascii():
         # a plain table of the characters present: translate looks each one up in C
         chars = set(text)
+        if not chars.isdisjoint(_BIDI_CONTROLS) and _BIDI_RUN_RE.search(text):
+            # "#### \u202e15\u202c" renders as 51: the order a viewer shows is not the order
+            # the text holds, so the digits inside are a value that does not render as read
+            hidden = _BIDI_RUN_RE.search(text).group()[:60]  # type: ignore[union-attr]
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
         if table:
@@ -354,7 +369,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
     forms = _forms_in(text, tex_comments)
     if forms:
-        text, hidden = _without_hidden(text, forms)
+        text, found = _without_hidden(text, forms)
+        hidden = hidden or found
     if _MARKUP_HINT_RE.search(text):
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)

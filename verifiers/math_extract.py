@@ -55,12 +55,13 @@ times the slowest 1 MB shapes known.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifiers.answer_text import NUMERIC_CHARS, commented_commitment, read_visible
+from verifiers.answer_text import NUMERIC_CHARS, commented_commitment, read_visible, visible_text
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
@@ -479,9 +480,55 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
     if "=" not in sentence or not keys:
         return False
-    result = _clean(sentence.rsplit("=", 1)[1].strip(" \t$*()"))
+    sides = sentence.split("=")
+    result = _clean(sides[-1].strip(" \t$*()"))
     values = _TAIL_VALUE_RE.findall(result)
-    return len(values) == 1 and not keys.isdisjoint(_value_keys(values[0]))
+    if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
+        return False
+    # A check must hold: every side written in plain arithmetic has the answer's value
+    # ("Check: 0 = 5" and "70 + 0 = 54" equate another value with it).
+    for side in sides[:-1]:
+        value = _arithmetic_value(side.rsplit(":", 1)[-1])
+        if value is not None and str(value) not in keys:
+            return False
+    return True
+
+
+_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,200}")
+_ARITHMETIC_OPS = {"\\times": "*", "\\cdot": "*", "\u00d7": "*", "\u00b7": "*", "\\div": "/",
+                   "\u00f7": "/", "\u2212": "-", "$": " ", ",": ""}
+
+
+def _arithmetic_value(side: str) -> Fraction | None:
+    """The exact value of ``side`` when it is plain arithmetic on decimal numbers (``2 + 3``,
+    ``6 \\times 1``), else None (a side with letters or LaTeX is not evaluated)."""
+    for op, ascii_op in _ARITHMETIC_OPS.items():
+        side = side.replace(op, ascii_op)
+    side = side.strip()
+    if not side or not _ARITHMETIC_RE.fullmatch(side) or not any(c.isdigit() for c in side):
+        return None
+    try:
+        return _evaluate_arithmetic(ast.parse(side, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        return None
+
+
+def _evaluate_arithmetic(node: ast.AST) -> Fraction:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return Fraction(str(node.value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _evaluate_arithmetic(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        left, right = _evaluate_arithmetic(node.left), _evaluate_arithmetic(node.right)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        return left / right
+    raise ValueError("not plain arithmetic")
 
 
 def _value_keys(value: str) -> set[str]:
@@ -588,7 +635,7 @@ _JOINER_BEFORE_RE = re.compile(
     rf"(?<=[\d$}})*>.])[ \t]*(?:(?:[^\W\d_]{{1,12}}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
 )
 # Nothing but spacing, punctuation and those symbols: two values side by side.
-_SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!]|{_JOINER_SYMBOLS})*\Z")
+_SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z")
 # Words that commit the value after them: what comes before is its derivation, not another answer.
 _COMMIT_WORD_RE = re.compile(
     r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
@@ -598,7 +645,7 @@ _COMMIT_WORD_RE = re.compile(
     re.IGNORECASE,
 )
 # The end of a value just before a joiner: a closing box brace, math delimiter, bold, answer tag.
-_VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$)\Z")
+_VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$|`|\*)\Z")
 
 
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
@@ -641,6 +688,9 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     return _clean(value)
 
 
+_LAST_TOKEN_RE = re.compile(r"[^\s$*`,;.:?!(){}]+\Z")
+
+
 def _value_ending_at(text: str, q: int) -> str | None:
     """The value that ends at ``q`` on its line: a box, a math span (its last side), bold, an
     answer tag, or a number; None when none ends there."""
@@ -657,7 +707,7 @@ def _value_ending_at(text: str, q: int) -> str | None:
             return _clean(text[open_ + 1 : q].rsplit("=", 1)[-1])
     closing = _VALUE_CLOSE_RE.search(text, max(line_start, q - 9), q)
     if closing is not None:
-        opener = {"**": "**", "</answer>": "<answer>", "\\)": "\\(", "$": "$"}[closing.group()]
+        opener = {"</answer>": "<answer>", "\\)": "\\("}.get(closing.group(), closing.group())
         open_ = text.rfind(opener, max(line_start, q - MAX_BOX_CHARS), closing.start())
         if open_ >= 0:
             inner = text[open_ + len(opener) : closing.start()]
@@ -668,6 +718,9 @@ def _value_ending_at(text: str, q: int) -> str | None:
         if _UNIT_POWER_RE.search(text, max(0, lo + numbers[-1].start - 8), lo + numbers[-1].start):
             return None  # "cm^2": a unit's power, no value
         return numbers[-1].text
+    word = _LAST_TOKEN_RE.search(text, line_start, q)
+    if word is not None and _TAIL_VALUE_RE.fullmatch(word.group()):
+        return word.group()  # a number word or a numeral: "零", "twelve", "Ⅸ"
     if text[q - 1] in ")}":  # an expression: "\frac{11}{3}", "1*(1+24)"
         lo, _ = _token_around(text, q - 1, q)
         token = text[max(lo, line_start) : q]
@@ -985,7 +1038,9 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 )
 
 
-_DETERMINERS_BEFORE_RE = re.compile(r"(?:\b(?:the|our|my|your|its|this)\s+)+\Z", re.IGNORECASE)
+_DETERMINERS_BEFORE_RE = re.compile(
+    r"(?:(?:\b(?:the|our|my|your|its|this)\b|\*\*|\*|__)\s*)+\Z", re.IGNORECASE
+)
 
 
 def _clause_start(text: str, pos: int) -> int:
@@ -1203,6 +1258,27 @@ def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, st
     return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
 
 
+# Earlier commitments of a paragraph are "answer" clauses in English and other languages
+# ("Ответ: 8", "答案是6。", "La respuesta es 4."): the word for the answer, then "is", ":" or
+# "=", then a value, matched as the normalised text spells them (look-alikes read as Latin).
+# Not "Total:" or "Result:": GSM8K's own solutions label steps so ("Total:x+2x+4x=700" before
+# "#### 400").
+_LABEL_RE = re.compile(
+    r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|"
+    r"should\s+be)\b\s*:?|:|=)|"
+    r"(?:\b(?:la\s+)?respuesta(?:\s+final)?\s*(?:es\b|:)|\b(?:la\s+)?r[ée]ponse(?:\s+finale)?\s*"
+    r"(?:est\b|:)|\b(?:die\s+)?antwort\s*(?:ist\b|:)|\b(?:a\s+)?resposta\s*(?:[ée]\b|:)|"
+    rf"\b{visible_text('ответ')}\s*(?:[:=]|{visible_text('это')}\b)|答案\s*(?:是|为|為|:)|答え\s*(?:は|:)|정답\s*(?:은|:)|"
+    r"الجواب\s*(?:هو|:)|उत्तर\s*(?:है|:))",
+    re.IGNORECASE,
+)
+
+
+_LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
+                "esposta", "ESPOSTA", visible_text("тв"), visible_text("ТВ"), "答", "정답",
+                "الجواب", "उत्तर")
+
+
 class _MathDepth:
     """Whether math opened after a position is still open at the end of ``head``: a clause
     whose math holds the final answer ("the answer is $3! \\times 5! = \\boxed{720}$").
@@ -1252,8 +1328,11 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     head = text[para_start:start]
     # Earlier "####" lines of the paragraph are commitments too ("#### 31\nThe answer is 30").
     if "####" in head:
-        for m in _EARLIER_HASHES_RE.finditer(head):
-            value = _clean(m.group(1))
+        lines = dict.fromkeys(_EARLIER_HASHES_RE.findall(head))
+        if len(lines) > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # more different lines than one answer can be
+        for line in lines:  # each different line read once ("#### 5" a million times is one)
+            value = _clean(line)
             if _TAIL_VALUE_RE.search(value):
                 values.append(value)
     # Earlier "answer is" clauses whose math is closed before the final answer starts
@@ -1261,8 +1340,9 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
     # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
     # derivation, and "points/answer = 48" no clause.
-    open_math = _MathDepth(head)
-    for count, m in enumerate(_ANSWER_IS_RE.finditer(head) if "nswer" in head else ()):
+    open_math = _MathDepth(text[para_start : max(para_start, _before_openings(text, start))])
+    labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
+    for count, m in enumerate(_LABEL_RE.finditer(head) if labelled else ()):
         if count > 2 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
         if not _opens_clause(head, m) or open_math.runs_on(m.end()):
