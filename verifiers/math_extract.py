@@ -630,10 +630,33 @@ def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[st
 
 # What may join a value to the final commitment on its line without committing to either:
 # up to three short words or symbols ("and", "&", "/", "|", "~", a dash, a LaTeX line break).
-_JOINER_SYMBOLS = r"[&/+|~\u2013\u2014-]+|\\\\|\\(?:lor|vee|land|wedge)(?![A-Za-z])"
-_JOINER_BEFORE_RE = re.compile(
-    rf"(?<=[\d$}})*>.])[ \t]*(?:(?:[^\W\d_]{{1,12}}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+# (relations too: "6 \ne \boxed{5}" or "6 < \boxed{5}" states no answer of 5 alone; not
+# "\approx", which like "=" derives the answer: "24000 \cdot 1.01^{30} \approx \boxed{32348}")
+_JOINER_SYMBOLS = (
+    r"[&/+|~(\[\u2013\u2014\u00b1\u2213\u2260\u2264\u2265<>-]+|\\\\|</?answer>|"
+    r"\\(?:lor|vee|land|wedge|pm|mp|neq?|[lg]eq?)(?![A-Za-z])"
 )
+# A word of any script, its combining marks included (Devanagari vowel signs are no letters).
+_JOINER_WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]){1,12}"
+_JOINER_BEFORE_RE = re.compile(
+    rf"(?<=[\d$}})*>.`])[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+# The starts of the last one to three joiner tokens before a commitment, and the word
+# before a joiner.
+_JOINER_TOKENS_RE = re.compile(
+    rf"(?<=[ \t])(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+def _value_word_at(text: str, line_start: int, span: tuple[int, int], stop: int) -> bool:
+    """Whether ``text[span[0]:span[1]]`` reads as one value in its context on the line."""
+    last = None
+    for last in _TAIL_VALUE_RE.finditer(text, max(line_start, span[0] - 40), stop):  # noqa: B007
+        if last.start() >= span[0]:
+            break
+    return last is not None and last.span() == span
+
+
+_JOINER_TOKEN_RE = re.compile(rf"{_JOINER_WORD}|{_JOINER_SYMBOLS}")
+_WORD_BEFORE_RE = re.compile(r"(?:^|[\s$*`(])([^\W\d_]{2,12}|[^\s$*`(]{1,12})[ \t]*\Z", re.MULTILINE)
 # Nothing but spacing, punctuation and those symbols: two values side by side.
 _SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z")
 # Words that commit the value after them: what comes before is its derivation, not another answer.
@@ -641,7 +664,8 @@ _COMMIT_WORD_RE = re.compile(
     r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
     r"becomes?|so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
     # (not "then": "**6** then \boxed{5}" is a sequence of two answers, "then y = 4" commits by "=")
-    r"namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
+    # (not "of": it is Dutch for "or"; "the sum of" commits by "sum")
+    r"namely|means|remains?|leaves?|left|in|for|at|on|by|with|all|sum|product)\b",
     re.IGNORECASE,
 )
 # The end of a value just before a joiner: a closing box brace, math delimiter, bold, answer tag.
@@ -665,6 +689,17 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
         if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
             k, has_or = joiner.start(), True
+        else:  # a number word before the joiner ("one and <answer>0</answer>")
+            run = _JOINER_TOKENS_RE.search(text, max(line_start, k - 40), k)
+            starts = [t.start() for t in _JOINER_TOKEN_RE.finditer(text, run.start(), k)] if run else []
+            for start_ in reversed(starts):  # the last token, then the last two, three
+                if _COMMIT_WORD_RE.search(text, start_, k):
+                    break
+                before = _WORD_BEFORE_RE.search(text, max(line_start, start_ - 24), start_)
+                # read in context: "one" after "the" is a pronoun ("the one and only \boxed{6}")
+                if before is not None and _value_word_at(text, line_start, before.span(1), k):
+                    k, has_or = start_, True
+                    break
     q = _skip_back(text, k, " \t\n\r,;.$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
@@ -734,9 +769,18 @@ def _before_openings(text: str, start: int) -> int:
     """``start`` moved left over spaces and opening math delimiters (``$``, ``\\(``, ``\\[``),
     however many."""
     k = _skip_back(text, start, " \t\n\r$")
-    while k >= 2 and text.startswith(("\\(", "\\["), k - 2):
-        k = _skip_back(text, k - 2, " \t\n\r$")
-    return k
+    while True:
+        if k >= 2 and text.startswith(("\\(", "\\["), k - 2):
+            k = _skip_back(text, k - 2, " \t\n\r$")
+            continue
+        # an opening bold or code mark ("$6$ **\boxed{5}**"): after a space, not a closing one
+        mark = _OPENING_MARK_RE.search(text, max(0, k - 4), k)
+        if mark is None:
+            return k
+        k = _skip_back(text, mark.start(), " \t\n\r$")
+
+
+_OPENING_MARK_RE = re.compile(r"(?:(?<=\s)|^)(?:\*\*|\*|__|`)\Z")
 
 
 def _skip_back(text: str, k: int, chars: str) -> int:
