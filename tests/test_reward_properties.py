@@ -92,6 +92,9 @@ REGRESSIONS = [
     ("gsm8k", "#### \u202e15\u202c", "15", False),  # an override shows 51
     ("gsm8k", "#### 1 doubled", "1", False),  # a participle scales the amount
     ("math", "\\boxed{6 twelfths}", "6", False),  # an ordinal is a denominator
+    ("gsm8k", "#### 8\n\nNot 8.", "8", False),  # a restatement that denies the answer
+    ("math", "\\boxed{47} \\neq 47", "47", False),
+    ("math", "\\boxed{23}, though 23 is incorrect.", "23", False),
     # neighbours that stay paid
     ("gsm8k", "the final answer is 15 gallons * 8 pints / gallon = 120 pints\n#### 120", "120",
      True),
@@ -101,6 +104,7 @@ REGRESSIONS = [
     ("gsm8k", "#### 1 bed", "1", True),
     ("math", "24000 \\cdot 1.01^{30} \\approx \\boxed{32348}", "32348", True),
     ("math", "The one and only \\boxed{6}", "6", True),
+    ("math", "The answer is 5. Yes, 5 is right.", "5", True),
     ("math", "We find $x = 3$, and the answer is $6$.", "6", True),
     ("math", r"\boxed{i^2}", "-1", True),
     ("gsm8k", "So the total = 24 + 48 = 72.", "72", True),

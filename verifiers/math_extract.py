@@ -463,9 +463,25 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
             continue
         token = m.group(0)
         if keys and not keys.isdisjoint(_value_keys(token)):
-            continue
+            # a restatement restates only when its sentence does not deny it ("Not 6.",
+            # "\\boxed{6} \\neq 6", "though 6 is incorrect")
+            if not _denied(rest, sentence_start, m.start(), sentence_stop):
+                continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
+
+
+_NOT_EQUAL_BEFORE_RE = re.compile(r"(?:\\neq?(?![A-Za-z])|\\not\s*=|\u2260|!=|=/=)[\s${]*\Z")
+_WRONG_RE = re.compile(r"\b(?:wrong|incorrect|false|not\s+(?:it|so|true))\b", re.IGNORECASE)
+
+
+def _denied(rest: str, start: int, at: int, stop: int) -> bool:
+    """Whether the value at ``rest[at]`` is denied in its sentence ``rest[start:stop]``: a word
+    that denies or bounds it just before it, a "not equal" sign, or doubt in the sentence."""
+    before = rest[max(start, at - 40) : at]
+    if _DENIED_BEFORE_RE.search(before) or _NOT_EQUAL_BEFORE_RE.search(before):
+        return True
+    return bool(_DOUBT_RE.search(rest, start, stop) or _WRONG_RE.search(rest, start, stop))
 
 
 def _sentence_start(text: str, pos: int) -> int:
