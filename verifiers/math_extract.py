@@ -462,11 +462,14 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
         if checked:
             continue
         token = m.group(0)
-        if keys and not keys.isdisjoint(_value_keys(token)):
-            # a restatement restates only when its sentence does not deny it ("Not 6.",
-            # "\\boxed{6} \\neq 6", "though 6 is incorrect")
-            if not _denied(rest, sentence_start, m.start(), sentence_stop):
-                continue
+        # a restatement restates only when its sentence does not deny it ("Not 6.",
+        # "\\boxed{6} \\neq 6", "though 6 is incorrect")
+        if (
+            keys
+            and not keys.isdisjoint(_value_keys(token))
+            and not _denied(rest, sentence_start, m.start(), sentence_stop)
+        ):
+            continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
 
