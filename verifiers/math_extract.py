@@ -18,11 +18,19 @@ removed, and a value inside it refuses the completion (``malformed``).
     final       := the commitment that starts last
     paragraph   := every commitment between the last blank line and final:
                    each must agree with final (its values are handed to the comparator,
-                   joined as a set where the gold holds several values)
-    before      := no value joined to final by words that do not commit to it
-                   ("$6$ and \boxed{5}", "5 or \boxed{6}", "not \boxed{5}")
+                   joined as a set where the gold holds several values); an earlier
+                   "answer" clause, in any of a closed set of languages ("Ответ: 8",
+                   "答案是6。"), commits to the last side of its value unless its math
+                   runs on into final
+    before      := on final's line, no value on display (number, number word, bold,
+                   math, code, commitment) joined to final by spacing, punctuation,
+                   symbols, relations or words that do not commit to it
+                   ("$6$ and \boxed{5}", "**6** / \boxed{5}", "The answer is 6. \quad
+                   #### 5", "5 or \boxed{6}", "not \boxed{5}"); committing words: "is",
+                   "=", "so", "gives", ... (a derivation)
     tail        := ( space | punctuation | closing markup | prose without a value
-                   | restatement of final | check "... = final" )*
+                   | restatement of final, not denied in its sentence
+                   | check "... = final" that holds where its sides are arithmetic )*
                    -- a value is a number, a number word, a box or a math constant;
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
