@@ -341,7 +341,19 @@ def _joiner_class(j: str) -> str:
 # second value outside them ("x = 1\n\n786" is work, then a last line), not inside.
 OPEN_FORMS = {"hashes", "the_answer_is", "final_answer", "final_answer_bold", "equals",
               "last_line"}
-SOUND_POSITIONS = ["inside_after", "inside_before", "after", "after_commit", "around"]
+SOUND_POSITIONS = ["inside_after", "inside_before", "after", "after_commit", "around",
+                   "before_commit"]
+# What may stand before the final commitment, holding another value: a value on display
+# (bold, math, code) on the same line, or an earlier commitment of the paragraph, "answer is"
+# clauses in other languages included.
+DISPLAY_FORMS = {"bold": "**{}**", "math": "${}$", "code": "`{}`", "paren_math": "\\({}\\)",
+                 "bold_math": "**${}$**"}
+EARLIER_CLAUSES = {"answer_is": "The answer is {}.", "answer_colon_bold": "**Answer:** {}",
+                   "ru": "Ответ: {}", "zh": "答案是{}。", "es": "La respuesta es {}.",
+                   "de": "Die Antwort ist {}.", "fr": "Réponse : {}", "ja": "答えは{}"}
+# Joiners that commit the value after them to the one before ("6 = \boxed{5}" is an equation,
+# read as the derivation of 5) are not offers side by side; the other joiners are.
+_DERIVING = ("=", "\u2192", "⇒", ": ")
 HIDDEN_POSITIONS = ["hidden_alt_after", "hidden_alt_inside", "hidden_gold_after",
                     "hidden_gold_inside", "hidden_gold_before_bare"]
 
@@ -376,6 +388,19 @@ def two_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrateg
         body = _commit(form, g.text) + j + _commit(form2, a.text)
     elif position == "around":  # 6 or \boxed{5} or 6
         body = a.text + j + _commit(form, g.text) + j + a.text
+    elif position == "before_commit":  # **6** / \boxed{5}, The answer is 6. \quad #### 5
+        kind = draw(st.sampled_from(["display", "commit", "clause"]))
+        first = draw(st.sampled_from(sorted(
+            {"display": DISPLAY_FORMS, "commit": commits, "clause": EARLIER_CLAUSES}[kind].items())))
+        # a display on an earlier line is revised by the commitment after it; an earlier
+        # commitment holds for the whole paragraph
+        j = draw(st.sampled_from([x for x in JOINERS if "\n\n" not in x
+                                  and not any(d in x for d in _DERIVING)
+                                  and (kind != "display" and first[0] not in OPEN_FORMS
+                                       or "\n" not in x)]))
+        assume(form_name not in ("last_line", "equals", "equals_math"))
+        body = _commit(first[1], a.text) + j + _commit(form, g.text)
+        j = f"{kind}:{first[0]}{j}"
     else:
         raise AssertionError(position)
     gold_text = draw(st.sampled_from([_plain(gold), _latex(gold)]))
@@ -616,6 +641,32 @@ def countdown_traps(draw: st.DrawFn) -> Case:
     return Case(completion, t, "not_paid", ("trap", f"tpl={tpl!r}"), tuple(numbers))
 
 
+COUNTDOWN_COMMITS = {"tag": "<answer>{}</answer>", "hashes": "#### {}"}
+COUNTDOWN_FIRST = {**COUNTDOWN_COMMITS, **DISPLAY_FORMS, "answer_is": "The answer is {}.",
+                   "boxed": "\\boxed{{{}}}"}
+
+
+@st.composite
+def countdown_joined(draw: st.DrawFn) -> Case:
+    """Another expression before the final commitment: an earlier commitment of the paragraph
+    or a display on its line, joined to it by anything that does not derive it."""
+    numbers = draw(_numbers)
+    good = draw(expressions(numbers).filter(
+        lambda e: e.value is not None and e.value.denominator == 1 and _fits(e.used, numbers)))
+    bad = draw(expressions(numbers).filter(lambda e: e.value != good.value))
+    first = draw(st.sampled_from(sorted(COUNTDOWN_FIRST)))
+    display = first in DISPLAY_FORMS
+    j = draw(st.sampled_from([x for x in JOINERS if "\n\n" not in x
+                              and not any(d in x for d in _DERIVING)
+                              and (not (display or first == "hashes") or "\n" not in x)]))
+    last = draw(st.sampled_from(sorted(COUNTDOWN_COMMITS)))
+    t = str(good.value.numerator)  # type: ignore[union-attr]
+    completion = (COUNTDOWN_FIRST[first].format(_strip_outer(bad.text)) + j
+                  + COUNTDOWN_COMMITS[last].format(_strip_outer(good.text)))
+    return Case(completion, t, "not_paid", ("joined", f"first={first}", f"last={last}",
+                                            f"joiner={j!r}"), tuple(numbers))
+
+
 # ---------------------------------------------------------------------------------------
 # Format
 # ---------------------------------------------------------------------------------------
@@ -784,6 +835,7 @@ PROPERTIES: list[Property] = (
        Property("gsm8k_amount_words", "gsm8k", gsm8k_amount_words(), 200),
        Property("countdown_exact", "countdown", countdown_exact(), 500),
        Property("countdown_traps", "countdown", countdown_traps(), 400),
+       Property("countdown_joined", "countdown", countdown_joined(), 300),
        Property("format_well_formed", "format", format_well_formed(), 300),
        Property("format_traps", "format", format_traps(), 400),
        Property("format_blank_answer", "format", format_blank_answer(), 200)]

@@ -316,19 +316,9 @@ TEXT_ALWAYS = {"control", "hedge", "two_answers", "nested_box", "early_gold", "p
 CODE_ALWAYS = {"code_control", "always_equal", "exits", "test_reading", "constant", "slow", "huge"}
 
 
-# Issue 30 stays open on these: the probe's issue-30 families still get paid on the text
-# tasks (an "answer is" clause or an <answer> tag beside a disagreeing commitment behind
-# spacing, `opacity:0` as hidden, "Another valid answer is N"). strict: the day they pass,
-# this mark must go.
-OPEN_HOLES = {"arithmetic", "countdown", "gsm8k", "math500"}
-
-
-def _task_param(name: str, *, must_pass: bool = False):  # type: ignore[no-untyped-def]
+def _task_param(name: str):  # type: ignore[no-untyped-def]
     no_data = name.split("-")[0] in DATASETS and DATA is None
-    marks = [pytest.mark.skipif(no_data, reason="no RLVR_DATA_DIR")]
-    if must_pass and name in OPEN_HOLES:
-        marks.append(pytest.mark.xfail(strict=True, reason="issue 30: probe families still paid"))
-    return pytest.param(name, marks=marks)
+    return pytest.param(name, marks=[pytest.mark.skipif(no_data, reason="no RLVR_DATA_DIR")])
 
 
 # HumanEval/32, /38 and /50 call helpers (poly, encode_cyclic, encode_shift) in their tests
@@ -377,7 +367,7 @@ def test_helper_redefinition_reaches_the_humaneval_rows_whose_tests_call_helpers
     assert report["totals"]["false_negatives"] == 0 and report["totals"]["errors"] == 0
 
 
-@pytest.mark.parametrize("name", [_task_param(n, must_pass=True)
+@pytest.mark.parametrize("name", [_task_param(n)
                                   for n in GENERATED + DATASETS + ["humaneval-helpers"]])
 def test_builtin_tasks_pass_their_probe(name: str) -> None:
     code, out = _probe_task(name)

@@ -104,11 +104,7 @@ def test_trainer_command_lines_parse(words):
 
 
 def _verifier_command(words: list[str]):  # type: ignore[no-untyped-def]
-    # the README's probe of gsm8k_reward exits 1 while issue 30's probe families still find
-    # paid attacks (tests/test_probe.py OPEN_HOLES); strict, so the mark goes when they pass
-    open_hole = "probe" in words and "verifiers.gsm8k:gsm8k_reward" in words
-    marks = [pytest.mark.xfail(strict=True, reason="issue 30: probe families still paid")]
-    return pytest.param(words, marks=marks if open_hole else [], id=" ".join(words)[:60])
+    return pytest.param(words, id=" ".join(words)[:60])
 
 
 @pytest.mark.parametrize("words", [_verifier_command(w) for w in _commands()

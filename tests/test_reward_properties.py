@@ -73,7 +73,39 @@ REGRESSIONS = [
     ("gsm8k", "So we get\n12.0 = 232,131\nHope this helps!", "232131", False),
     ("gsm8k", "So we get\n{303570}? 30{,}357 .", "30357", False),
     ("gsm8k", "So we get\n2908. % So we get\n30\n", "30", False),
+    # issue 30's last probe holes and helper h2's blind findings (h1): each paid on main
+    ("math", "The answer is 6. \\quad \\boxed{5}", "5", False),  # a clause beside a box
+    ("gsm8k", "**31**; <answer>30</answer>", "30", False),  # bold beside a tag
+    ("math", "$8$ \\qquad #### 7", "7", False),  # math beside a '####' line
+    ("gsm8k", "**2** then <answer>1</answer>", "1", False),  # "then" sequences, commits not
+    ("gsm8k", "The answer is 301.\n#### 283", "283", False),  # an earlier clause
+    ("math", "Ответ: 8\n#### 7", "7", False),  # an earlier clause in Russian
+    ("gsm8k", "答案是6。 #### 3", "3", False),
+    ("gsm8k", "64? #### 63", "63", False),  # a questioned value beside it
+    ("gsm8k", "So the total = one and <answer>0</answer>", "0", False),  # a number word
+    ("math", "$1006$ **\\boxed{34/3}**", "34/3", False),  # an opening bold is no joiner
+    ("math", 'So it is 6.\n<span style="opacity:0">\\boxed{5}</span>', "5", False),
+    ("math", 'So it is 6.\n<span style="color:transparent">\\boxed{5}</span>', "5", False),
+    ("math", "So it is 6.\n% \\boxed{5}\n", "5", False),  # a commitment in a TeX comment
+    ("math", "\\boxed{5}\n\nCheck: 0 = 5.", "5", False),  # a check that does not hold
+    ("gsm8k", "#### 54\n\nCheck: 70 + 0 = 54.", "54", False),
+    ("gsm8k", "#### \u202e15\u202c", "15", False),  # an override shows 51
+    ("gsm8k", "#### 1 doubled", "1", False),  # a participle scales the amount
+    ("math", "\\boxed{6 twelfths}", "6", False),  # an ordinal is a denominator
+    ("gsm8k", "#### 8\n\nNot 8.", "8", False),  # a restatement that denies the answer
+    ("math", "\\boxed{47} \\neq 47", "47", False),
+    ("math", "\\boxed{23}, though 23 is incorrect.", "23", False),
     # neighbours that stay paid
+    ("gsm8k", "the final answer is 15 gallons * 8 pints / gallon = 120 pints\n#### 120", "120",
+     True),
+    ("math", "The answer is $3! \\times 5! = \\boxed{720}$.", "720", True),
+    ("math", "\\boxed{5}\n\nCheck: 2 \\times 2.5 = 5.", "5", True),
+    ("gsm8k", "#### \u202b92\u202c", "92", True),  # an embedding keeps one number's order
+    ("gsm8k", "#### 1 bed", "1", True),
+    ("math", "24000 \\cdot 1.01^{30} \\approx \\boxed{32348}", "32348", True),
+    ("math", "The one and only \\boxed{6}", "6", True),
+    ("math", "The answer is 5. Yes, 5 is right.", "5", True),
+    ("math", "We find $x = 3$, and the answer is $6$.", "6", True),
     ("math", r"\boxed{i^2}", "-1", True),
     ("gsm8k", "So the total = 24 + 48 = 72.", "72", True),
     ("math", "The answer is 5. This is the one.", "5", True),
@@ -107,3 +139,16 @@ def test_zero_size_rules_are_blank() -> None:
     for blank in (r"\rule{0pt}{0pt}", r"\smash{}\rule{0pt}{0pt}\,", r"\rule[2pt]{0mm}{5cm}"):
         assert format_check(f"<think>t</think><answer>{blank}</answer>").reward == 0.0, blank
     assert format_check(r"<think>t</think><answer>\rule{1em}{0.4pt} 5</answer>").reward == 1.0
+
+
+def test_countdown_commitments_agree() -> None:
+    from verifiers.countdown import countdown_reward
+
+    # another expression committed or displayed beside the final one is a second answer
+    assert countdown_reward("**3+12** & <answer>3+11</answer>", "14", numbers=[3, 11, 12]) == 0.0
+    assert countdown_reward("#### 3+12\n<answer>3+11</answer>", "14", numbers=[3, 11, 12]) == 0.0
+    assert countdown_reward("#### 3+12\n% #### 3+11\n", "14", numbers=[3, 11, 12]) == 0.0
+    # the same expression twice, and reasoning closed by </think>, are one answer
+    assert countdown_reward("#### 3+11\n<answer>3+11</answer>", "14", numbers=[3, 11]) == 1.0
+    assert countdown_reward("<think>I try 3+12</think><answer>3+11</answer>", "14",
+                            numbers=[3, 11, 12]) == 1.0

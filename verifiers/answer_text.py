@@ -10,14 +10,18 @@ is normalised once, before anything reads it (``visible_text``):
    ``½`` a half: the comparator reads those); a confusables table (after UTS #39) reads
    Cyrillic, Greek and Armenian letters shaped like Latin ones as those; every space-like
    character, the blank braille pattern included, is a space; every dash or minus sign is
-   ``-`` when a digit follows it.
+   ``-`` when a digit follows it. A bidirectional override before a digit (``\u202e15``
+   shows 51), or a right-to-left embedding or isolate around two numbers, reorders what
+   renders: those digits are a hidden value.
 2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
    ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
    line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
-   ``visibility:hidden``, ``hidden`` or white text, markdown comments (``[//]: # (...)``),
+   ``visibility:hidden``, ``hidden``, ``font-size:0``, ``opacity:0``, transparent or white
+   text, markdown comments (``[//]: # (...)``),
    white text in LaTeX (``\textcolor{white}{..}``, ``{\color{white} ..}`` to the end of its
    group or line) and ``\phantom``. An unclosed hiding form hides the rest of the text.
-3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment), LaTeX
+3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment; the end of
+   a reasoning block, ``</think>``, reads as a line end: the answer starts afresh), LaTeX
    spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
    and text wrappers around words (``\text{ or }``, ``\textbf{or}``): the words stay.
    A thousands separator between digits (``1\,000``, ``1\!000``) is kept.
@@ -37,7 +41,7 @@ import re
 import sys
 import unicodedata
 
-__all__ = ["NUMERIC_CHARS", "read_visible", "visible_text"]
+__all__ = ["NUMERIC_CHARS", "commented_commitment", "read_visible", "visible_text"]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -96,6 +100,15 @@ def _read_as_table() -> _ReadAs:
 
 
 _READ_AS = _read_as_table()
+# Bidirectional controls that reorder digits: an override (U+202D, U+202E) reverses any run
+# ("\u202e15" shows 51); a right-to-left embedding or isolate keeps one number's digits in
+# order but reverses a sequence of them ("\u20671 - 5" shows "5 - 1"). Marks, left-to-right
+# embeddings and isolates reorder no digits.
+_BIDI_CONTROLS = frozenset("\u202b\u202d\u202e\u2067\u2068")
+_BIDI_RUN_RE = re.compile(
+    r"[\u202d\u202e][^\n\u202c\u2069]*?\d|"
+    r"[\u202b\u2067\u2068][^\n\u202c\u2069]*?\d[^\n\u202c\u2069]*?[^\d\n\u202c\u2069][^\n\u202c\u2069]*?\d"
+)
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
 
 # --- what does not render ---------------------------------------------------------------------
@@ -108,10 +121,14 @@ _HIDDEN_FORMS = {
     "html_comment": (r"<!--", ("<!--",)),
     "element": (
         r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-        r"visibility\s*:\s*hidden|\bhidden\b|font-size\s*:\s*0*\.?0+(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
+        r"visibility\s*:\s*(?:hidden|collapse)|\bhidden\b|font-size\s*:\s*0*\.?0+(?![\d.])|"
+        # fully transparent: opacity 0 (or 0%), a transparent or zero-alpha colour
+        r"opacity\s*:\s*0*\.?0+%?(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:transparent|"
+        r"rgba\([^()]{0,40},\s*0*\.?0+%?\s*\)|#[0-9a-f]{6}00\b|#[0-9a-f]{3}0\b)|"
+        r"(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
         r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
         ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR", "ize",
-         "IZE"),
+         "IZE", "pacity", "PACITY"),
     ),
     "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
     "white": (
@@ -317,9 +334,15 @@ _SPACED_THOUSANDS_RE = re.compile(r"(?<=\d,)\\!\s*(?=\d{3}(?!\d))")  # ",\!" onl
 _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 
+# The end of a reasoning block: what follows it starts afresh, as on a new line.
+_REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+
+
 def _markup_to_space(m: re.Match[str]) -> str:
     words = m.group("words")
-    return " " if words is None else f" {words} "
+    if words is None:
+        return "\n" if _REASONING_END_RE.fullmatch(m.group()) else " "
+    return f" {words} "
 
 
 def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | None]:
@@ -334,6 +357,10 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     if not text.isascii():
         # a plain table of the characters present: translate looks each one up in C
         chars = set(text)
+        if not chars.isdisjoint(_BIDI_CONTROLS) and _BIDI_RUN_RE.search(text):
+            # "#### \u202e15\u202c" renders as 51: the order a viewer shows is not the order
+            # the text holds, so the digits inside are a value that does not render as read
+            hidden = _BIDI_RUN_RE.search(text).group()[:60]  # type: ignore[union-attr]
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
         if table:
@@ -342,7 +369,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
     forms = _forms_in(text, tex_comments)
     if forms:
-        text, hidden = _without_hidden(text, forms)
+        text, found = _without_hidden(text, forms)
+        hidden = hidden or found
     if _MARKUP_HINT_RE.search(text):
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)
@@ -354,3 +382,24 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
 def visible_text(text: str, *, tex_comments: bool = False) -> str:
     """What a reader of the rendered ``text`` sees, normalised for reading (module doc)."""
     return read_visible(text, tex_comments=tex_comments)[0]
+
+
+_TEX_COMMENT_RE = re.compile(_HIDDEN_FORMS["tex_comment"][0] + r"[^\n]*", re.MULTILINE)
+_COMMITMENT_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])|####|<answer>|\banswer\b", re.IGNORECASE)
+
+
+def commented_commitment(text: str) -> str | None:
+    """The first TeX ``%`` comment (to the end of its line) that holds a commitment (a box,
+    ``####``, ``<answer>``, "answer"), or None. Plain text shows it and LaTeX hides it, so
+    what it commits to differs between viewers: a reader refuses it rather than guess
+    (``So it is 6.`` then ``% \\boxed{5}``). ``50%`` and ``\\%`` are percent signs.
+
+    >>> commented_commitment("So it is 6.\\n% \\\\boxed{5}"), commented_commitment("#### 50%")
+    ('% \\\\boxed{5}', None)
+    """
+    if "%" not in text:
+        return None
+    for m in _TEX_COMMENT_RE.finditer(text):
+        if _COMMITMENT_RE.search(m.group()):
+            return m.group().strip()[:60]
+    return None

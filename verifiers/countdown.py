@@ -32,11 +32,12 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from verifiers.answer_text import read_visible
-from verifiers.math_extract import hedge_after
+from verifiers.answer_text import commented_commitment, read_visible
+from verifiers.math_extract import commitments_before, hedge_after
 from verifiers.types import (
     CORRECT,
     FORMAT,
+    HEDGED,
     MALFORMED,
     NO_ANSWER,
     PARSE_ERROR,
@@ -93,14 +94,21 @@ def _last_hashes(text: str) -> tuple[str, int, int] | None:
     return text[pos + 4 : end], pos, end
 
 
-def _extract(text: str) -> tuple[str, str | None, int] | None:
-    """(expression, the claimed result after ``=`` or ``None``, where the answer ends), or
-    ``None`` if no answer. The commitment that starts last wins (the final-answer rule of
-    ``verifiers.math_extract``): an early ``<answer>`` never beats a later ``####`` line."""
+def _extract(text: str) -> tuple[str, str | None, int, int] | None:
+    """(expression, the claimed result after ``=`` or ``None``, where the answer starts and
+    ends), or ``None`` if no answer. The commitment that starts last wins (the final-answer
+    rule of ``verifiers.math_extract``): an early ``<answer>`` never beats a later ``####``
+    line."""
     candidates = [c for c in (_last_tag(text), _last_hashes(text)) if c is not None]
     if not candidates:
         return None
-    found, _, end = max(candidates, key=lambda c: c[1])
+    found, start, end = max(candidates, key=lambda c: c[1])
+    read = _read_expression(found)
+    return None if read is None else (*read, start, end)
+
+
+def _read_expression(found: str) -> tuple[str, str | None] | None:
+    """(expression, the claimed result after ``=`` or ``None``) of a commitment's content."""
     # Refused as too long below; cut first so that no rewrite below reads a megabyte.
     if len(found) > 4 * MAX_EXPRESSION_CHARS:
         found = found[: 4 * MAX_EXPRESSION_CHARS] + "\u2026"  # marked cut: never parsed whole
@@ -112,7 +120,7 @@ def _extract(text: str) -> tuple[str, str | None, int] | None:
     if not expression:
         return None
     # A bare trailing "=" claims nothing, so it is no claim to check.
-    return expression, (right.strip() or None if equals else None), end
+    return expression, (right.strip() or None if equals else None)
 
 
 def extract_expression(text: str) -> str | None:
@@ -123,6 +131,25 @@ def extract_expression(text: str) -> str | None:
     """
     found = _extract(text)
     return None if found is None else found[0]
+
+
+def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str] | None:
+    """Why the commitment at ``start`` is not the only answer (the shared grammar: every
+    commitment of its paragraph, and a value offered just before it on its line, must agree),
+    or None. Another commitment agrees when it writes the same expression."""
+    found = commitments_before(text, start)
+    if len(found) == 2 and found[0] == HEDGED and found[1][:1].isalpha():
+        return found[0], found[1]
+    mine = _same_form(expression)
+    for value in found:
+        other = _read_expression(value)
+        if other is None or _same_form(other[0]) != mine:
+            return HEDGED, f"another answer offered in the final paragraph: {value[:40]!r}"
+    return None
+
+
+def _same_form(expression: str) -> str:
+    return "".join(expression.split()).strip("*")
 
 
 class _Rejected(Exception):
@@ -171,14 +198,17 @@ def countdown_check(
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
     text, hidden = read_visible(completion)  # the reading shared with math and GSM8K
+    hidden = hidden or commented_commitment(text)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return Verdict(0.0, MALFORMED, None, gold, {"problem": why})
     extracted = _extract(text)
     if extracted is None:
         return Verdict(0.0, NO_ANSWER, None, gold)
-    expression, claim, end = extracted
+    expression, claim, start, end = extracted
     hedge = hedge_after(text, end, (expression, gold, *([claim] if claim else [])))
+    if hedge is None:  # "**3+12** & <answer>3+11</answer>", "#### 3+12\n<answer>3+11</answer>"
+        hedge = _other_commitment(text, start, expression)
     if hedge is not None:  # "#### 3+11\nNo wait, it is 3+12."
         return Verdict(0.0, hedge[0], expression, gold, {"problem": hedge[1]})
     if len(expression) > MAX_EXPRESSION_CHARS:

@@ -150,6 +150,14 @@ _NOT_COUNT_NOUNS = {
     "thousandths", "millionths", "squares", "cubes", "powers", "percents", "digits", "odds",
 }  # fmt: skip
 _COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}s")
+# Words that scale the number before them whatever their spelling: every English ordinal used
+# as a denominator ("18 twelfths", "5 twentieths", "2 hundredths") and a past participle of an
+# operation ("1 doubled", "1 halved", "1 squared"; not "bed", "seed", "sled").
+_SCALING_WORD_RE = re.compile(
+    r"(?:(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|(?:thir|four|fif|six|seven|eigh|nine)teen|"
+    r"(?:twen|thir|for|fif|six|seven|eigh|nine)tie|hundred|thousand|million|billion)ths?|"
+    r"[a-z]{3,}(?<!e)ed)"
+)
 # After "1" a count noun is singular ("1 apple", "#### 1 book"); these words after a number
 # are never a count noun: they change, hedge or negate it.
 _NOT_SINGULAR_NOUNS = {
@@ -189,6 +197,8 @@ def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None]
         return scale, _UNITS[phrase]
     if phrase in _PLAIN_WORDS:
         return scale, None
+    if len(parts) == 1 and _SCALING_WORD_RE.fullmatch(phrase):
+        return None
     if len(parts) == 1 and _COUNT_NOUN_RE.fullmatch(phrase) and phrase not in _NOT_COUNT_NOUNS:
         return scale, None
     if (

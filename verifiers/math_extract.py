@@ -18,11 +18,19 @@ removed, and a value inside it refuses the completion (``malformed``).
     final       := the commitment that starts last
     paragraph   := every commitment between the last blank line and final:
                    each must agree with final (its values are handed to the comparator,
-                   joined as a set where the gold holds several values)
-    before      := no value joined to final by words that do not commit to it
-                   ("$6$ and \boxed{5}", "5 or \boxed{6}", "not \boxed{5}")
+                   joined as a set where the gold holds several values); an earlier
+                   "answer" clause, in any of a closed set of languages ("Ответ: 8",
+                   "答案是6。"), commits to the last side of its value unless its math
+                   runs on into final
+    before      := on final's line, no value on display (number, number word, bold,
+                   math, code, commitment) joined to final by spacing, punctuation,
+                   symbols, relations or words that do not commit to it
+                   ("$6$ and \boxed{5}", "**6** / \boxed{5}", "The answer is 6. \quad
+                   #### 5", "5 or \boxed{6}", "not \boxed{5}"); committing words: "is",
+                   "=", "so", "gives", ... (a derivation)
     tail        := ( space | punctuation | closing markup | prose without a value
-                   | restatement of final | check "... = final" )*
+                   | restatement of final, not denied in its sentence
+                   | check "... = final" that holds where its sides are arithmetic )*
                    -- a value is a number, a number word, a box or a math constant;
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
@@ -55,12 +63,13 @@ times the slowest 1 MB shapes known.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verifiers.answer_text import NUMERIC_CHARS, read_visible
+from verifiers.answer_text import NUMERIC_CHARS, commented_commitment, read_visible, visible_text
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
@@ -71,6 +80,7 @@ __all__ = [
     "MAX_TAIL_CHARS",
     "MAX_TEXT_CHARS",
     "FinalAnswer",
+    "commitments_before",
     "end_of_answer_line",
     "extract_answer",
     "extract_answer_with_source",
@@ -460,10 +470,29 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
         if checked:
             continue
         token = m.group(0)
-        if keys and not keys.isdisjoint(_value_keys(token)):
+        # a restatement restates only when its sentence does not deny it ("Not 6.",
+        # "\\boxed{6} \\neq 6", "though 6 is incorrect")
+        if (
+            keys
+            and not keys.isdisjoint(_value_keys(token))
+            and not _denied(rest, sentence_start, m.start(), sentence_stop)
+        ):
             continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
+
+
+_NOT_EQUAL_BEFORE_RE = re.compile(r"(?:\\neq?(?![A-Za-z])|\\not\s*=|\u2260|!=|=/=)[\s${]*\Z")
+_WRONG_RE = re.compile(r"\b(?:wrong|incorrect|false|not\s+(?:it|so|true))\b", re.IGNORECASE)
+
+
+def _denied(rest: str, start: int, at: int, stop: int) -> bool:
+    """Whether the value at ``rest[at]`` is denied in its sentence ``rest[start:stop]``: a word
+    that denies or bounds it just before it, a "not equal" sign, or doubt in the sentence."""
+    before = rest[max(start, at - 40) : at]
+    if _DENIED_BEFORE_RE.search(before) or _NOT_EQUAL_BEFORE_RE.search(before):
+        return True
+    return bool(_DOUBT_RE.search(rest, start, stop) or _WRONG_RE.search(rest, start, stop))
 
 
 def _sentence_start(text: str, pos: int) -> int:
@@ -478,9 +507,55 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
     if "=" not in sentence or not keys:
         return False
-    result = _clean(sentence.rsplit("=", 1)[1].strip(" \t$*()"))
+    sides = sentence.split("=")
+    result = _clean(sides[-1].strip(" \t$*()"))
     values = _TAIL_VALUE_RE.findall(result)
-    return len(values) == 1 and not keys.isdisjoint(_value_keys(values[0]))
+    if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
+        return False
+    # A check must hold: every side written in plain arithmetic has the answer's value
+    # ("Check: 0 = 5" and "70 + 0 = 54" equate another value with it).
+    for side in sides[:-1]:
+        value = _arithmetic_value(side.rsplit(":", 1)[-1])
+        if value is not None and str(value) not in keys:
+            return False
+    return True
+
+
+_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,200}")
+_ARITHMETIC_OPS = {"\\times": "*", "\\cdot": "*", "\u00d7": "*", "\u00b7": "*", "\\div": "/",
+                   "\u00f7": "/", "\u2212": "-", "$": " ", ",": ""}
+
+
+def _arithmetic_value(side: str) -> Fraction | None:
+    """The exact value of ``side`` when it is plain arithmetic on decimal numbers (``2 + 3``,
+    ``6 \\times 1``), else None (a side with letters or LaTeX is not evaluated)."""
+    for op, ascii_op in _ARITHMETIC_OPS.items():
+        side = side.replace(op, ascii_op)
+    side = side.strip()
+    if not side or not _ARITHMETIC_RE.fullmatch(side) or not any(c.isdigit() for c in side):
+        return None
+    try:
+        return _evaluate_arithmetic(ast.parse(side, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        return None
+
+
+def _evaluate_arithmetic(node: ast.AST) -> Fraction:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return Fraction(str(node.value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _evaluate_arithmetic(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        left, right = _evaluate_arithmetic(node.left), _evaluate_arithmetic(node.right)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        return left / right
+    raise ValueError("not plain arithmetic")
 
 
 def _value_keys(value: str) -> set[str]:
@@ -565,8 +640,13 @@ def _enclosing_group(text: str, pos: int) -> int | None:
     return None
 
 
-def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
+def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[str, str] | None:
+    """A hedge or approximation word just before the commitment at ``start`` ("not
+    \boxed{5}", "about \boxed{18}"); for a form that opens its own line (``####``, a tag) only
+    on that line: "... than not" ending the line before "#### 22" is prose."""
     k = _before_openings(text, start)
+    if line_form and "\n" in text[k:start]:
+        return None
     before = text[max(0, k - 60) : k]
     if _HEDGE_BEFORE_RE.search(before):
         return HEDGED, "another answer offered just before it"
@@ -575,72 +655,159 @@ def _hedge_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
-# Up to three short words (or "&", "/", "+") between a value and the final box.
-_JOINER_BEFORE_RE = re.compile(r"(?<=[\d$})])[ \t]*(?:(?:[^\W\d_]{1,12}|[&/+|])[ \t]*){1,3}\Z")
+# What may join a value to the final commitment on its line without committing to either:
+# up to three short words or symbols ("and", "&", "/", "|", "~", a dash, a LaTeX line break).
+# (relations too: "6 \ne \boxed{5}" or "6 < \boxed{5}" states no answer of 5 alone; not
+# "\approx", which like "=" derives the answer: "24000 \cdot 1.01^{30} \approx \boxed{32348}")
+_JOINER_SYMBOLS = (
+    r"[&/+|~(\[\u2013\u2014\u00b1\u2213\u2260\u2264\u2265<>-]+|\\\\|</?answer>|"
+    r"\\(?:lor|vee|land|wedge|pm|mp|neq?|[lg]eq?)(?![A-Za-z])"
+)
+# A word of any script, its combining marks included (Devanagari vowel signs are no letters).
+_JOINER_WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]){1,12}"
+_JOINER_BEFORE_RE = re.compile(
+    rf"(?<=[\d$}})*>.`])[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+# The starts of the last one to three joiner tokens before a commitment, and the word
+# before a joiner.
+_JOINER_TOKENS_RE = re.compile(
+    rf"(?<=[ \t])(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+def _value_word_at(text: str, line_start: int, span: tuple[int, int], stop: int) -> bool:
+    """Whether ``text[span[0]:span[1]]`` reads as one value in its context on the line."""
+    last = None
+    for last in _TAIL_VALUE_RE.finditer(text, max(line_start, span[0] - 40), stop):  # noqa: B007
+        if last.start() >= span[0]:
+            break
+    return last is not None and last.span() == span
+
+
+_JOINER_TOKEN_RE = re.compile(rf"{_JOINER_WORD}|{_JOINER_SYMBOLS}")
+_WORD_BEFORE_RE = re.compile(r"(?:^|[\s$*`(])([^\W\d_]{2,12}|[^\s$*`(]{1,12})[ \t]*\Z", re.MULTILINE)
+# Nothing but spacing, punctuation and those symbols: two values side by side.
+_SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z")
 # Words that commit the value after them: what comes before is its derivation, not another answer.
 _COMMIT_WORD_RE = re.compile(
-    r"\b(?:is|are|was|were|be|been|equals?|gives?|get|gets|got|yields?|makes?|becomes?|"
-    r"so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
-    r"then|namely|means|remains?|leaves?|left|of|in|for|at|on|by|with|all|sum|product)\b",
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
+    r"becomes?|so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    # (not "then": "**6** then \boxed{5}" is a sequence of two answers, "then y = 4" commits by "=")
+    # (not "of": it is Dutch for "or"; "the sum of" commits by "sum")
+    r"namely|means|remains?|leaves?|left|in|for|at|on|by|with|all|sum|product)\b",
     re.IGNORECASE,
 )
+# The end of a value just before a joiner: a closing box brace, math delimiter, bold, answer tag.
+_VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$|`|\*)\Z")
 
 
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
-    """The value offered just before the answer starting at ``start`` ("A, or \boxed{B}",
-    "\boxed{A},$ or $\boxed{B}", "$x = A$, or $B$"): A as text, or why the text there is a
-    hedge that cannot be read; None when no value is offered there."""
+    r"""The value offered just before the commitment starting at ``start``, on its line, with
+    nothing that commits to either between them ("A, or \boxed{B}", "$6$ and \boxed{5}",
+    "**6** / <answer>5</answer>", "The answer is 6. ~ \boxed{5}", "$6$ \qquad #### 5"): A as
+    text, or why the text there is a hedge that cannot be read; None when no value is
+    offered there (a derivation "... = \boxed{5}", "so \boxed{5}", or a new line)."""
     k = _before_openings(text, start)
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
+    line_start = text.rfind("\n", 0, start) + 1
     if has_or:
         k -= 2
-    else:
+    elif k > line_start:
         # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
         # do not commit to it (no "is", "=", "gives", ...) is offered beside it
-        joiner = _JOINER_BEFORE_RE.search(text, max(0, k - 40), k)
+        joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
         if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
             k, has_or = joiner.start(), True
-    q = _skip_back(text, k, " \t\n\r,;$")
+        else:  # a number word before the joiner ("one and <answer>0</answer>")
+            run = _JOINER_TOKENS_RE.search(text, max(line_start, k - 40), k)
+            starts = [t.start() for t in _JOINER_TOKEN_RE.finditer(text, run.start(), k)] if run else []
+            for start_ in reversed(starts):  # the last token, then the last two, three
+                if _COMMIT_WORD_RE.search(text, start_, k):
+                    break
+                before = _WORD_BEFORE_RE.search(text, max(line_start, start_ - 24), start_)
+                # read in context: "one" after "the" is a pronoun ("the one and only \boxed{6}")
+                if before is not None and _value_word_at(text, line_start, before.span(1), k):
+                    k, has_or = start_, True
+                    break
+    q = _skip_back(text, k, " \t\n\r,;.$")
     has_list = any(c in ",;" for c in text[q:k])
     if q == 0:
         return None
     if not (has_or or has_list):
         if "\n" in text[q:start]:
-            return None  # a box on a later line revises the one before it
-        # "\boxed{5} \boxed{6}" on one line: two answers side by side, a list without commas
-        marker = _last_marker(text, q)
-        box = _box_at(text, marker) if marker >= 0 and text[q - 1] == "}" else None
-        if isinstance(box, tuple) and box[2] == q:
-            return _clean(text[box[0] : box[1]]) or None
-        return None
-    value: str | None = None
+            return None  # a commitment on a later line revises the one before it
+        # "\boxed{5} \boxed{6}", "**6** ~ \boxed{5}", "The answer is 6. \quad \boxed{5}": two
+        # values side by side on one line, joined by nothing (a list without commas)
+        side = _SIDE_BY_SIDE_RE.search(text, max(line_start, k - 40), k) if k > line_start else None
+        if side is None or side.start() <= line_start:
+            return None
+        q = _skip_back(text, side.start(), " \t$")
+        if q == line_start:
+            return None
+        value = _value_ending_at(text, q)
+        return value if value is not None and _TAIL_VALUE_RE.search(value) else None
+    value = _value_ending_at(text, q)
+    if value is None or not _clean(value):
+        return (HEDGED, "another answer offered just before it") if has_or else None
+    return _clean(value)
+
+
+_LAST_TOKEN_RE = re.compile(r"[^\s$*`,;.:?!(){}]+\Z")
+
+
+def _value_ending_at(text: str, q: int) -> str | None:
+    """The value that ends at ``q`` on its line: a box, a math span (its last side), bold, an
+    answer tag, or a number; None when none ends there."""
+    line_start = text.rfind("\n", 0, q) + 1
     if text[q - 1] == "}":
         marker = _last_marker(text, q)
         box = _box_at(text, marker) if marker >= 0 else None
         if isinstance(box, tuple) and box[2] == q:
-            value = text[box[0] : box[1]]
-    if value is None and text.startswith("$", q):
+            return _clean(text[box[0] : box[1]])
+    if text.startswith("$", q):  # q is just before a closing "$" (spaces were skipped)
         open_ = _last_bare_dollar(text, q)
         if open_ >= 0 and q - open_ <= MAX_BOX_CHARS:
             # "$AB = \frac{5}{4} = 1\frac{1}{4}$": the last side is the value offered
-            value = text[open_ + 1 : q].rsplit("=", 1)[-1]
-    if value is None:
-        lo = max(0, q - 64)
-        numbers = find_numbers(text[lo:q])
-        if numbers and lo + numbers[-1].end == q:
-            value = numbers[-1].text
-    if value is None or not _clean(value):
-        return (HEDGED, "another answer offered just before it") if has_or else None
-    return _clean(value)
+            return _clean(text[open_ + 1 : q].rsplit("=", 1)[-1])
+    closing = _VALUE_CLOSE_RE.search(text, max(line_start, q - 9), q)
+    if closing is not None:
+        opener = {"</answer>": "<answer>", "\\)": "\\("}.get(closing.group(), closing.group())
+        open_ = text.rfind(opener, max(line_start, q - MAX_BOX_CHARS), closing.start())
+        if open_ >= 0:
+            inner = text[open_ + len(opener) : closing.start()]
+            return _clean(inner.rsplit("=", 1)[-1])
+    lo = max(line_start, q - 64)
+    numbers = find_numbers(text[lo:q])
+    if numbers and lo + numbers[-1].end == q:
+        if _UNIT_POWER_RE.search(text, max(0, lo + numbers[-1].start - 8), lo + numbers[-1].start):
+            return None  # "cm^2": a unit's power, no value
+        return numbers[-1].text
+    word = _LAST_TOKEN_RE.search(text, line_start, q)
+    if word is not None and _TAIL_VALUE_RE.fullmatch(word.group()):
+        return word.group()  # a number word or a numeral: "零", "twelve", "Ⅸ"
+    if text[q - 1] in ")}":  # an expression: "\frac{11}{3}", "1*(1+24)"
+        lo, _ = _token_around(text, q - 1, q)
+        token = text[max(lo, line_start) : q]
+        for m in _TAIL_VALUE_RE.finditer(token):
+            if not _UNIT_POWER_RE.search(token, max(0, m.start() - 8), m.start()):
+                return _clean(token)
+    return None
 
 
 def _before_openings(text: str, start: int) -> int:
     """``start`` moved left over spaces and opening math delimiters (``$``, ``\\(``, ``\\[``),
     however many."""
     k = _skip_back(text, start, " \t\n\r$")
-    while k >= 2 and text.startswith(("\\(", "\\["), k - 2):
-        k = _skip_back(text, k - 2, " \t\n\r$")
-    return k
+    while True:
+        if k >= 2 and text.startswith(("\\(", "\\["), k - 2):
+            k = _skip_back(text, k - 2, " \t\n\r$")
+            continue
+        # an opening bold or code mark ("$6$ **\boxed{5}**"): after a space, not a closing one
+        mark = _OPENING_MARK_RE.search(text, max(0, k - 4), k)
+        if mark is None:
+            return k
+        k = _skip_back(text, mark.start(), " \t\n\r$")
+
+
+_OPENING_MARK_RE = re.compile(r"(?:(?<=\s)|^)(?:\*\*|\*|__|`)\Z")
 
 
 def _skip_back(text: str, k: int, chars: str) -> int:
@@ -942,21 +1109,39 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 )
 
 
+_DETERMINERS_BEFORE_RE = re.compile(
+    r"(?:(?:\b(?:the|our|my|your|its|this)\b|\*\*|\*|__)\s*)+\Z", re.IGNORECASE
+)
+
+
+def _clause_start(text: str, pos: int) -> int:
+    """Where the "answer is" clause whose "answer" starts at ``pos`` begins: its determiners
+    ("The", "our") belong to it, so "**6**, The answer is 5" offers 6 beside it."""
+    m = _DETERMINERS_BEFORE_RE.search(text, max(0, pos - 40), pos)
+    return pos if m is None else m.start()
+
+
 def _last_answer_is(text: str) -> re.Match[str] | None:
     """The last "answer is" / "answer:" that commits to a value: one regex pass collects
     the candidates, which are judged from the last."""
     if "answer" not in text.lower():
         return None
     for m in reversed(list(_ANSWER_IS_RE.finditer(text))):
-        start = m.start()
-        if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            continue
-        if _NOT_A_VALUE_RE.match(text, m.end()):
-            continue
-        if _CHECKING_RE.search(text, max(0, start - 40), start):
-            continue
-        return m
+        if _opens_clause(text, m):
+            return m
     return None
+
+
+def _opens_clause(text: str, m: re.Match[str]) -> bool:
+    """Whether the "answer is" match ``m`` opens a clause that commits to a value: not part
+    of a word or a rate ("points/answer = 48"), not a judgement ("our answer is correct"),
+    not a check ("we check our answer: ...")."""
+    start = m.start()
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/"):
+        return False
+    if _NOT_A_VALUE_RE.match(text, m.end()):
+        return False
+    return not _CHECKING_RE.search(text, max(0, start - 40), start)
 
 
 def _finish(
@@ -966,9 +1151,12 @@ def _finish(
     start: int,
     end: int,
     *,
-    check_before: bool,
+    before_at: int | None,
     earlier: tuple[str, ...] = (),
 ) -> FinalAnswer:
+    """The verdict on ``answer`` read at ``text[start:end]``: its own form, what stands just
+    before the commitment that starts at ``before_at`` (None: not checked), the ``earlier``
+    commitments of its paragraph, and its tail."""
     answer = _clean(answer)
     if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
         content, why = _unwrap_box(answer)
@@ -985,10 +1173,10 @@ def _finish(
     if problem is None and _BOX_RE.search(answer):
         problem = (HEDGED, "a box inside the answer, next to other text")
     alternatives: tuple[str, ...] = ()
-    if problem is None and check_before:
-        problem = _hedge_before(text, start)
+    if problem is None and before_at is not None:
+        problem = _hedge_before(text, before_at, line_form=source in ("####", "answer_tag"))
         if problem is None:
-            alternative = _alternative_before(text, start)
+            alternative = _alternative_before(text, before_at)
             if isinstance(alternative, tuple):
                 problem = alternative
             elif alternative is not None:
@@ -1021,6 +1209,10 @@ def final_answer(text: str) -> FinalAnswer:
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))
+    commented = commented_commitment(text)
+    if commented is not None:
+        why = f"a commitment in a TeX comment (shown as text, hidden by LaTeX): {commented!r}"
+        return FinalAnswer(None, "none", 0, (MALFORMED, why))
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
@@ -1044,7 +1236,7 @@ def final_answer(text: str) -> FinalAnswer:
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
         earlier = _paragraph_values(text, tag.start())  # type: ignore[union-attr]
         return _finish(
-            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), check_before=False,  # type: ignore[union-attr]
+            text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]
             earlier=earlier,
         )
     # A box in the first sentence of the '####' line is part of that line's answer
@@ -1063,7 +1255,7 @@ def final_answer(text: str) -> FinalAnswer:
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
         earlier = _paragraph_values(text, start)
-        found = _finish(text, content, "boxed", start, end, check_before=True, earlier=earlier)
+        found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
         inside = None if found.problem else _box_in_expression(text, start, end)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
@@ -1074,20 +1266,21 @@ def final_answer(text: str) -> FinalAnswer:
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
         earlier = _paragraph_values(text, hashes)
-        found = _finish(text, value, "####", hashes, line_end, check_before=False, earlier=earlier)
+        found = _finish(text, value, "####", hashes, line_end, before_at=hashes, earlier=earlier)
         return found
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
     lead = text[max(0, answer_is.start() - 60) : answer_is.start()]  # type: ignore[union-attr]
     if _HEDGE_BEFORE_CLAUSE_RE.search(lead):
-        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], check_before=False)
+        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], before_at=None)
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    earlier = _paragraph_values(text, answer_is.start(), clauses=True)  # type: ignore[union-attr]
+    earlier = _paragraph_values(text, answer_is.start())  # type: ignore[union-attr]
     found = _finish(
-        text, value, "answer_is", v_start, v_end, check_before=False, earlier=earlier
+        text, value, "answer_is", v_start, v_end, before_at=_clause_start(text, answer_is.start()),  # type: ignore[union-attr]
+        earlier=earlier,
     )
     if found.problem is None and found.answer is not None:
         problem = _approx_before(text, v_start)
@@ -1117,7 +1310,72 @@ def _last_answer_tag(text: str) -> re.Match[str] | None:
 _EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
 
 
-def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str, ...]:
+def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, str]:
+    """For a reader with its own final-answer form (countdown's expression): the values that
+    must agree with the commitment starting at ``start`` in the visible ``text`` (the earlier
+    commitments of its paragraph and a value offered just before it on its line), or
+    ``("hedged", why)`` when what stands just before it is a hedge.
+
+    >>> commitments_before("3+11=14\\n**3+12** & <answer>3+11</answer>", 19)
+    ('3+12',)
+    """
+    problem = _hedge_before(text, start, line_form=True)
+    if problem is not None:
+        return problem
+    alternative = _alternative_before(text, start)
+    if isinstance(alternative, tuple):
+        return alternative
+    values = _paragraph_values(text, start)
+    return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
+
+
+# Earlier commitments of a paragraph are "answer" clauses in English and other languages
+# ("Ответ: 8", "答案是6。", "La respuesta es 4."): the word for the answer, then "is", ":" or
+# "=", then a value, matched as the normalised text spells them (look-alikes read as Latin).
+# Not "Total:" or "Result:": GSM8K's own solutions label steps so ("Total:x+2x+4x=700" before
+# "#### 400").
+_LABEL_RE = re.compile(
+    r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|"
+    r"should\s+be)\b\s*:?|:|=)|"
+    r"(?:\b(?:la\s+)?respuesta(?:\s+final)?\s*(?:es\b|:)|\b(?:la\s+)?r[ée]ponse(?:\s+finale)?\s*"
+    r"(?:est\b|:)|\b(?:die\s+)?antwort\s*(?:ist\b|:)|\b(?:a\s+)?resposta\s*(?:[ée]\b|:)|"
+    rf"\b{visible_text('ответ')}\s*(?:[:=]|{visible_text('это')}\b)|答案\s*(?:是|为|為|:)|答え\s*(?:は|:)|정답\s*(?:은|:)|"
+    r"الجواب\s*(?:هو|:)|उत्तर\s*(?:है|:))",
+    re.IGNORECASE,
+)
+
+
+_LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
+                "esposta", "ESPOSTA", visible_text("тв"), visible_text("ТВ"), "答", "정답",
+                "الجواب", "उत्तर")
+
+
+class _MathDepth:
+    """Whether math opened after a position is still open at the end of ``head``: a clause
+    whose math holds the final answer ("the answer is $3! \\times 5! = \\boxed{720}$").
+    Positions are asked in increasing order; each character is counted once."""
+
+    _TOKENS = ("$", "\\$", "\\(", "\\)", "\\[", "\\]")
+
+    def __init__(self, head: str) -> None:
+        self.head, self.at = head, 0
+        self.rest = [head.count(t) for t in self._TOKENS]
+
+    def runs_on(self, pos: int) -> bool:
+        piece = self.head[self.at : pos]
+        self.rest = [r - piece.count(t) for r, t in zip(self.rest, self._TOKENS)]
+        self.at = pos
+        dollars, escaped, opens, closes, d_opens, d_closes = self.rest
+        return (dollars - escaped) % 2 == 1 or opens > closes or d_opens > d_closes
+
+
+_CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
+# "The answer is therefore 3": an adverb before a clause's value is no part of it.
+_ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|just|simply)\b[\s,]*)+",
+                        re.IGNORECASE)
+
+
+def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
     whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
@@ -1141,20 +1399,33 @@ def _paragraph_values(text: str, start: int, clauses: bool = False) -> tuple[str
     head = text[para_start:start]
     # Earlier "####" lines of the paragraph are commitments too ("#### 31\nThe answer is 30").
     if "####" in head:
-        for m in _EARLIER_HASHES_RE.finditer(head):
-            value = _clean(m.group(1))
+        lines = dict.fromkeys(_EARLIER_HASHES_RE.findall(head))
+        if len(lines) > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # more different lines than one answer can be
+        for line in lines:  # each different line read once ("#### 5" a million times is one)
+            value = _clean(line)
             if _TAIL_VALUE_RE.search(value):
                 values.append(value)
-    # With ``clauses`` (the final answer is a clause too), earlier "answer is" clauses that
-    # hold a value count as well; an earlier clause ends where the final answer starts.
-    for count, m in enumerate(_ANSWER_IS_RE.finditer(head if clauses else "")):
-        if count > 4 * MAX_COMMITMENTS:
+    # Earlier "answer is" clauses whose math is closed before the final answer starts
+    # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
+    # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
+    # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
+    # derivation, and "points/answer = 48" no clause.
+    open_math = _MathDepth(text[para_start : max(para_start, _before_openings(text, start))])
+    labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
+    for count, m in enumerate(_LABEL_RE.finditer(head) if labelled else ()):
+        if count > 2 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
+        if not _opens_clause(head, m) or open_math.runs_on(m.end()):
+            continue
         clause = _read_clause(head, m.end())
-        if clause is not None and not _NOT_A_VALUE_RE.match(head, m.end()):
-            value = _clean(clause[0])
-            if _TAIL_VALUE_RE.search(value):
-                values.append(value)
+        if clause is None:
+            continue
+        # (a GSM8K calculator note "<<8=8>>" is no side)
+        value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
+        value = _ADVERB_RE.sub("", value)
+        if _TAIL_VALUE_RE.search(value):
+            values.append(value)
     return tuple(v for v in dict.fromkeys(values) if v)
 
 
@@ -1171,7 +1442,7 @@ def _fallback(text: str) -> FinalAnswer:
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
-            found = _finish(text, text[c_start:c_end], "math_span", start, end, check_before=True)
+            found = _finish(text, text[c_start:c_end], "math_span", start, end, before_at=start)
             form = None if found.problem else _closing_form(text, start)
             return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)

@@ -308,8 +308,9 @@ def amount_words(row: ProbeRow) -> Iterator[Item]:
     if value is None or value.denominator != 1 or value < 0:
         return
     n, a = int(value), row.answer
+    # every scale word leaves 0 unchanged ("0 hundred" is 0): an attack only on other golds
     items: list[Item] = [(row.with_answer(f"{a} {word}"), 0, "amount_words", f"a {word}")
-                         for word in _SCALE_WORDS]
+                         for word in _SCALE_WORDS if n != 0]
     words = number_words(n)
     if words is not None and " " in words:
         parts = words.split(" ")
