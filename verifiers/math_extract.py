@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
-from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.exact_numbers import find_numbers, parse_number, read_words
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
@@ -393,6 +393,12 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
+    own = _own_sentence(rest, answers)
+    if own is not None:
+        return own
+    denial = _later_denial(rest, answers)
+    if denial is not None:
+        return denial
     if "\\boxed" in rest or "\\fbox" in rest:
         return MALFORMED, "a box opened after the answer"
     modulus = _MODULUS_RE.match(rest, p)
@@ -475,12 +481,91 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def _is_check(sentence: str, keys: set[str]) -> bool:
     """Whether ``sentence`` is a check whose result is the answer: its last side, after its
-    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
+    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``), and every other side that is
+    plain arithmetic evaluates to it (``Check: 0 = 5`` equates another value with it)."""
     if "=" not in sentence or not keys:
         return False
-    result = _clean(sentence.rsplit("=", 1)[1].strip(" \t$*()"))
+    sides = sentence.split("=")
+    result = _clean(sides[-1].strip(" \t$*()"))
     values = _TAIL_VALUE_RE.findall(result)
-    return len(values) == 1 and not keys.isdisjoint(_value_keys(values[0]))
+    if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
+        return False
+    for side in sides[:-1]:
+        value = _arithmetic_side(side)
+        if value is not None and keys.isdisjoint(_value_keys(str(value))):
+            return False
+    return True
+
+
+# The arithmetic that ends one side of a check: numbers, + - * / and parentheses, after a
+# lead of words ("Check: 2 + 3"). A side glued to a letter or a command ("x + 2", "f(3)")
+# is no plain arithmetic and is not evaluated.
+_ARITH_TAIL_RE = re.compile(r"[-(\s]*\d[\d.\s+\-*/()]*\Z")
+_ARITH_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/()]))")
+
+
+def _arithmetic_side(side: str) -> Fraction | None:
+    """The value of the plain arithmetic that ends ``side`` of a check, or None when it is
+    not plain arithmetic (a variable, a function, a power) or cannot be evaluated."""
+    side = side[-200:].replace("$", " ").replace("\\left", "").replace("\\right", "")
+    side = re.sub(r"\\(?:times|cdot)(?![A-Za-z])|[\u00d7\u00b7]", "*", side)
+    side = re.sub(r"\\div(?![A-Za-z])|\u00f7", "/", side)
+    side = re.sub(r"\\d?frac\s*\{([^{}]{1,40})\}\s*\{([^{}]{1,40})\}", r"((\1)/(\2))", side)
+    side = re.sub(r"(?<=\d)(?:,|\{,\}|\\,)(?=\d{3}(?!\d))", "", side)
+    m = _ARITH_TAIL_RE.search(side)
+    if m is None:
+        return None
+    lead = side[: m.start()].rstrip()
+    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'"):
+        return None
+    tokens = []
+    pos = m.start()
+    while pos < len(side):
+        t = _ARITH_TOKEN_RE.match(side, pos)
+        if t is None:
+            if side[pos:].strip():
+                return None
+            break
+        tokens.append(t.group(1) or t.group(2))
+        pos = t.end()
+    try:
+        value, used = _expression(tokens, 0)
+    except (ValueError, ZeroDivisionError, IndexError, RecursionError):
+        return None
+    return value if used == len(tokens) else None
+
+
+def _expression(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    value, i = _term(tokens, i)
+    while i < len(tokens) and tokens[i] in "+-":
+        right, j = _term(tokens, i + 1)
+        value, i = (value + right if tokens[i] == "+" else value - right), j
+    return value, i
+
+
+def _term(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    value, i = _factor(tokens, i)
+    while i < len(tokens) and tokens[i] in "*/":
+        right, j = _factor(tokens, i + 1)
+        value, i = (value * right if tokens[i] == "*" else value / right), j
+    return value, i
+
+
+def _factor(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    tok = tokens[i]
+    if tok == "-":
+        value, i = _factor(tokens, i + 1)
+        return -value, i
+    if tok == "+":
+        return _factor(tokens, i + 1)
+    if tok == "(":
+        value, i = _expression(tokens, i + 1)
+        if i >= len(tokens) or tokens[i] != ")":
+            raise ValueError("unbalanced")
+        return value, i + 1
+    if tok in "*/)":
+        raise ValueError(tok)
+    return Fraction(tok), i + 1
 
 
 def _value_keys(value: str) -> set[str]:
@@ -497,6 +582,217 @@ def _value_keys(value: str) -> set[str]:
     if number is not None:
         keys.add(str(number))
     return keys
+
+
+# --- the answer's own sentence, and what later sentences may say about it (issue 30) --------
+#
+# own_sentence := dressing* [head prose] end        -- from the answer to its sentence's end
+#   dressing   := space | , ; : ! | closing markup ($ \) \] ** ` }) | LaTeX spacing
+#               | an end-of-proof mark (\blacksquare, \square, QED, a check mark)
+#               | a unit sign (%, \%, ^\circ, °) | a congruence's modulus
+#   head       := a word of the Latin script that names what the value counts or says of it
+#                 ("apples", "different ways", "is our answer", "in total", "more than Susan"),
+#                 never one of the closed classes below | "(" a check, a unit or a restatement ")"
+#               | a word of another script that is an answer phrase ("です", "입니다")
+#   prose      := text in which no condition, negation, bound, approximation, "or" or value
+#                 word stands (those classes are closed: a language has few of each)
+# Anything else there (a symbol such as "~", "+", "²", "❌"; a word of another script that is
+# no answer phrase, "左右"; a closed-class word right after the value) refuses: ``hedged``.
+_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$)|\n")
+_OWN_DRESSING_RE = re.compile(
+    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
+    r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
+    r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
+    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\})*"
+)
+# Right after the value: words that relate it to another value, bound it, condition it,
+# scale it or take it back (closed classes, in the languages a policy writes).
+_CLOSED_HEAD_RE = re.compile(
+    r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
+    r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
+    r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
+    r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
+    r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"
+    r"dozen|dozens|score|gross|grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
+    r"thousand|million|billion|trillion|hundred|squared|cubed|doubled|halved|tripled|"
+    r"half|twice|double|triple|none|nothing|all|few|couple|pair|infinity|undefined|"
+    r"wrong|incorrect|false|invalid|guess|estimate|estimated|rounded|"
+    r"etwa|ungef\u00e4hr|circa|environ|aprox|aproximadamente|oder|ou|ili|sau|veya|atau|lub|"
+    r"falls|wenn|si|cuando|quand|nicht|pas|no|non|nie|bukan|hindi|de\u011fil|kh\u00f4ng)\b",
+    re.IGNORECASE,
+)
+# Anywhere in the answer's sentence after it: a condition, a negation or judgement, a bound,
+# an approximation, an alternative ("or"), a value word.
+_OWN_PROSE_RE = re.compile(
+    r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
+    r"in\s+(?:the\s+)?case|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
+    r"the\s+(?:first|second|other)|[a-z])\b|"
+    r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
+    r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
+    r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
+    r"over|under|beyond)|"
+    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*)\b|"
+    r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
+    re.IGNORECASE,
+)
+_LATIN_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\-]*")
+# Inside a parenthesis after the answer: a check ("since 2 + 3 = 5") or a restatement.
+_PAREN_LEAD_RE = re.compile(
+    r"\s*(?:(?:since|because|as|check(?:ed)?|verif(?:y|ied|ication)|indeed|i\.?e\.?|that\s+is|"
+    r"namely|so)\b[\s:,]*)?",
+    re.IGNORECASE,
+)
+
+
+def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
+    stop = _OWN_END_RE.search(rest)
+    own = rest[: len(rest) if stop is None else stop.start()][:2_000]
+    i = _OWN_DRESSING_RE.match(own).end()  # type: ignore[union-attr] - always matches
+    modulus = _MODULUS_RE.match(own, i)
+    if modulus is not None:  # "\boxed{3} \pmod{7}": the modulus dresses the answer
+        i = _OWN_DRESSING_RE.match(own, modulus.end()).end()  # type: ignore[union-attr]
+    if i >= len(own):
+        return None
+    why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
+    body = own[i:]
+    if body[0] == "(":
+        close = body.find(")")
+        inner = body[1:] if close < 0 else body[1:close]
+        if not _paren_ok(inner, answers):
+            return why
+        return None if _prose_ok(body) else why
+    head = _LATIN_WORD_RE.match(body)
+    if head is not None:
+        word = head.group(0).rstrip("'-")
+        # "5 K", "5 M": a scale letter (lower-case "m" is metres: "160 m of rope")
+        if _CLOSED_HEAD_RE.fullmatch(word) or word in ("K", "M", "k", "B", "G", "T"):
+            return why
+        if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
+            nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
+            if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
+                return why
+            if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
+                return why
+        return None if _prose_ok(body) else why
+    if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
+        return None  # "\boxed{17} = x": the answer named by its variable
+    if _FOREIGN_WORD_RE.match(body):
+        for m in _FOREIGN_WORD_RE.finditer(body):
+            if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+                return why
+        return None if _prose_ok(body) else why
+    if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
+        rest_words = body[1:].lstrip(" -\u2013\u2014")
+        head = _LATIN_WORD_RE.match(rest_words)
+        if head is not None and not _CLOSED_HEAD_RE.fullmatch(head.group(0)) and _prose_ok(body):
+            return None
+    return why
+
+
+def _skip_spaces(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _prose_ok(text: str) -> bool:
+    """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
+    a negation or judgement, a bound, an approximation, "or", a value word), and no word of
+    another script that is not an answer phrase."""
+    if _OWN_PROSE_RE.search(text):
+        return False
+    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
+    """A parenthesis after the answer may hold a unit, a restatement of the answer or a check
+    whose sides evaluate to it ("since 2 + 3 = 5"); nothing else ("(or B)", "(rounded)",
+    "(assuming the coin is fair)")."""
+    inner = inner[_PAREN_LEAD_RE.match(inner).end() :].strip(" \t$.")  # type: ignore[union-attr]
+    if not inner:
+        return True
+    keys = {k for a in answers for k in _value_keys(a)}
+    if "=" in inner:
+        return _is_check(inner, keys) and _prose_ok(inner)
+    if keys and not keys.isdisjoint(_value_keys(inner)):
+        return True
+    words = inner.split()
+    if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
+        read = read_words(inner)
+        return read is not None and read[0] == 1
+    return False
+
+
+# A later sentence that takes the answer back without a number: its subject is the answer
+# (a pronoun or "the answer", after an interjection) and its predicate is negated or judges
+# it wrong; or it tells the reader to disregard what came before.
+_INTERJECTION = r"(?:(?:hmm+|wait|oh|ah|actually|but|so|no|ok(?:ay)?|well|um+|uh|hm|moment|espera|attends?)[\s,!.\u2014-]+)*"
+_LATER_SUBJECT_RE = re.compile(
+    _INTERJECTION
+    + r"(?:that|this|it|which|those|these|the\s+above|(?:the|my|this|that|our)\s+(?:final\s+)?"
+    r"(?:answer|result|solution|value|number|total|computation|calculation|reasoning)|"
+    r"everything(?:\s+above)?|i|i'm|i've|das|dies|es|eso|esto|cela|\u00e7a|c'est|\u044d\u0442\u043e|"
+    r"\u8fd9|\u90a3)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_LATER_NEGATION_RE = re.compile(
+    r"\b(?:not|never|no\s+longer|wrong|incorrect|false|invalid|mistaken|bogus|nonsense|"
+    r"impossible|mistake|error|retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|"
+    r"uncertain|doubt\w*|falsch|mal|faux|fausse|incorrecto|err\u00f3neo|"
+    r"\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|\u043d\u0435)\b|"
+    r"n't\b|\u4e0d\u5bf9|\u9519|\u4e0d\u662f",
+    re.IGNORECASE,
+)
+_LATER_IMPERATIVE_RE = re.compile(
+    _INTERJECTION
+    + r"(?:please\s+)?(?:ignore|disregard|forget|scratch|strike|discard|retract|withdraw|"
+    r"cancel|undo|delete|erase)\b",
+    re.IGNORECASE,
+)
+# A negation right before a restatement of the answer: "Not 6.", "it's not 95", "6 \ne".
+_NEGATED_VALUE_RE = re.compile(
+    r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie)\b|n't\b|"
+    r"\u4e0d\u662f|\u4e0d|\u975e|\\neq?(?![A-Za-z])|\\not\s*=|!=|\u2260)"
+    r"[\s$*(]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """A sentence after the answer that denies it: one that names the answer's value again
+    with a negation on it or in its predicate ("Not 6.", "6 is wrong", "though 23 is
+    incorrect"), or one without a value whose subject is the answer (a pronoun) and whose
+    predicate is negated ("That doesn't work.", "Ignore the above.")."""
+    keys: set[str] | None = None
+    pos = 0
+    for count, m in enumerate(_OWN_END_RE.finditer(rest + "\n")):
+        if count > 200:
+            break
+        sentence = rest[pos : m.start()]
+        pos = m.end()
+        stripped = sentence.strip(" \t*#>-,;:()$`")
+        if not stripped:
+            continue
+        if _LATER_IMPERATIVE_RE.match(stripped):
+            return HEDGED, f"taken back later: {stripped[:40]!r}"
+        values = list(_TAIL_VALUE_RE.finditer(sentence))
+        if not values:
+            subject = _LATER_SUBJECT_RE.match(stripped)
+            if subject is not None and _LATER_NEGATION_RE.search(stripped, subject.end()):
+                return HEDGED, f"taken back later: {stripped[:40]!r}"
+            continue
+        if keys is None:
+            keys = {k for a in answers for k in _value_keys(a)}
+        for v in values:
+            if not keys or keys.isdisjoint(_value_keys(v.group(0))):
+                continue
+            if _NEGATED_VALUE_RE.search(sentence, max(0, v.start() - 24), v.start()):
+                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+            after = sentence[v.end() :]
+            if _LATER_NEGATION_RE.search(after) and not _is_check(sentence, keys):
+                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+    return None
 
 
 # Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
