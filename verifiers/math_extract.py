@@ -112,7 +112,15 @@ _PAREN_HEDGE_RE = re.compile(
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
 _HEDGE_BEFORE_RE = re.compile(
-    r"(?:\b(?:nor|not|vs\.?|versus|than|either|and/or)|\\(?:lor|vee|neq?))"
+    r"(?:\b(?:nor|not|never|vs\.?|versus|than|either|and/or|except|but|exceeds?|exceeding|"
+    # a bound on the answer, not a maximum asked for ("Zach can have at most \boxed{2}"): after
+    # a copula its subject is the answer itself
+    r"(?:is|are|was|were|be|'s)\s+(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
+    r"beyond)|bukan|hindi|"
+    r"non(?:\s+(?:\u00e8|e|est))?|nie(?:\s+jest)?|mehr\s+als|weniger\s+als|m\u00e1s\s+de|"
+    r"menos\s+de|plus\s+de|moins\s+de|\u0431\u043e\u043b\u044c\u0448\u0435|"
+    r"\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435)|\\(?:lor|vee|neq?)|"
+    r"\u4e0d\u662f|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)"
     r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
 )
@@ -120,9 +128,15 @@ _HEDGE_BEFORE_RE = re.compile(
 # one: in "24000 \cdot 1.01^{30} \approx \boxed{32348}" it relates the expression before it
 # to the (rounded) answer the question asked for.
 _APPROX_BEFORE_RE = re.compile(
-    r"(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|close\s+to|"
-    r"maybe|perhaps|probably|possibly)\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
-    re.IGNORECASE,
+    r"(?:(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.|"
+    r"close\s+to|maybe|perhaps|probably|possibly|some|just\s+(?:over|under)|etwa|"
+    r"ungef\u00e4hr|environ|aproximadamente|aprox\.?|circa|\u043e\u043a\u043e\u043b\u043e|"
+    r"oko\u0142o|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e)|"
+    # other scripts, without \b; a sign that opens the statement ("~5", not "x \approx 5",
+    # and not LaTeX's tie "is~5")
+    r"\u7ea6|\u5927\u7ea6|\u7d04|\u304a\u3088\u305d|\uc57d|"
+    r"(?:^|(?<=[:(])|(?<=[:(] )|(?<=[A-Za-z]{2} ))(?:~|\u2248|\u223c|\u2243))\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE | re.MULTILINE,
 )
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
@@ -166,7 +180,7 @@ _RETRACT_RE = re.compile(
     re.IGNORECASE,
 )
 _RELATION_BEFORE_RE = re.compile(
-    r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"(?:!=|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
 )
 # "The largest $n$ is 34": the value is what follows the last "is".
@@ -393,7 +407,7 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
-    own = _own_sentence(rest, answers)
+    own = _own_sentence(_FIGURE_RE.sub(" ", rest) if "[asy]" in rest else rest, answers)
     if own is not None:
         return own
     denial = _later_denial(rest, answers)
@@ -598,12 +612,15 @@ def _value_keys(value: str) -> set[str]:
 #                 word stands (those classes are closed: a language has few of each)
 # Anything else there (a symbol such as "~", "+", "²", "❌"; a word of another script that is
 # no answer phrase, "左右"; a closed-class word right after the value) refuses: ``hedged``.
-_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$)|\n")
+_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$|\\)|\n")
+_DISPLAY_CLOSE_RE = re.compile(
+    r"[ \t$.,]*\n[ \t]*(?:\\\]|\$\$|\\end\s*\{[A-Za-z*]{1,20}\}|\\\))"
+)
 _OWN_DRESSING_RE = re.compile(
     r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
     r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
     r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
-    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\})*"
+    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
 )
 # Right after the value: words that relate it to another value, bound it, condition it,
 # scale it or take it back (closed classes, in the languages a policy writes).
@@ -646,9 +663,18 @@ _PAREN_LEAD_RE = re.compile(
 
 def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
-    stop = _OWN_END_RE.search(rest)
-    own = rest[: len(rest) if stop is None else stop.start()][:2_000]
+    start = 0
+    for _ in range(8):  # "\\boxed{5}\n\\] or none.": the display's close is on the next line
+        close = _DISPLAY_CLOSE_RE.match(rest, start)
+        if close is None:
+            break
+        start = close.end()
+    stop = _OWN_END_RE.search(rest, start)
+    own = rest[start : len(rest) if stop is None else stop.start()][:2_000]
     i = _OWN_DRESSING_RE.match(own).end()  # type: ignore[union-attr] - always matches
+    dressing = rest[:start] + own[:i]
+    if "." in dressing and any(c in dressing for c in ("\n", "\\end", "\\]", "$$")):
+        return None  # "\\boxed{5}.\n\\end{align*}Checking, ...": its sentence ended there
     modulus = _MODULUS_RE.match(own, i)
     if modulus is not None:  # "\boxed{3} \pmod{7}": the modulus dresses the answer
         i = _OWN_DRESSING_RE.match(own, modulus.end()).end()  # type: ignore[union-attr]
@@ -661,7 +687,7 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         inner = body[1:] if close < 0 else body[1:close]
         if not _paren_ok(inner, answers):
             return why
-        return None if _prose_ok(body) else why
+        return None if close < 0 or _prose_ok(body[close + 1 :]) else why
     head = _LATIN_WORD_RE.match(body)
     if head is not None:
         word = head.group(0).rstrip("'-")
@@ -705,6 +731,14 @@ def _prose_ok(text: str) -> bool:
     return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
 
 
+# A clause whose subject is something named other than the answer.
+_OTHER_SUBJECT_RE = re.compile(
+    r"(?:the\s+)?(?:option|choice|statement|case|part|graph|figure|equation|answer\s+choice)\s+"
+    r"\(?[A-Za-z0-9]{1,3}\)?\s+(?:is|are|was|does|do|has)\b[^()]*\Z",
+    re.IGNORECASE,
+)
+
+
 def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     """A parenthesis after the answer may hold a unit, a restatement of the answer or a check
     whose sides evaluate to it ("since 2 + 3 = 5"); nothing else ("(or B)", "(rounded)",
@@ -712,9 +746,13 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     inner = inner[_PAREN_LEAD_RE.match(inner).end() :].strip(" \t$.")  # type: ignore[union-attr]
     if not inner:
         return True
+    if _OTHER_SUBJECT_RE.match(inner):
+        return True  # "(option B is incorrect)": a judgement of something else
     keys = {k for a in answers for k in _value_keys(a)}
     if "=" in inner:
         return _is_check(inner, keys) and _prose_ok(inner)
+    if not _prose_ok(inner):
+        return False
     if keys and not keys.isdisjoint(_value_keys(inner)):
         return True
     words = inner.split()
@@ -724,10 +762,43 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     return False
 
 
+# A condition opening the answer's sentence, with nothing but the commitment after its comma:
+# "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
+_CONDITION_OPEN_RE = re.compile(
+    r"[\s*#>-]*(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
+    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|\u0435\u0441\u043b\u0438|"
+    r"\u043a\u043e\u0433\u0434\u0430)\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
+    re.IGNORECASE,
+)
+_BARE_COMMITMENT_RE = re.compile(
+    r"[\s*$(\\\[]*(?:(?:then|so|thus|hence|the\s+(?:final\s+)?answer\s+(?:is|would\s+be)|"
+    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's)\s*[:*$(\\\[\s]*)?\Z",
+    re.IGNORECASE,
+)
+
+
+def _condition_before(text: str, start: int) -> tuple[str, str] | None:
+    """Why the answer starting at ``start`` is stated under a condition that opens its
+    sentence ("If n is odd, \\boxed{5}."), or None. A derivation ("If we add them, we get
+    \\boxed{5}") commits after its comma and is no condition on the answer."""
+    line_start = text.rfind("\n", 0, start) + 1
+    sentence_start = max(_sentence_start(text, start), line_start, start - 400)
+    head = text[sentence_start:start]
+    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"))
+    if comma < 0 or not _CONDITION_OPEN_RE.match(head):
+        return None
+    if _BARE_COMMITMENT_RE.match(head, comma + 1):
+        return HEDGED, f"the answer is stated under a condition: {head.strip()[:40]!r}"
+    return None
+
+
 # A later sentence that takes the answer back without a number: its subject is the answer
 # (a pronoun or "the answer", after an interjection) and its predicate is negated or judges
 # it wrong; or it tells the reader to disregard what came before.
-_INTERJECTION = r"(?:(?:hmm+|wait|oh|ah|actually|but|so|no|ok(?:ay)?|well|um+|uh|hm|moment|espera|attends?)[\s,!.\u2014-]+)*"
+_INTERJECTION = (
+    r"(?:(?:hmm+|wait|oh|ah|actually|but|so|no|ok(?:ay)?|well|um+|uh|hm|moment|espera|attends?|"
+    r"\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u4e0d\u8fc7)[\s,!.\u2014\uff0c-]+)*"
+)
 _LATER_SUBJECT_RE = re.compile(
     _INTERJECTION
     + r"(?:that|this|it|which|those|these|the\s+above|(?:the|my|this|that|our)\s+(?:final\s+)?"
@@ -737,11 +808,15 @@ _LATER_SUBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _LATER_NEGATION_RE = re.compile(
-    r"\b(?:not|never|no\s+longer|wrong|incorrect|false|invalid|mistaken|bogus|nonsense|"
-    r"impossible|mistake|error|retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|"
-    r"uncertain|doubt\w*|falsch|mal|faux|fausse|incorrecto|err\u00f3neo|"
-    r"\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|\u043d\u0435)\b|"
-    r"n't\b|\u4e0d\u5bf9|\u9519|\u4e0d\u662f",
+    # a negated judgement of truth ("doesn't work", "can't be right", "not sure", "not it"),
+    # not any negation ("It is not hard to check that ...")
+    r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+)?(?:right|correct|work|works|true|valid|it|the\s+answer|"
+    r"make\s+sense|add\s+up|hold|check\s+out|sure|confident|certain)\b|"
+    r"\b(?:wrong|incorrect|false|invalid|mistaken|bogus|nonsense|a\s+mistake|an\s+error|"
+    r"retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|uncertain|falsch|mal|faux|fausse|"
+    r"incorrecto|err\u00f3neo|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|"
+    r"\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e)\b|"
+    r"\u4e0d\u5bf9|\u9519|\u4e0d\u662f",
     re.IGNORECASE,
 )
 _LATER_IMPERATIVE_RE = re.compile(
@@ -759,11 +834,25 @@ _NEGATED_VALUE_RE = re.compile(
 )
 
 
+# A multiple-choice answer ("B", "(B)", "\\text{(B)}") and another choice named after it.
+_CHOICE_RE = re.compile(r"\(?\s*([A-E])\s*\)?")
+_OTHER_CHOICE_RE = re.compile(
+    r"\(\s*([A-E])\s*\)|\b(?i:option|choice|answer)\s+\(?([A-E])\b|"
+    r"^\s*(?i:or|and|/)?\s*([A-E])\b"
+)
+
+
 def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
     """A sentence after the answer that denies it: one that names the answer's value again
     with a negation on it or in its predicate ("Not 6.", "6 is wrong", "though 23 is
     incorrect"), or one without a value whose subject is the answer (a pronoun) and whose
     predicate is negated ("That doesn't work.", "Ignore the above.")."""
+    choice = _CHOICE_RE.fullmatch(answers[0].strip()) if answers else None
+    if choice is not None:
+        for m in _OTHER_CHOICE_RE.finditer(rest[:2_000]):
+            letter = next(g for g in m.groups() if g is not None)
+            if letter.upper() != choice.group(1):
+                return HEDGED, f"another choice after the answer: {m.group(0)!r}"
     keys: set[str] | None = None
     pos = 0
     for count, m in enumerate(_OWN_END_RE.finditer(rest + "\n")):
@@ -1293,7 +1382,7 @@ def _finish(
     if problem is None and len(alternatives) > MAX_COMMITMENTS:
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
-        problem = hedge_after(text, end, (answer, *alternatives))
+        problem = hedge_after(text, end, (answer, *alternatives)) or _condition_before(text, start)
     return FinalAnswer(answer, source, end, problem, alternatives)
 
 
@@ -1482,7 +1571,11 @@ _DENIED_BEFORE_RE = re.compile(
     # other languages, without \b (no word boundary inside CJK text)
     r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
     r"\u3067\u306f\u306a\u3044|\uc544\ub2c8|\b(?:nicht|kein|pas|ne|non|nie|\u043d\u0435|no\s+es|"
-    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als))[\s$*(]*\Z",
+    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als|"
+    r"non\s+(?:\u00e8|e|est)|nie\s+jest|bukan|hindi|kh\u00f4ng(?:\s+ph\u1ea3i)?|"
+    r"mehr\s+als|weniger\s+als|m\u00e1s\s+de|menos\s+de|plus\s+de|moins\s+de|"
+    r"\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435)\b"
+    r"|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)[\s$*(]*\Z",
     re.IGNORECASE,
 )
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
