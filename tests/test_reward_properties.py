@@ -107,3 +107,28 @@ def test_zero_size_rules_are_blank() -> None:
     for blank in (r"\rule{0pt}{0pt}", r"\smash{}\rule{0pt}{0pt}\,", r"\rule[2pt]{0mm}{5cm}"):
         assert format_check(f"<think>t</think><answer>{blank}</answer>").reward == 0.0, blank
     assert format_check(r"<think>t</think><answer>\rule{1em}{0.4pt} 5</answer>").reward == 1.0
+
+
+# h9: every template of the own-sentence and later-denial classes, enumerated once (the
+# generated properties above draw them with random values and commitment forms).
+def test_h9_every_tail_template_is_scored_as_labelled() -> None:
+    from reward_grammar import H9_BOXES, H9_CHOICE_NOT_PAID, H9_NOT_PAID, H9_PAID, VERIFIERS
+
+    wrong = []
+    for verifier in ("math", "gsm8k"):
+        for box in H9_BOXES:
+            c, b = box.format(18), r"\boxed{18}"
+            for kind, templates in H9_NOT_PAID.items():
+                for tpl in templates:
+                    text = tpl.format(c=c, b=b, g=18, o=19)
+                    if VERIFIERS[verifier](Case(text, "18", "")).reward == 1.0:
+                        wrong.append((verifier, kind, text))
+            for tpl in H9_PAID:
+                text = tpl.format(c=c, b=b, g=18, a=11, d=7)
+                if VERIFIERS[verifier](Case(text, "18", "")).reward != 1.0:
+                    wrong.append((verifier, "prose_after", text))
+    for tpl in H9_CHOICE_NOT_PAID:
+        text = tpl.format(g="C", o="A")
+        if VERIFIERS["math"](Case(text, "C", "")).reward == 1.0:
+            wrong.append(("math", "second_choice", text))
+    assert not wrong, wrong

@@ -402,7 +402,10 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
         return HEDGED, "the answer's sentence is a question"
     if _APPROX_AFTER_RE.match(rest, p):
         return HEDGED, "an approximate answer"
-    if _DOUBT_RE.search(rest, p, _sentence_end(rest, p)):
+    doubt = _DOUBT_RE.search(rest, p, _sentence_end(rest, p))
+    # a negation on a later line has its own subject ("It is not hard to check"): the
+    # later-sentence rule below reads it
+    if doubt is not None and not ("\n" in rest[:p] and _NEGATION_ONLY_RE.fullmatch(doubt.group(0))):
         return HEDGED, "the answer's sentence doubts it"
     retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
@@ -431,6 +434,7 @@ _MODULUS_RE = re.compile(
     r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
 )
 _FIGURE_RE = re.compile(r"\[asy\].*?(?:\[/asy\]|\Z)", re.DOTALL)
+_NEGATION_ONLY_RE = re.compile(r"(?:is|are|was|were)\s+not|isn't|aren't|wasn't", re.IGNORECASE)
 _DOUBT_RE = re.compile(
     r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
     # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
