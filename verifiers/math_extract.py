@@ -65,6 +65,13 @@ from verifiers.exact_numbers import find_numbers, parse_number, read_words
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
+
+def _seen(words: str) -> str:
+    """An alternation of ``words`` as the normaliser leaves them: a Cyrillic word is read
+    through the confusables table (its "о" reads as a Latin "o"), so it is matched that way."""
+    return "|".join(re.escape(read_visible(w)[0]) for w in words.split("|"))
+
+
 __all__ = [
     "MAX_BOX_CHARS",
     "MAX_LINE_CHARS",
@@ -118,8 +125,9 @@ _HEDGE_BEFORE_RE = re.compile(
     r"(?:is|are|was|were|be|'s)\s+(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
     r"beyond)|bukan|hindi|"
     r"non(?:\s+(?:\u00e8|e|est))?|nie(?:\s+jest)?|mehr\s+als|weniger\s+als|m\u00e1s\s+de|"
-    r"menos\s+de|plus\s+de|moins\s+de|\u0431\u043e\u043b\u044c\u0448\u0435|"
-    r"\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435)|\\(?:lor|vee|neq?)|"
+    r"menos\s+de|plus\s+de|moins\s+de|"
+    + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
+    + r")|\\(?:lor|vee|neq?)|"
     r"\u4e0d\u662f|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)"
     r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
@@ -130,8 +138,9 @@ _HEDGE_BEFORE_RE = re.compile(
 _APPROX_BEFORE_RE = re.compile(
     r"(?:(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.|"
     r"close\s+to|maybe|perhaps|probably|possibly|some|just\s+(?:over|under)|etwa|"
-    r"ungef\u00e4hr|environ|aproximadamente|aprox\.?|circa|\u043e\u043a\u043e\u043b\u043e|"
-    r"oko\u0142o|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e)|"
+    r"ungef\u00e4hr|environ|aproximadamente|aprox\.?|circa|oko\u0142o|"
+    + _seen("\u043e\u043a\u043e\u043b\u043e|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e")
+    + r")|"
     # other scripts, without \b; a sign that opens the statement ("~5", not "x \approx 5",
     # and not LaTeX's tie "is~5")
     r"\u7ea6|\u5927\u7ea6|\u7d04|\u304a\u3088\u305d|\uc57d|"
@@ -698,6 +707,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         # "5 K", "5 M": a scale letter (lower-case "m" is metres: "160 m of rope")
         if _CLOSED_HEAD_RE.fullmatch(word) or word in ("K", "M", "k", "B", "G", "T"):
             return why
+        if len(word) == 1 and body[1:2].isdigit():
+            return why  # "\\boxed{3} e3": an exponent
         if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
             nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
             if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
@@ -769,14 +780,15 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
 # A condition opening the answer's sentence, with nothing but the commitment after its comma:
 # "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
 _CONDITION_OPEN_RE = re.compile(
-    r"[\s*#>-]*(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
-    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|\u0435\u0441\u043b\u0438|"
-    r"\u043a\u043e\u0433\u0434\u0430)\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
+    r"[\s*#>-]*(?:(?:but|and|or)\s+)?(?:only\s+)?(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
+    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|"
+    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430")
+    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
     re.IGNORECASE,
 )
 _BARE_COMMITMENT_RE = re.compile(
     r"[\s*$(\\\[]*(?:(?:then|so|thus|hence|the\s+(?:final\s+)?answer\s+(?:is|would\s+be)|"
-    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's)\s*[:*$(\\\[\s]*)?\Z",
+    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's|<answer>|####)\s*[:*$(\\\[\s]*)?\Z",
     re.IGNORECASE,
 )
 
@@ -807,7 +819,9 @@ _LATER_SUBJECT_RE = re.compile(
     _INTERJECTION
     + r"(?:that|this|it|which|those|these|the\s+above|(?:the|my|this|that|our)\s+(?:final\s+)?"
     r"(?:answer|result|solution|value|number|total|computation|calculation|reasoning)|"
-    r"everything(?:\s+above)?|i|i'm|i've|das|dies|es|eso|esto|cela|\u00e7a|c'est|\u044d\u0442\u043e|"
+    r"everything(?:\s+above)?|i|i'm|i've|das|dies|es|eso|esto|cela|\u00e7a|c'est|"
+    + _seen("\u044d\u0442\u043e")
+    + r"|"
     r"\u8fd9|\u90a3)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -818,8 +832,9 @@ _LATER_NEGATION_RE = re.compile(
     r"make\s+sense|add\s+up|hold|check\s+out|sure|confident|certain)\b|"
     r"\b(?:wrong|incorrect|false|invalid|mistaken|bogus|nonsense|a\s+mistake|an\s+error|"
     r"retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|uncertain|falsch|mal|faux|fausse|"
-    r"incorrecto|err\u00f3neo|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|"
-    r"\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e)\b|"
+    r"incorrecto|err\u00f3neo|"
+    + _seen("\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e")
+    + r")\b|"
     r"\u4e0d\u5bf9|\u9519|\u4e0d\u662f",
     re.IGNORECASE,
 )
@@ -1387,6 +1402,8 @@ def _finish(
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
         problem = hedge_after(text, end, (answer, *alternatives)) or _condition_before(text, start)
+    if problem is None and source == "####" and "." in answer:
+        problem = _later_denial(answer, ())  # "#### 147. Ignore the above."
     return FinalAnswer(answer, source, end, problem, alternatives)
 
 
@@ -1578,7 +1595,8 @@ _DENIED_BEFORE_RE = re.compile(
     r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als|"
     r"non\s+(?:\u00e8|e|est)|nie\s+jest|bukan|hindi|kh\u00f4ng(?:\s+ph\u1ea3i)?|"
     r"mehr\s+als|weniger\s+als|m\u00e1s\s+de|menos\s+de|plus\s+de|moins\s+de|"
-    r"\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435)\b"
+    + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
+    + r")\b"
     r"|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)[\s$*(]*\Z",
     re.IGNORECASE,
 )
