@@ -26,7 +26,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                    -- a value is a number, a number word, a box or a math constant;
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
-                      answer's sentence are refused too.
+                      answer's sentence are refused too. The rest of the answer's own
+                      sentence is read by ``own_sentence`` (below ``hedge_after``); a later
+                      sentence that denies the answer refuses (``_later_denial``).
     closing     := "... = X" | X alone on its line
                  | a sentence whose one value X is not denied or bounded
                    ("not", "than", "to", "不是", ...): else ``hedged``
