@@ -840,3 +840,94 @@ PROPERTIES: list[Property] = (
        Property("format_traps", "format", format_traps(), 400),
        Property("format_blank_answer", "format", format_blank_answer(), 200)]
 )
+
+
+# ---------------------------------------------------------------------------------------
+# h9: the answer's own sentence and what follows it (issue 30: conditions, negations,
+# bounds, scales, value words, denials, retractions, check twists, a second choice letter)
+# ---------------------------------------------------------------------------------------
+
+# How the gold is committed to; {} is the value.
+H9_BOXES = [r"\boxed{{{}}}", r"$\boxed{{{}}}$", "\\[\n\\boxed{{{}}}\n\\]",
+            "**Final Answer**\n\\[\n\\boxed{{{}}}\n\\]", r"The answer is $\boxed{{{}}}$"]
+# The gold qualified, denied or taken back ({c}: the committed gold, {g}: the gold, {o}:
+# another value). Each must score 0.
+H9_NOT_PAID = {
+    "condition_after": ["{c} if n is odd.", "{c} when n is even.", "{c}, provided n is prime.",
+                        "{c} (assuming the coin is fair)", "{c} for positive x.",
+                        "{c} unless x is negative.", "{c} si n es impar.", "{c} falls n gerade ist."],
+    "condition_before": ["If n is odd, {b}.", "In case a, {b}.", "\u5f53n\u4e3a\u5947\u6570\u65f6, {b}.",
+                         "If n is odd, the answer is {g}."],
+    "bound_or_negation": ["{c} is wrong.", "The answer is at least {b}.",
+                          "{c} or higher.", "{c} max.", "{c} minimum.", "{c} and up.", "Never {b}.",
+                          "{c} is an upper bound.", "{c} \u274c", "{c} (wrong)",
+                          "It is not {b}.", "{c} or not."],
+    "scale": ["{c} dozen", "{c} squared", "{c} cubed", "{c} lakh", "{c} crore", "{c}\u00b2",
+              "{c} M"],
+    "value_word": ["{c} or half.", "{c} or none.", "{c} or \u221e.", "{c} or a few.",
+                   "{c}, or nothing."],
+    "self_denial": ["{c}\n\nNot {g}.", "{c}, not {g}", "{c} (not {g})", "{c}\n\nSo it's not {g}.",
+                    "{c}, though {g} is incorrect.", "{c}\n\n{g} is wrong."],
+    "approximation": ["~{b}", "etwa {b}", "\u7ea6{b}", "{c} (rounded)", "{c}\u5de6\u53f3",
+                      "ungef\u00e4hr {b}", "{c} (estimate)"],
+    "retraction": ["{c}\n\nThat doesn't work.", "{c}\nIgnore the above.",
+                   "{c} Hmm, that can't be right.", "{c}\n\nThis is probably wrong.",
+                   "{c}. \u7b49\u7b49\uff0c\u8fd9\u4e0d\u5bf9\u3002", "{c}\n\nI retract that answer."],
+    "check_twist": ["{c}\n\nCheck: {o} = {g}.", "{c}\n\nCheck: {o} + 0 = {g}.",
+                    "{c}\n\nVerification: {o} \\times 1 = {g}."],
+    "unboxed_denial": ["{g} is wrong.", "x != {g}", "{g}+", "Non \u00e8 {g}.", "Bukan {g}.",
+                       "To nie jest {g}.", "mehr als {g}"],
+}
+H9_CHOICE_NOT_PAID = [r"\boxed{{{g}}} (or {o})", r"\boxed{{{g}}} or ({o})", r"\boxed{{{g}}} and {o}",
+                      r"\boxed{{{g}}} / {o}", "\\boxed{{{g}}}\n\nOption ({o}) is equally valid."]
+# The gold with ordinary prose after (or before) it. Each must be paid.
+H9_PAID = ["{c}, which is the number of apples.", "{b} (since {a} + {d} = {g})",
+           "$\\boxed{{{g}}}$ is the answer.", "{c}\n\nWait, let me verify: {a} + {d} = {g}. Yes.",
+           "{c} apples.", "{c} in total.", "{c}\n\nIt is not hard to check this.",
+           "{c} $\\blacksquare$", "{c}\n\nHope this helps!", "{c} square units.",
+           "If we add them, we get {b}.", "{c} different ways to choose them.",
+           "Zach can have at most {b} pencils left over.", "{c} (option B is incorrect)",
+           "{c} more than Susan.", "{c}\n\nLet me know if anything is unclear."]
+
+
+@st.composite
+def h9_qualified_gold(draw: st.DrawFn, verifier: str) -> Case:
+    """The gold qualified, denied or taken back after (or before) its commitment."""
+    g = draw(st.integers(2, 500))
+    o = draw(st.integers(1, 500).filter(lambda v: v != g))
+    kind = draw(st.sampled_from(sorted(H9_NOT_PAID)))
+    tpl = draw(st.sampled_from(H9_NOT_PAID[kind]))
+    box = draw(st.sampled_from(H9_BOXES))
+    c = box.format(g)
+    b = rf"\boxed{{{g}}}"
+    pre = draw(st.sampled_from(REASONING))
+    return Case(pre + tpl.format(c=c, b=b, g=g, o=o), str(g), "not_paid",
+                ("h9", kind, f"tpl={tpl!r}", f"box={box!r}"))
+
+
+@st.composite
+def h9_second_choice(draw: st.DrawFn) -> Case:
+    g, o = draw(st.permutations("ABCDE"))[:2]
+    tpl = draw(st.sampled_from(H9_CHOICE_NOT_PAID))
+    return Case(tpl.format(g=g, o=o), g, "not_paid", ("h9", "second_choice", f"tpl={tpl!r}"))
+
+
+@st.composite
+def h9_prose_after(draw: st.DrawFn) -> Case:
+    """The gold, then ordinary prose in its sentence or after it: paid."""
+    g = draw(st.integers(2, 500))
+    a = draw(st.integers(1, g - 1))
+    tpl = draw(st.sampled_from(H9_PAID))
+    box = draw(st.sampled_from(H9_BOXES))
+    pre = draw(st.sampled_from(REASONING))
+    text = tpl.format(c=box.format(g), b=rf"\boxed{{{g}}}", g=g, a=a, d=g - a)
+    return Case(pre + text, str(g), "paid", ("h9", "prose_after", f"tpl={tpl!r}", f"box={box!r}"))
+
+
+PROPERTIES += [
+    Property("h9_math_qualified_gold", "math", h9_qualified_gold("math"), 300),
+    Property("h9_gsm8k_qualified_gold", "gsm8k", h9_qualified_gold("gsm8k"), 300),
+    Property("h9_math_second_choice", "math", h9_second_choice(), 60),
+    Property("h9_math_prose_after", "math", h9_prose_after(), 200),
+    Property("h9_gsm8k_prose_after", "gsm8k", h9_prose_after(), 200),
+]

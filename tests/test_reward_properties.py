@@ -152,3 +152,28 @@ def test_countdown_commitments_agree() -> None:
     assert countdown_reward("#### 3+11\n<answer>3+11</answer>", "14", numbers=[3, 11]) == 1.0
     assert countdown_reward("<think>I try 3+12</think><answer>3+11</answer>", "14",
                             numbers=[3, 11, 12]) == 1.0
+
+
+# h9: every template of the own-sentence and later-denial classes, enumerated once (the
+# generated properties above draw them with random values and commitment forms).
+def test_h9_every_tail_template_is_scored_as_labelled() -> None:
+    from reward_grammar import H9_BOXES, H9_CHOICE_NOT_PAID, H9_NOT_PAID, H9_PAID, VERIFIERS
+
+    wrong = []
+    for verifier in ("math", "gsm8k"):
+        for box in H9_BOXES:
+            c, b = box.format(18), r"\boxed{18}"
+            for kind, templates in H9_NOT_PAID.items():
+                for tpl in templates:
+                    text = tpl.format(c=c, b=b, g=18, o=19)
+                    if VERIFIERS[verifier](Case(text, "18", "")).reward == 1.0:
+                        wrong.append((verifier, kind, text))
+            for tpl in H9_PAID:
+                text = tpl.format(c=c, b=b, g=18, a=11, d=7)
+                if VERIFIERS[verifier](Case(text, "18", "")).reward != 1.0:
+                    wrong.append((verifier, "prose_after", text))
+    for tpl in H9_CHOICE_NOT_PAID:
+        text = tpl.format(g="C", o="A")
+        if VERIFIERS["math"](Case(text, "C", "")).reward == 1.0:
+            wrong.append(("math", "second_choice", text))
+    assert not wrong, wrong

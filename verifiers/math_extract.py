@@ -34,7 +34,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                    -- a value is a number, a number word, a box or a math constant;
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
-                      answer's sentence are refused too.
+                      answer's sentence are refused too. The rest of the answer's own
+                      sentence is read by ``own_sentence`` (below ``hedge_after``); a later
+                      sentence that denies the answer refuses (``_later_denial``).
     closing     := "... = X" | X alone on its line
                  | a sentence whose one value X is not denied or bounded
                    ("not", "than", "to", "不是", ...): else ``hedged``
@@ -63,16 +65,22 @@ times the slowest 1 MB shapes known.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from verifiers.answer_text import NUMERIC_CHARS, commented_commitment, read_visible, visible_text
-from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.exact_numbers import find_numbers, parse_number, read_words
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
+
+
+def _seen(words: str) -> str:
+    """An alternation of ``words`` as the normaliser leaves them: a Cyrillic word is read
+    through the confusables table (its "о" reads as a Latin "o"), so it is matched that way."""
+    return "|".join(re.escape(read_visible(w)[0]) for w in words.split("|"))
+
 
 __all__ = [
     "MAX_BOX_CHARS",
@@ -122,7 +130,16 @@ _PAREN_HEDGE_RE = re.compile(
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
 _HEDGE_BEFORE_RE = re.compile(
-    r"(?:\b(?:nor|not|vs\.?|versus|than|either|and/or)|\\(?:lor|vee|neq?))"
+    r"(?:\b(?:nor|not|never|vs\.?|versus|than|either|and/or|except|but|exceeds?|exceeding|"
+    # a bound on the answer, not a maximum asked for ("Zach can have at most \boxed{2}"): after
+    # a copula its subject is the answer itself
+    r"(?:is|are|was|were|be|'s)\s+(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
+    r"beyond)|bukan|hindi|"
+    r"non(?:\s+(?:\u00e8|e|est))?|nie(?:\s+jest)?|mehr\s+als|weniger\s+als|m\u00e1s\s+de|"
+    r"menos\s+de|plus\s+de|moins\s+de|"
+    + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
+    + r")|\\(?:lor|vee|neq?)|"
+    r"\u4e0d\u662f|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)"
     r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
 )
@@ -130,9 +147,16 @@ _HEDGE_BEFORE_RE = re.compile(
 # one: in "24000 \cdot 1.01^{30} \approx \boxed{32348}" it relates the expression before it
 # to the (rounded) answer the question asked for.
 _APPROX_BEFORE_RE = re.compile(
-    r"(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|close\s+to|"
-    r"maybe|perhaps|probably|possibly)\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
-    re.IGNORECASE,
+    r"(?:(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.|"
+    r"close\s+to|maybe|perhaps|probably|possibly|some|just\s+(?:over|under)|etwa|"
+    r"ungef\u00e4hr|environ|aproximadamente|aprox\.?|circa|oko\u0142o|"
+    + _seen("\u043e\u043a\u043e\u043b\u043e|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e")
+    + r")|"
+    # other scripts, without \b; a sign that opens the statement ("~5", not "x \approx 5",
+    # and not LaTeX's tie "is~5")
+    r"\u7ea6|\u5927\u7ea6|\u7d04|\u304a\u3088\u305d|\uc57d|"
+    r"(?:^|(?<=[:(])|(?<=[:(] )|(?<=[A-Za-z]{2} ))(?:~|\u2248|\u223c|\u2243))\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE | re.MULTILINE,
 )
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
@@ -176,7 +200,7 @@ _RETRACT_RE = re.compile(
     re.IGNORECASE,
 )
 _RELATION_BEFORE_RE = re.compile(
-    r"(?:\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"(?:!=|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
 )
 # "The largest $n$ is 34": the value is what follows the last "is".
@@ -398,11 +422,20 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
         return HEDGED, "the answer's sentence is a question"
     if _APPROX_AFTER_RE.match(rest, p):
         return HEDGED, "an approximate answer"
-    if _DOUBT_RE.search(rest, p, _sentence_end(rest, p)):
+    doubt = _DOUBT_RE.search(rest, p, _sentence_end(rest, p))
+    # a negation on a later line has its own subject ("It is not hard to check"): the
+    # later-sentence rule below reads it
+    if doubt is not None and not ("\n" in rest[:p] and _NEGATION_ONLY_RE.fullmatch(doubt.group(0))):
         return HEDGED, "the answer's sentence doubts it"
     retraction = _RETRACT_RE.search(rest)
     if retraction is not None:
         return HEDGED, f"taken back or doubted later: {retraction.group(0)!r}"
+    own = _own_sentence(_FIGURE_RE.sub(" ", rest) if "[asy]" in rest else rest, answers)
+    if own is not None:
+        return own
+    denial = _later_denial(rest, answers)
+    if denial is not None:
+        return denial
     if "\\boxed" in rest or "\\fbox" in rest:
         return MALFORMED, "a box opened after the answer"
     modulus = _MODULUS_RE.match(rest, p)
@@ -421,6 +454,7 @@ _MODULUS_RE = re.compile(
     r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
 )
 _FIGURE_RE = re.compile(r"\[asy\].*?(?:\[/asy\]|\Z)", re.DOTALL)
+_NEGATION_ONLY_RE = re.compile(r"(?:is|are|was|were)\s+not|isn't|aren't|wasn't", re.IGNORECASE)
 _DOUBT_RE = re.compile(
     r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
     # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
@@ -504,7 +538,8 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def _is_check(sentence: str, keys: set[str]) -> bool:
     """Whether ``sentence`` is a check whose result is the answer: its last side, after its
-    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``)."""
+    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``), and every other side that is
+    plain arithmetic evaluates to it (``Check: 0 = 5`` equates another value with it)."""
     if "=" not in sentence or not keys:
         return False
     sides = sentence.split("=")
@@ -512,50 +547,82 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     values = _TAIL_VALUE_RE.findall(result)
     if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
         return False
-    # A check must hold: every side written in plain arithmetic has the answer's value
-    # ("Check: 0 = 5" and "70 + 0 = 54" equate another value with it).
     for side in sides[:-1]:
-        value = _arithmetic_value(side.rsplit(":", 1)[-1])
-        if value is not None and str(value) not in keys:
+        value = _arithmetic_side(side)
+        if value is not None and keys.isdisjoint(_value_keys(str(value))):
             return False
     return True
 
 
-_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,200}")
-_ARITHMETIC_OPS = {"\\times": "*", "\\cdot": "*", "\u00d7": "*", "\u00b7": "*", "\\div": "/",
-                   "\u00f7": "/", "\u2212": "-", "$": " ", ",": ""}
+# The arithmetic that ends one side of a check: numbers, + - * / and parentheses, after a
+# lead of words ("Check: 2 + 3"). A side glued to a letter or a command ("x + 2", "f(3)")
+# is no plain arithmetic and is not evaluated.
+_ARITH_TAIL_RE = re.compile(r"[-(\s]*\d[\d.\s+\-*/()]*\Z")
+_ARITH_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/()]))")
 
 
-def _arithmetic_value(side: str) -> Fraction | None:
-    """The exact value of ``side`` when it is plain arithmetic on decimal numbers (``2 + 3``,
-    ``6 \\times 1``), else None (a side with letters or LaTeX is not evaluated)."""
-    for op, ascii_op in _ARITHMETIC_OPS.items():
-        side = side.replace(op, ascii_op)
-    side = side.strip()
-    if not side or not _ARITHMETIC_RE.fullmatch(side) or not any(c.isdigit() for c in side):
+def _arithmetic_side(side: str) -> Fraction | None:
+    """The value of the plain arithmetic that ends ``side`` of a check, or None when it is
+    not plain arithmetic (a variable, a function, a power) or cannot be evaluated."""
+    side = side[-200:].replace("$", " ").replace("\\left", "").replace("\\right", "")
+    side = re.sub(r"\\(?:times|cdot)(?![A-Za-z])|[\u00d7\u00b7]", "*", side)
+    side = re.sub(r"\\div(?![A-Za-z])|\u00f7", "/", side)
+    side = re.sub(r"\\d?frac\s*\{([^{}]{1,40})\}\s*\{([^{}]{1,40})\}", r"((\1)/(\2))", side)
+    side = re.sub(r"(?<=\d)(?:,|\{,\}|\\,)(?=\d{3}(?!\d))", "", side)
+    m = _ARITH_TAIL_RE.search(side)
+    if m is None:
         return None
+    lead = side[: m.start()].rstrip()
+    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'"):
+        return None
+    tokens = []
+    pos = m.start()
+    while pos < len(side):
+        t = _ARITH_TOKEN_RE.match(side, pos)
+        if t is None:
+            if side[pos:].strip():
+                return None
+            break
+        tokens.append(t.group(1) or t.group(2))
+        pos = t.end()
     try:
-        return _evaluate_arithmetic(ast.parse(side, mode="eval").body)
-    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        value, used = _expression(tokens, 0)
+    except (ValueError, ZeroDivisionError, IndexError, RecursionError):
         return None
+    return value if used == len(tokens) else None
 
 
-def _evaluate_arithmetic(node: ast.AST) -> Fraction:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        return Fraction(str(node.value))
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _evaluate_arithmetic(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
-        left, right = _evaluate_arithmetic(node.left), _evaluate_arithmetic(node.right)
-        if isinstance(node.op, ast.Add):
-            return left + right
-        if isinstance(node.op, ast.Sub):
-            return left - right
-        if isinstance(node.op, ast.Mult):
-            return left * right
-        return left / right
-    raise ValueError("not plain arithmetic")
+def _expression(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    value, i = _term(tokens, i)
+    while i < len(tokens) and tokens[i] in "+-":
+        right, j = _term(tokens, i + 1)
+        value, i = (value + right if tokens[i] == "+" else value - right), j
+    return value, i
+
+
+def _term(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    value, i = _factor(tokens, i)
+    while i < len(tokens) and tokens[i] in "*/":
+        right, j = _factor(tokens, i + 1)
+        value, i = (value * right if tokens[i] == "*" else value / right), j
+    return value, i
+
+
+def _factor(tokens: list[str], i: int) -> tuple[Fraction, int]:
+    tok = tokens[i]
+    if tok == "-":
+        value, i = _factor(tokens, i + 1)
+        return -value, i
+    if tok == "+":
+        return _factor(tokens, i + 1)
+    if tok == "(":
+        value, i = _expression(tokens, i + 1)
+        if i >= len(tokens) or tokens[i] != ")":
+            raise ValueError("unbalanced")
+        return value, i + 1
+    if tok in "*/)":
+        raise ValueError(tok)
+    return Fraction(tok), i + 1
 
 
 def _value_keys(value: str) -> set[str]:
@@ -572,6 +639,298 @@ def _value_keys(value: str) -> set[str]:
     if number is not None:
         keys.add(str(number))
     return keys
+
+
+# --- the answer's own sentence, and what later sentences may say about it (issue 30) --------
+#
+# own_sentence := dressing* [head prose] end        -- from the answer to its sentence's end
+#   dressing   := space | , ; : ! | closing markup ($ \) \] ** ` }) | LaTeX spacing
+#               | an end-of-proof mark (\blacksquare, \square, QED, a check mark)
+#               | a unit sign (%, \%, ^\circ, °) | a congruence's modulus
+#   head       := a word of the Latin script that names what the value counts or says of it
+#                 ("apples", "different ways", "is our answer", "in total", "more than Susan"),
+#                 never one of the closed classes below | "(" a check, a unit or a restatement ")"
+#               | a word of another script that is an answer phrase ("です", "입니다")
+#   prose      := text in which no condition, negation, bound, approximation, "or" or value
+#                 word stands (those classes are closed: a language has few of each)
+# Anything else there (a symbol such as "~", "+", "²", "❌"; a word of another script that is
+# no answer phrase, "左右"; a closed-class word right after the value) refuses: ``hedged``.
+_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$|\\)|\n")
+_DISPLAY_CLOSE_RE = re.compile(
+    r"[ \t$.,]*\n[ \t]*(?:\\\]|\$\$|\\end\s*\{[A-Za-z*]{1,20}\}|\\\))"
+)
+_OWN_DRESSING_RE = re.compile(
+    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
+    r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
+    r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
+    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
+)
+# Right after the value: words that relate it to another value, bound it, condition it,
+# scale it or take it back (closed classes, in the languages a policy writes).
+_CLOSED_HEAD_RE = re.compile(
+    r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
+    r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
+    r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
+    r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
+    r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"
+    r"dozen|dozens|score|gross|grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
+    r"thousand|million|billion|trillion|hundred|squared|cubed|doubled|halved|tripled|"
+    r"half|twice|double|triple|none|nothing|all|few|couple|pair|infinity|undefined|"
+    r"wrong|incorrect|false|invalid|guess|estimate|estimated|rounded|"
+    r"etwa|ungef\u00e4hr|circa|environ|aprox|aproximadamente|oder|ou|ili|sau|veya|atau|lub|"
+    r"falls|wenn|si|cuando|quand|nicht|pas|no|non|nie|bukan|hindi|de\u011fil|kh\u00f4ng)\b",
+    re.IGNORECASE,
+)
+# Anywhere in the answer's sentence after it: a condition, a negation or judgement, a bound,
+# an approximation, an alternative ("or"), a value word.
+_OWN_PROSE_RE = re.compile(
+    r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
+    r"in\s+(?:the\s+)?case|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
+    r"the\s+(?:first|second|other)|[a-z])\b|"
+    r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
+    r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
+    r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
+    r"over|under|beyond)|"
+    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*)\b|"
+    r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
+    re.IGNORECASE,
+)
+_LATIN_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\-]*")
+# Inside a parenthesis after the answer: a check ("since 2 + 3 = 5") or a restatement.
+_PAREN_LEAD_RE = re.compile(
+    r"\s*(?:(?:since|because|as|check(?:ed)?|verif(?:y|ied|ication)|indeed|i\.?e\.?|that\s+is|"
+    r"namely|so)\b[\s:,]*)?",
+    re.IGNORECASE,
+)
+
+
+def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
+    start = 0
+    for _ in range(8):  # "\\boxed{5}\n\\] or none.": the display's close is on the next line
+        close = _DISPLAY_CLOSE_RE.match(rest, start)
+        if close is None:
+            break
+        start = close.end()
+    stop = _OWN_END_RE.search(rest, start)
+    own = rest[start : len(rest) if stop is None else stop.start()][:2_000]
+    i = _OWN_DRESSING_RE.match(own).end()  # type: ignore[union-attr] - always matches
+    dressing = rest[:start] + own[:i]
+    if "." in dressing and any(c in dressing for c in ("\n", "\\end", "\\]", "$$")):
+        return None  # "\\boxed{5}.\n\\end{align*}Checking, ...": its sentence ended there
+    modulus = _MODULUS_RE.match(own, i)
+    if modulus is not None:  # "\boxed{3} \pmod{7}": the modulus dresses the answer
+        i = _OWN_DRESSING_RE.match(own, modulus.end()).end()  # type: ignore[union-attr]
+    if i >= len(own):
+        return None
+    why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
+    body = own[i:]
+    if body[0] == "(":
+        close = body.find(")")
+        inner = body[1:] if close < 0 else body[1:close]
+        if not _paren_ok(inner, answers):
+            return why
+        return None if close < 0 or _prose_ok(body[close + 1 :]) else why
+    head = _LATIN_WORD_RE.match(body)
+    if head is not None:
+        word = head.group(0).rstrip("'-")
+        # "5 K", "5 M": a scale letter (lower-case "m" is metres: "160 m of rope")
+        if _CLOSED_HEAD_RE.fullmatch(word) or word in ("K", "M", "k", "B", "G", "T"):
+            return why
+        if len(word) == 1 and body[1:2].isdigit():
+            return why  # "\\boxed{3} e3": an exponent
+        if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
+            nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
+            if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
+                return why
+            if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
+                return why
+        return None if _prose_ok(body) else why
+    if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
+        return None  # "\boxed{17} = x": the answer named by its variable
+    if _FOREIGN_WORD_RE.match(body):
+        for m in _FOREIGN_WORD_RE.finditer(body):
+            if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+                return why
+        return None if _prose_ok(body) else why
+    if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
+        rest_words = body[1:].lstrip(" -\u2013\u2014")
+        head = _LATIN_WORD_RE.match(rest_words)
+        if head is not None and not _CLOSED_HEAD_RE.fullmatch(head.group(0)) and _prose_ok(body):
+            return None
+    return why
+
+
+def _skip_spaces(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _prose_ok(text: str) -> bool:
+    """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
+    a negation or judgement, a bound, an approximation, "or", a value word), and no word of
+    another script that is not an answer phrase."""
+    if _OWN_PROSE_RE.search(text):
+        return False
+    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+# A clause whose subject is something named other than the answer.
+_OTHER_SUBJECT_RE = re.compile(
+    r"(?:the\s+)?(?:option|choice|statement|case|part|graph|figure|equation|answer\s+choice)\s+"
+    r"\(?[A-Za-z0-9]{1,3}\)?\s+(?:is|are|was|does|do|has)\b[^()]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
+    """A parenthesis after the answer may hold a unit, a restatement of the answer or a check
+    whose sides evaluate to it ("since 2 + 3 = 5"); nothing else ("(or B)", "(rounded)",
+    "(assuming the coin is fair)")."""
+    inner = inner[_PAREN_LEAD_RE.match(inner).end() :].strip(" \t$.")  # type: ignore[union-attr]
+    if not inner:
+        return True
+    if _OTHER_SUBJECT_RE.match(inner):
+        return True  # "(option B is incorrect)": a judgement of something else
+    keys = {k for a in answers for k in _value_keys(a)}
+    if "=" in inner:
+        return _is_check(inner, keys) and _prose_ok(inner)
+    if not _prose_ok(inner):
+        return False
+    if keys and not keys.isdisjoint(_value_keys(inner)):
+        return True
+    words = inner.split()
+    if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
+        read = read_words(inner)
+        return read is not None and read[0] == 1
+    return False
+
+
+# A condition opening the answer's sentence, with nothing but the commitment after its comma:
+# "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
+_CONDITION_OPEN_RE = re.compile(
+    r"[\s*#>-]*(?:(?:but|and|or)\s+)?(?:only\s+)?(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
+    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|"
+    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430")
+    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
+    re.IGNORECASE,
+)
+_BARE_COMMITMENT_RE = re.compile(
+    r"[\s*$(\\\[]*(?:(?:then|so|thus|hence|the\s+(?:final\s+)?answer\s+(?:is|would\s+be)|"
+    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's|<answer>|####)\s*[:*$(\\\[\s]*)?\Z",
+    re.IGNORECASE,
+)
+
+
+def _condition_before(text: str, start: int) -> tuple[str, str] | None:
+    """Why the answer starting at ``start`` is stated under a condition that opens its
+    sentence ("If n is odd, \\boxed{5}."), or None. A derivation ("If we add them, we get
+    \\boxed{5}") commits after its comma and is no condition on the answer."""
+    line_start = text.rfind("\n", 0, start) + 1
+    sentence_start = max(_sentence_start(text, start), line_start, start - 400)
+    head = text[sentence_start:start]
+    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"))
+    if comma < 0 or not _CONDITION_OPEN_RE.match(head):
+        return None
+    if _BARE_COMMITMENT_RE.match(head, comma + 1):
+        return HEDGED, f"the answer is stated under a condition: {head.strip()[:40]!r}"
+    return None
+
+
+# A later sentence that takes the answer back without a number: its subject is the answer
+# (a pronoun or "the answer", after an interjection) and its predicate is negated or judges
+# it wrong; or it tells the reader to disregard what came before.
+_INTERJECTION = (
+    r"(?:(?:hmm+|wait|oh|ah|actually|but|so|no|ok(?:ay)?|well|um+|uh|hm|moment|espera|attends?|"
+    r"\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u4e0d\u8fc7)[\s,!.\u2014\uff0c-]+)*"
+)
+_LATER_SUBJECT_RE = re.compile(
+    _INTERJECTION
+    + r"(?:that|this|it|which|those|these|the\s+above|(?:the|my|this|that|our)\s+(?:final\s+)?"
+    r"(?:answer|result|solution|value|number|total|computation|calculation|reasoning)|"
+    r"everything(?:\s+above)?|i|i'm|i've|das|dies|es|eso|esto|cela|\u00e7a|c'est|"
+    + _seen("\u044d\u0442\u043e")
+    + r"|"
+    r"\u8fd9|\u90a3)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_LATER_NEGATION_RE = re.compile(
+    # a negated judgement of truth ("doesn't work", "can't be right", "not sure", "not it"),
+    # not any negation ("It is not hard to check that ...")
+    r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+)?(?:right|correct|work|works|true|valid|it|the\s+answer|"
+    r"make\s+sense|add\s+up|hold|check\s+out|sure|confident|certain)\b|"
+    r"\b(?:wrong|incorrect|false|invalid|mistaken|bogus|nonsense|a\s+mistake|an\s+error|"
+    r"retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|uncertain|falsch|mal|faux|fausse|"
+    r"incorrecto|err\u00f3neo|"
+    + _seen("\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e")
+    + r")\b|"
+    r"\u4e0d\u5bf9|\u9519|\u4e0d\u662f",
+    re.IGNORECASE,
+)
+_LATER_IMPERATIVE_RE = re.compile(
+    _INTERJECTION
+    + r"(?:please\s+)?(?:ignore|disregard|forget|scratch|strike|discard|retract|withdraw|"
+    r"cancel|undo|delete|erase)\b",
+    re.IGNORECASE,
+)
+# A negation right before a restatement of the answer: "Not 6.", "it's not 95", "6 \ne".
+_NEGATED_VALUE_RE = re.compile(
+    r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie)\b|n't\b|"
+    r"\u4e0d\u662f|\u4e0d|\u975e|\\neq?(?![A-Za-z])|\\not\s*=|!=|\u2260)"
+    r"[\s$*(]*\Z",
+    re.IGNORECASE,
+)
+
+
+# A multiple-choice answer ("B", "(B)", "\\text{(B)}") and another choice named after it.
+_CHOICE_RE = re.compile(r"\(?\s*([A-E])\s*\)?")
+_OTHER_CHOICE_RE = re.compile(
+    r"\(\s*([A-E])\s*\)|\b(?i:option|choice|answer)\s+\(?([A-E])\b|"
+    r"^\s*(?i:or|and|/)?\s*([A-E])\b"
+)
+
+
+def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """A sentence after the answer that denies it: one that names the answer's value again
+    with a negation on it or in its predicate ("Not 6.", "6 is wrong", "though 23 is
+    incorrect"), or one without a value whose subject is the answer (a pronoun) and whose
+    predicate is negated ("That doesn't work.", "Ignore the above.")."""
+    choice = _CHOICE_RE.fullmatch(answers[0].strip()) if answers else None
+    if choice is not None:
+        for m in _OTHER_CHOICE_RE.finditer(rest[:2_000]):
+            letter = next(g for g in m.groups() if g is not None)
+            if letter.upper() != choice.group(1):
+                return HEDGED, f"another choice after the answer: {m.group(0)!r}"
+    keys: set[str] | None = None
+    pos = 0
+    for count, m in enumerate(_OWN_END_RE.finditer(rest + "\n")):
+        if count > 200:
+            break
+        sentence = rest[pos : m.start()]
+        pos = m.end()
+        stripped = sentence.strip(" \t*#>-,;:()$`")
+        if not stripped:
+            continue
+        if _LATER_IMPERATIVE_RE.match(stripped):
+            return HEDGED, f"taken back later: {stripped[:40]!r}"
+        values = list(_TAIL_VALUE_RE.finditer(sentence))
+        if not values:
+            subject = _LATER_SUBJECT_RE.match(stripped)
+            if subject is not None and _LATER_NEGATION_RE.search(stripped, subject.end()):
+                return HEDGED, f"taken back later: {stripped[:40]!r}"
+            continue
+        if keys is None:
+            keys = {k for a in answers for k in _value_keys(a)}
+        for v in values:
+            if not keys or keys.isdisjoint(_value_keys(v.group(0))):
+                continue
+            if _NEGATED_VALUE_RE.search(sentence, max(0, v.start() - 24), v.start()):
+                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+            after = sentence[v.end() :]
+            if _LATER_NEGATION_RE.search(after) and not _is_check(sentence, keys):
+                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+    return None
 
 
 # Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
@@ -1185,7 +1544,9 @@ def _finish(
     if problem is None and len(alternatives) > MAX_COMMITMENTS:
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
-        problem = hedge_after(text, end, (answer, *alternatives))
+        problem = hedge_after(text, end, (answer, *alternatives)) or _condition_before(text, start)
+    if problem is None and source == "####" and "." in answer:
+        problem = _later_denial(answer, ())  # "#### 147. Ignore the above."
     return FinalAnswer(answer, source, end, problem, alternatives)
 
 
@@ -1457,7 +1818,12 @@ _DENIED_BEFORE_RE = re.compile(
     # other languages, without \b (no word boundary inside CJK text)
     r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
     r"\u3067\u306f\u306a\u3044|\uc544\ub2c8|\b(?:nicht|kein|pas|ne|non|nie|\u043d\u0435|no\s+es|"
-    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als))[\s$*(]*\Z",
+    r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als|"
+    r"non\s+(?:\u00e8|e|est)|nie\s+jest|bukan|hindi|kh\u00f4ng(?:\s+ph\u1ea3i)?|"
+    r"mehr\s+als|weniger\s+als|m\u00e1s\s+de|menos\s+de|plus\s+de|moins\s+de|"
+    + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
+    + r")\b"
+    r"|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)[\s$*(]*\Z",
     re.IGNORECASE,
 )
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
