@@ -9,7 +9,7 @@ import time
 import pytest
 
 from verifiers.latex_numeric import compare_constants, exact_constant
-from verifiers.math import _compare, is_equiv
+from verifiers.math import _compare, is_equiv, math_check
 from verifiers.math_forms import labelled_values, latex_from_unicode, split_top_level
 from verifiers.types import CORRECT, HEDGED, TIMEOUT
 
@@ -186,3 +186,14 @@ def test_the_helpers():
     assert labelled_values("x=1, x=2") is None  # a solution set, not a labelled list
     assert labelled_values("2x=6") is None and labelled_values("x+y=3") is None
     assert latex_from_unicode("2⁵") == "2^{5}" and latex_from_unicode("x⁻¹") == "x^{-1}"
+
+
+@pytest.mark.parametrize("fn", ["sin", "cos", "tan"])
+@pytest.mark.parametrize("angle", [20, 30, 40, 45, 60, 80])
+def test_degrees_in_a_trig_argument_are_degrees(fn: str, angle: int) -> None:
+    # "\sin 30^\circ" is sin(pi/6): the same function of the number in radians is another
+    # value, and the angle in radians is the same one
+    gold = rf"\{fn} {angle}^\circ"
+    assert math_check(rf"\boxed{{\{fn} {angle}}}", gold).reward == 0.0
+    assert math_check(rf"\boxed{{\{fn} {angle}^{{\circ}}}}", gold).reward == 1.0
+    assert math_check(rf"\boxed{{\{fn} \frac{{{angle}\pi}}{{180}}}}", gold).reward == 1.0

@@ -91,7 +91,7 @@ def parse_latex_answer(latex: str) -> Any:
     expr = latex2sympy(
         text,
         is_real=not complex_,
-        convert_degrees=False,
+        convert_degrees=True,  # "\sin 30^\circ" is sin(pi/6), never sin(30)
         normalization_config=None,
         conversion_config=_CONVERSION,
     )
