@@ -191,7 +191,7 @@ _RETRACT_RE = re.compile(
     re.IGNORECASE,
 )
 _RELATION_BEFORE_RE = re.compile(
-    r"(?:!=|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
 )
 # "The largest $n$ is 34": the value is what follows the last "is".
@@ -881,7 +881,7 @@ def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
             break
         sentence = rest[pos : m.start()]
         pos = m.end()
-        stripped = sentence.strip(" \t*#>-,;:()$`")
+        stripped = sentence.strip(" \t*#>-,;:()$`\\[]")
         if not stripped:
             continue
         if _LATER_IMPERATIVE_RE.match(stripped):
