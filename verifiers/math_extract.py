@@ -519,7 +519,7 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     values = _TAIL_VALUE_RE.findall(result)
     if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
         return False
-    for side in sides[:-1]:
+    for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
         value = _arithmetic_side(side)
         if value is not None and keys.isdisjoint(_value_keys(str(value))):
             return False
@@ -850,7 +850,7 @@ _LATER_IMPERATIVE_RE = re.compile(
 _NEGATED_VALUE_RE = re.compile(
     r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie)\b|n't\b|"
     r"\u4e0d\u662f|\u4e0d|\u975e|\\neq?(?![A-Za-z])|\\not\s*=|!=|\u2260)"
-    r"[\s$*(]*\Z",
+    r"[\s$*(]*",
     re.IGNORECASE,
 )
 
@@ -894,14 +894,27 @@ def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
             continue
         if keys is None:
             keys = {k for a in answers for k in _value_keys(a)}
-        for v in values:
-            if not keys or keys.isdisjoint(_value_keys(v.group(0))):
+        checked: bool | None = None
+        negations: list[int] | None = None
+        denied_at: set[int] | None = None
+        texts = {_clean(a) for a in answers}
+        for n, v in enumerate(values):
+            # the answer as written, or (for the first values: a parse costs) any spelling of it
+            if v.group(0) not in texts and (
+                n >= 64 or not keys or keys.isdisjoint(_value_keys(v.group(0)))
+            ):
                 continue
-            if _NEGATED_VALUE_RE.search(sentence, max(0, v.start() - 24), v.start()):
+            if denied_at is None:  # where a negation's reach ends: one scan per sentence
+                denied_at = {m.end() for m in _NEGATED_VALUE_RE.finditer(sentence)}
+            if v.start() in denied_at:
                 return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
-            after = sentence[v.end() :]
-            if _LATER_NEGATION_RE.search(after) and not _is_check(sentence, keys):
-                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+            if negations is None:  # one scan per sentence, then bisected per value
+                negations = [m.start() for m in _LATER_NEGATION_RE.finditer(sentence)]
+            k = bisect.bisect_left(negations, v.end())
+            if k < len(negations) and negations[k] <= v.end() + 200:
+                checked = _is_check(sentence, keys) if checked is None else checked
+                if not checked:
+                    return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
     return None
 
 
