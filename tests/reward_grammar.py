@@ -872,11 +872,13 @@ H9_NOT_PAID = {
                       "ungef\u00e4hr {b}", "{c} (estimate)"],
     "retraction": ["{c}\n\nThat doesn't work.", "{c}\nIgnore the above.",
                    "{c} Hmm, that can't be right.", "{c}\n\nThis is probably wrong.",
-                   "{c}. \u7b49\u7b49\uff0c\u8fd9\u4e0d\u5bf9\u3002", "{c}\n\nI retract that answer."],
+                   "{c}. \u7b49\u7b49\uff0c\u8fd9\u4e0d\u5bf9\u3002", "{c}\n\nI retract that answer.",
+                   "{c} Espera, eso est\u00e1 mal."],
     "check_twist": ["{c}\n\nCheck: {o} = {g}.", "{c}\n\nCheck: {o} + 0 = {g}.",
                     "{c}\n\nVerification: {o} \\times 1 = {g}."],
     "unboxed_denial": ["{g} is wrong.", "x != {g}", "{g}+", "Non \u00e8 {g}.", "Bukan {g}.",
-                       "To nie jest {g}.", "mehr als {g}"],
+                       "To nie jest {g}.", "mehr als {g}", "x =\u0338 {g}",
+                       "\u043e\u043a\u043e\u043b\u043e {g}"],
 }
 H9_CHOICE_NOT_PAID = [r"\boxed{{{g}}} (or {o})", r"\boxed{{{g}}} or ({o})", r"\boxed{{{g}}} and {o}",
                       r"\boxed{{{g}}} / {o}", "\\boxed{{{g}}}\n\nOption ({o}) is equally valid."]

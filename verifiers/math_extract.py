@@ -200,7 +200,7 @@ _RETRACT_RE = re.compile(
     re.IGNORECASE,
 )
 _RELATION_BEFORE_RE = re.compile(
-    r"(?:!=|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
 )
 # "The largest $n$ is 34": the value is what follows the last "is".
@@ -547,7 +547,7 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     values = _TAIL_VALUE_RE.findall(result)
     if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
         return False
-    for side in sides[:-1]:
+    for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
         value = _arithmetic_side(side)
         if value is not None and keys.isdisjoint(_value_keys(str(value))):
             return False
@@ -878,7 +878,7 @@ _LATER_IMPERATIVE_RE = re.compile(
 _NEGATED_VALUE_RE = re.compile(
     r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie)\b|n't\b|"
     r"\u4e0d\u662f|\u4e0d|\u975e|\\neq?(?![A-Za-z])|\\not\s*=|!=|\u2260)"
-    r"[\s$*(]*\Z",
+    r"[\s$*(]*",
     re.IGNORECASE,
 )
 
@@ -904,12 +904,10 @@ def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return HEDGED, f"another choice after the answer: {m.group(0)!r}"
     keys: set[str] | None = None
     pos = 0
-    for count, m in enumerate(_OWN_END_RE.finditer(rest + "\n")):
-        if count > 200:
-            break
+    for m in _OWN_END_RE.finditer(rest + "\n"):  # each sentence's work is linear in it
         sentence = rest[pos : m.start()]
         pos = m.end()
-        stripped = sentence.strip(" \t*#>-,;:()$`")
+        stripped = sentence.strip(" \t*#>-,;:()$`\\[]")
         if not stripped:
             continue
         if _LATER_IMPERATIVE_RE.match(stripped):
@@ -922,14 +920,27 @@ def _later_denial(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
             continue
         if keys is None:
             keys = {k for a in answers for k in _value_keys(a)}
-        for v in values:
-            if not keys or keys.isdisjoint(_value_keys(v.group(0))):
+        checked: bool | None = None
+        negations: list[int] | None = None
+        denied_at: set[int] | None = None
+        texts = {_clean(a) for a in answers}
+        for n, v in enumerate(values):
+            # the answer as written, or (for the first values: a parse costs) any spelling of it
+            if v.group(0) not in texts and (
+                n >= 64 or not keys or keys.isdisjoint(_value_keys(v.group(0)))
+            ):
                 continue
-            if _NEGATED_VALUE_RE.search(sentence, max(0, v.start() - 24), v.start()):
+            if denied_at is None:  # where a negation's reach ends: one scan per sentence
+                denied_at = {m.end() for m in _NEGATED_VALUE_RE.finditer(sentence)}
+            if v.start() in denied_at:
                 return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
-            after = sentence[v.end() :]
-            if _LATER_NEGATION_RE.search(after) and not _is_check(sentence, keys):
-                return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
+            if negations is None:  # one scan per sentence, then bisected per value
+                negations = [m.start() for m in _LATER_NEGATION_RE.finditer(sentence)]
+            k = bisect.bisect_left(negations, v.end())
+            if k < len(negations) and negations[k] <= v.end() + 200:
+                checked = _is_check(sentence, keys) if checked is None else checked
+                if not checked:
+                    return HEDGED, f"the answer's value denied later: {sentence.strip()[:40]!r}"
     return None
 
 
