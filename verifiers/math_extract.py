@@ -398,6 +398,8 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
         return HEDGED, "the answer's sentence is a question"
     if _APPROX_AFTER_RE.match(rest, p):
         return HEDGED, "an approximate answer"
+    if _SCALE_AFTER_RE.match(rest, p):
+        return MALFORMED, "a word after the answer scales it"
     if _DOUBT_RE.search(rest, p, _sentence_end(rest, p)):
         return HEDGED, "the answer's sentence doubts it"
     retraction = _RETRACT_RE.search(rest)
@@ -416,6 +418,16 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     return None
 
 
+# Words that multiply or divide the value before them (a closed class: multipliers, powers,
+# operations, ordinals as denominators): "\\boxed{5} lakh" is 500000, "\\boxed{5} squared" 25.
+# Not "dozen" or "score": "how many dozen" is answered "5 dozen", a count in that unit.
+_SCALE_AFTER_RE = re.compile(
+    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|"
+    r"tripled|quadrupled|halved|(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|"
+    r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)tie|"
+    r"hundred|thousand|million|billion)ths|halves|thirds|quarters)\b)",
+    re.IGNORECASE,
+)
 _MODULUS_RE = re.compile(
     r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"
     r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
