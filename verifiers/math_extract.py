@@ -122,7 +122,9 @@ _PAREN_HEDGE_RE = re.compile(
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
 _HEDGE_BEFORE_RE = re.compile(
-    r"(?:\b(?:nor|not|vs\.?|versus|than|either|and/or)|\\(?:lor|vee|neq?))"
+    # (not "at most": "Zach can have at most \boxed{2} pencils" answers "the greatest number")
+    r"(?:\b(?:nor|not|never|vs\.?|versus|than|either|and/or)|"
+    r"\\(?:lor|vee|neq?))"
     r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
     re.IGNORECASE,
 )
@@ -149,7 +151,10 @@ _APPROX_AFTER_RE = re.compile(
     # not "\approx" (a relation the comparison checks: "\pi \approx 3.14" is the exact answer
     # with its rounded value, accepted only when that value is right)
     r"\s*(?:\(\s*)?(?<!\\)(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
-    r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less)(?![A-Za-z])",
+    r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less|or\s+(?:higher|lower|greater|"
+    # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
+    r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|min|"
+    r"minimum|upper\s+bound|lower\s+bound)(?![A-Za-z])",
     re.IGNORECASE,
 )
 # Later in the completion, anywhere: words that take the answer back or offer another.
