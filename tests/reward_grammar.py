@@ -862,7 +862,7 @@ H9_NOT_PAID = {
                           "{c} or higher.", "{c} max.", "{c} minimum.", "{c} and up.", "Never {b}.",
                           "{c} is an upper bound.", "{c} \u274c", "{c} (wrong)",
                           "It is not {b}.", "{c} or not."],
-    "scale": ["{c} dozen", "{c} squared", "{c} cubed", "{c} lakh", "{c} crore", "{c}\u00b2",
+    "scale": ["{c} squared", "{c} cubed", "{c} lakh", "{c} crore", "{c}\u00b2",
               "{c} M"],
     "value_word": ["{c} or half.", "{c} or none.", "{c} or \u221e.", "{c} or a few.",
                    "{c}, or nothing."],

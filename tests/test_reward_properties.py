@@ -92,6 +92,13 @@ REGRESSIONS = [
     ("gsm8k", "#### \u202e15\u202c", "15", False),  # an override shows 51
     ("gsm8k", "#### 1 doubled", "1", False),  # a participle scales the amount
     ("math", "\\boxed{6 twelfths}", "6", False),  # an ordinal is a denominator
+    ("math", "\\boxed{5} squared", "5", False),  # a word that scales the answer
+    ("gsm8k", "\\boxed{68}\u00b2", "68", False),
+    ("math", "\u7b54\u6848\u662f-5\u3002", "5", False),  # a minus after CJK text is a sign
+    ("math", "Never \\boxed{7}.", "7", False),  # a denied or bounded answer
+    ("gsm8k", "\\boxed{7} or higher.", "7", False),
+    ("math", "~~\\boxed{7}~~", "7", False),  # struck out: says nothing
+    ("gsm8k", "<del>7</del>", "7", False),
     ("gsm8k", "#### 8\n\nNot 8.", "8", False),  # a restatement that denies the answer
     ("math", "\\boxed{47} \\neq 47", "47", False),
     ("math", "\\boxed{23}, though 23 is incorrect.", "23", False),
@@ -105,6 +112,10 @@ REGRESSIONS = [
     ("math", "24000 \\cdot 1.01^{30} \\approx \\boxed{32348}", "32348", True),
     ("math", "The one and only \\boxed{6}", "6", True),
     ("math", "The answer is 5. Yes, 5 is right.", "5", True),
+    ("math", "\u7b54\u6848\u662f-5\u3002", "-5", True),
+    ("gsm8k", "\\boxed{5} dozen eggs", "5", True),  # "how many dozen"
+    ("math", "Zach can have at most $\\boxed{2}$ pencils left over.", "2", True),
+    ("math", "\\boxed{5} (option B is incorrect)", "5", True),
     ("math", "We find $x = 3$, and the answer is $6$.", "6", True),
     ("math", r"\boxed{i^2}", "-1", True),
     ("gsm8k", "So the total = 24 + 48 = 72.", "72", True),

@@ -19,7 +19,8 @@ is normalised once, before anything reads it (``visible_text``):
    ``visibility:hidden``, ``hidden``, ``font-size:0``, ``opacity:0``, transparent or white
    text, markdown comments (``[//]: # (...)``),
    white text in LaTeX (``\textcolor{white}{..}``, ``{\color{white} ..}`` to the end of its
-   group or line) and ``\phantom``. An unclosed hiding form hides the rest of the text.
+   group or line), ``\phantom``, and struck-out text (``<del>``, ``<s>``, ``~~..~~``: shown
+   crossed out, it says nothing). An unclosed hiding form hides the rest of the text.
 3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment; the end of
    a reasoning block, ``</think>``, reads as a line end: the answer starts afresh), LaTeX
    spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
@@ -131,6 +132,8 @@ _HIDDEN_FORMS = {
          "IZE", "pacity", "PACITY"),
     ),
     "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
+    # struck out: shown, but crossed out as no part of what is said
+    "struck": (r"<(?P<strucktag>del|s|strike)\b[^<>]{0,300}>|~~(?=\S)", ("<del", "<s", "<DEL", "<S", "~~")),
     "white": (
         r"\\(?:textcolor|color|colorbox)\s*(?:\[[^\]]{0,20}\])?\s*\{\s*(?:white|"
         r"#?fff(?:fff)?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)\s*\}",
@@ -219,6 +222,12 @@ def _hidden_end(text: str, m: re.Match[str]) -> int:
         close = re.compile(rf"</\s*{re.escape(m.group('tag'))}\s*>", re.IGNORECASE).search(
             text, end
         )
+        return len(text) if close is None else close.end()
+    if kind == "struck":
+        if m.group("strucktag") is None:  # "~~struck~~", on its line
+            close = text.find("~~", end, text.find("\n", end) % (len(text) + 1) or len(text))
+            return len(text) if close < 0 else close + 2
+        close = re.compile(rf"</\s*{m.group('strucktag')}\s*>", re.IGNORECASE).search(text, end)
         return len(text) if close is None else close.end()
     if kind == "md_comment" and "(" in m.group() and ")" not in m.group():
         close = text.find(")", end, end + 2_000)  # "[//]: # (..." may run over several lines

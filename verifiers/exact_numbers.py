@@ -385,7 +385,11 @@ class NumberMatch:
 # A free-text number: optional sign not glued to a preceding word or digit (so "5-3" is 5 and
 # 3, not 5 and -3), then 1,234.5 / 1234 / .5. Word-glued digits ("x2", "H2O") still count:
 # a last-number fallback has always read them.
-_FREE_NUMBER_RE = re.compile(rf"(?:(?<![\w)\]}}])([-\u2212]))?({_DEC})")
+# A minus glued to a Latin or Greek letter or a digit subtracts ("x-5", "3-5"); after a word of
+# another script (no variable is written in it) it is the number's sign ("答案是-5").
+_FREE_NUMBER_RE = re.compile(
+    rf"(?:(?<![\dA-Za-z_\u00c0-\u024f\u0370-\u03ff)\]}}])([-\u2212]))?({_DEC})"
+)
 
 
 def find_numbers(text: str) -> list[NumberMatch]:

@@ -173,7 +173,10 @@ _APPROX_AFTER_RE = re.compile(
     # not "\approx" (a relation the comparison checks: "\pi \approx 3.14" is the exact answer
     # with its rounded value, accepted only when that value is right)
     r"\s*(?:\(\s*)?(?<!\\)(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
-    r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less)(?![A-Za-z])",
+    r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less|or\s+(?:higher|lower|greater|"
+    # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
+    r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|min|"
+    r"minimum|upper\s+bound|lower\s+bound)(?![A-Za-z])",
     re.IGNORECASE,
 )
 # Later in the completion, anywhere: words that take the answer back or offer another.
@@ -422,6 +425,8 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
         return HEDGED, "the answer's sentence is a question"
     if _APPROX_AFTER_RE.match(rest, p):
         return HEDGED, "an approximate answer"
+    if _SCALE_AFTER_RE.match(rest, p):
+        return MALFORMED, "a word after the answer scales it"
     doubt = _DOUBT_RE.search(rest, p, _sentence_end(rest, p))
     # a negation on a later line has its own subject ("It is not hard to check"): the
     # later-sentence rule below reads it
@@ -449,6 +454,16 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     return None
 
 
+# Words that multiply or divide the value before them (a closed class: multipliers, powers,
+# operations, ordinals as denominators): "\\boxed{5} lakh" is 500000, "\\boxed{5} squared" 25.
+# Not "dozen" or "score": "how many dozen" is answered "5 dozen", a count in that unit.
+_SCALE_AFTER_RE = re.compile(
+    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|"
+    r"tripled|quadrupled|halved|(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|"
+    r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)tie|"
+    r"hundred|thousand|million|billion)ths|halves|thirds|quarters)\b)",
+    re.IGNORECASE,
+)
 _MODULUS_RE = re.compile(
     r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"
     r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
@@ -667,13 +682,14 @@ _OWN_DRESSING_RE = re.compile(
 )
 # Right after the value: words that relate it to another value, bound it, condition it,
 # scale it or take it back (closed classes, in the languages a policy writes).
+# Not "dozen", "score" or "gross": "how many dozen" is answered "5 dozen", a count in that unit.
 _CLOSED_HEAD_RE = re.compile(
     r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
     r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
     r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
     r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
     r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"
-    r"dozen|dozens|score|gross|grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
+    r"grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
     r"thousand|million|billion|trillion|hundred|squared|cubed|doubled|halved|tripled|"
     r"half|twice|double|triple|none|nothing|all|few|couple|pair|infinity|undefined|"
     r"wrong|incorrect|false|invalid|guess|estimate|estimated|rounded|"
