@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warm-rows", type=int, default=None, help="tool warm start: rows")
     p.add_argument("--warm-steps", type=int, default=None, help="tool warm start: SFT steps")
     p.add_argument("--warm-batch-size", type=int, default=None)
+    p.add_argument("--warm-lr", type=float, default=None, help="tool warm start: peak lr")
     p.add_argument("--tool-share", type=float, default=None,
                    help="tool warm start: share of rows that show the tool exchange")
     p.add_argument("--eval-prompts", type=int, default=64)
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     from policy_opt.models import tool_warm_start
 
     fields = {"base": args.model, "rows": args.warm_rows, "steps": args.warm_steps,
-              "batch_size": args.warm_batch_size, "tool_share": args.tool_share,
+              "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share,
               "threads": args.threads}
     recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
     warm = tool_warm_start.build(recipe, args.warm_start)
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     algos = [a.strip() for a in args.algos.split(",") if a.strip()]
     common = ["--env", ENV, "--max-turns", str(args.max_turns),
               "--max-new-tokens", str(args.max_new_tokens), "--threads", str(args.threads)]
-    if not args.no_train:
+    if not args.no_train and algos:
         code = compare.main([*common, "--algos", ",".join(algos), "--minutes",
                              str(args.minutes), "--out", str(out), "--model", str(warm),
                              "--eval-every", "0", "--save-every", str(args.save_every),
