@@ -66,6 +66,19 @@ def checkpoints(run: Path) -> list[tuple[int, Path]]:
     return points
 
 
+def spaced(points: list, n: int) -> list:
+    """At most ``n`` of ``points``, evenly spaced, the last one always kept (``n`` < 1: all).
+
+    Example:
+        >>> spaced([1, 2, 3, 4, 5, 6], 2)
+        [3, 6]
+    """
+    if n < 1 or len(points) <= n:
+        return list(points)
+    step = len(points) / n
+    return [points[round(len(points) - 1 - i * step)] for i in reversed(range(n))]
+
+
 def train_minutes(run: Path) -> float:
     """Minutes the run spent in training steps (its metrics' ``time_step``)."""
     path = run / "metrics.jsonl"
@@ -119,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-turns", type=int, default=3)
     p.add_argument("--max-new-tokens", type=int, default=100)
     p.add_argument("--save-every", type=int, default=10)
+    p.add_argument("--max-points", type=int, default=0,
+                   help="evaluate at most this many checkpoints per run, evenly spaced, the "
+                        "final model included (0: all)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--no-train", action="store_true",
                    help="evaluate the runs already under --out instead of training")
@@ -128,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     from policy_opt.models import tool_warm_start
 
     fields = {"base": args.model, "rows": args.warm_rows, "steps": args.warm_steps,
-              "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share,
-              "threads": args.threads}
+              "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share}
     recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
     warm = tool_warm_start.build(recipe, args.warm_start)
     out = Path(args.out)
@@ -156,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         return conversation_stats(folder / "completions.jsonl")
 
     start = stats(warm, "warm_start")
-    curves = {a: [(0, start)] + [(s, stats(m, f"{a}-{s}")) for s, m in checkpoints(out / a)]
+    curves = {a: [(0, start)] + [(s, stats(m, f"{a}-{s}"))
+                                 for s, m in spaced(checkpoints(out / a), args.max_points)]
               for a in algos}
     table = {"warm start": {**start, "steps": 0, "train_minutes": 0.0}}
     for a in algos:

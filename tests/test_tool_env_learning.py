@@ -111,3 +111,9 @@ def test_the_benchmark_reports_each_algorithm_against_the_warm_start(tiny_model,
     assert table["gspo"]["steps"] == 2 and table["gspo"]["train_minutes"] > 0
     assert (out / "tool_learning.png").is_file()
     assert "| warm start | 0 |" in (out / "tool_learning.md").read_text()
+
+
+def test_spaced_keeps_the_final_checkpoint():
+    assert tool_learning.spaced(list(range(1, 13)), 3) == [4, 8, 12]
+    assert tool_learning.spaced([1, 2], 3) == [1, 2]
+    assert tool_learning.spaced([1, 2, 3], 0) == [1, 2, 3]
