@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     table = {"warm start": {**start, "steps": 0, "train_minutes": 0.0}}
     for a in algos:
         step, final = curves[a][-1]
-        table[a] = {**final, "steps": step, "train_minutes": round(train_minutes(out / a), 2)}
+        table[a] = {**final, "steps": step, "train_minutes": train_minutes(out / a)}
     lines = ["| model | RL steps | train min | held-out greedy accuracy | change (pts) "
              "| tool calls / episode | turns / episode |", "|---|---|---|---|---|---|---|"]
     lines += [f"| {n} | {r['steps']} | {r['train_minutes']:.1f} | {r['accuracy']:.3f} | "
