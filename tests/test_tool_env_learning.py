@@ -72,7 +72,8 @@ def test_the_loss_is_on_assistant_turns_only():
     conv = tws.demonstrations(tws.ToolRecipe(rows=4, tool_share=1.0))[0]
     ids, labels = tws.encode_conversation(tok, conv)
     full = tok.apply_chat_template(conv, tokenize=False)
-    assert tok.decode(ids) == full
+    assert ids == tok.encode(full, add_special_tokens=False)  # token-exact, as in rollouts
+    assert ids.count(tok.eos_token_id) == 5  # every turn closed by one <|im_end|> id
     learnt = tok.decode([i for i, lab in zip(ids, labels) if lab != -100])
     assert learnt == f"{conv[2]['content']}<|im_end|>{conv[4]['content']}<|im_end|>"
 
