@@ -1,18 +1,23 @@
-"""Does RL teach the policy to use a tool? A SMOKE version of issue #34's part 4.
+"""Does RL teach the policy to use a tool? Issue #34's part 4.
 
-Trains each algorithm on ``tool-calculator`` (``python -m policy_opt.compare``: same model,
-data, seed and budget per algorithm), then evaluates the untrained model (the "warm start")
-and every trained run on the same held-out prompts with ``python -m policy_opt.evaluate``
-and reports, from the greedy conversations, held-out accuracy, tool calls per episode and
-turns per episode, as a Markdown table and a bar chart (PNG):
+The task (``envs.long_calculator``): ``What is 71941+774688?`` on two 5-6 digit operands
+(``+ - *``), with a calculator tool. The default model, warm-started on one-digit arithmetic,
+cannot do it in its head (greedy accuracy 0/64 on the held-out prompts). The pipeline:
 
-    python benchmarks/tool_learning.py --minutes 2 --out runs/tool_learning
+1. the tool warm start (``policy_opt.models.tool_warm_start``, seeded, cached): short SFT
+   from the default model on demonstrations of which a share shows the tool exchange in the
+   env's chat format and the rest the worked answer without the tool;
+2. RL from it with each algorithm (``python -m policy_opt.compare``: same model, data, seed
+   and budget each), saving a checkpoint every ``--save-every`` steps;
+3. ``python -m policy_opt.evaluate`` on the same held-out prompts for the warm start and
+   every checkpoint: greedy accuracy, tool calls per episode and turns per episode (read
+   from the greedy conversations), as curves over training (PNG) and a Markdown table.
 
-What this is not (yet): there is no warm start that teaches the tool's syntax (the default
-model has never seen a ``<tool_call>``), the task is ``arithmetic``'s default level (small
-numbers the model can add in its head), and there are no per-step curves of the tool-call
-rate (the trainer's metrics do not record tool calls). So it measures; it does not show
-learning.
+    python benchmarks/tool_learning.py --minutes 20 --out runs/tool_learning
+    python benchmarks/tool_learning.py --no-train --out runs/tool_learning   # evaluate only
+
+``--no-train`` evaluates run folders already under ``--out`` (``<out>/<algo>/``, for runs
+made separately, e.g. in parallel with ``python -m policy_opt.train``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = "tool-calculator"
+ENV = "envs.long_calculator:LongCalculatorEnv"
+KEYS = ("accuracy", "tool_calls", "turns")
 
 
 def conversation_stats(completions: Path) -> dict[str, float]:
@@ -43,20 +49,63 @@ def conversation_stats(completions: Path) -> dict[str, float]:
     return {"accuracy": correct / n, "tool_calls": calls / n, "turns": turns / n, "episodes": n}
 
 
-def _plot(table: dict[str, dict[str, float]], path: Path) -> None:
+def checkpoints(run: Path) -> list[tuple[int, Path]]:
+    """(step, folder) of a run's saved checkpoints, oldest first, then the final model (the
+    run folder itself, at the last training step in its metrics)."""
+    points = []
+    for folder in sorted((run / "checkpoints").glob("step-*")):
+        if folder.is_dir() and folder.name[5:].isdigit() and (folder / "config.json").is_file():
+            points.append((int(folder.name[5:]), folder))
+    steps = [json.loads(line).get("step", 0) for line in
+             (run / "metrics.jsonl").read_text().splitlines()
+             if line.strip() and json.loads(line).get("kind") == "train"] if (
+        run / "metrics.jsonl").is_file() else []
+    last = max(steps, default=0)
+    if (run / "config.json").is_file() and last not in {s for s, _ in points}:
+        points.append((last, run))
+    return points
+
+
+def spaced(points: list, n: int) -> list:
+    """At most ``n`` of ``points``, evenly spaced, the last one always kept (``n`` < 1: all).
+
+    Example:
+        >>> spaced([1, 2, 3, 4, 5, 6], 2)
+        [3, 6]
+    """
+    if n < 1 or len(points) <= n:
+        return list(points)
+    step = len(points) / n
+    return [points[round(len(points) - 1 - i * step)] for i in reversed(range(n))]
+
+
+def train_minutes(run: Path) -> float:
+    """Minutes the run spent in training steps (its metrics' ``time_step``)."""
+    path = run / "metrics.jsonl"
+    if not path.is_file():
+        return 0.0
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return sum(r.get("time_step", 0.0) for r in records if r.get("kind") == "train") / 60
+
+
+def _plot(curves: dict[str, list[tuple[int, dict]]], path: Path, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = list(table)
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
-    for ax, key, title in zip(axes, ("accuracy", "tool_calls", "turns"),
-                              ("held-out greedy accuracy", "tool calls / episode",
-                               "turns / episode"), strict=True):
-        ax.bar(names, [table[n][key] for n in names], color="#4a7ab5")
-        ax.set_title(title)
-        ax.tick_params(axis="x", rotation=30)
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    for name, points in curves.items():
+        steps = [s for s, _ in points]
+        for ax, key in zip(axes, KEYS, strict=True):
+            ax.plot(steps, [r[key] for _, r in points], marker="o", label=name)
+    for ax, t in zip(axes, ("held-out greedy accuracy", "tool calls / episode (greedy)",
+                            "turns / episode (greedy)"), strict=True):
+        ax.set_title(t, fontsize=10)
+        ax.set_xlabel("RL step (0 = the tool warm start)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -64,44 +113,85 @@ def _plot(table: dict[str, dict[str, float]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--minutes", type=float, default=2.0, help="training budget per algorithm")
+    p.add_argument("--minutes", type=float, default=20.0, help="training budget per algorithm")
     p.add_argument("--algos", default="grpo,dr_grpo,gspo")
     p.add_argument("--out", default="runs/tool_learning")
-    p.add_argument("--model", default="default")
+    p.add_argument("--report", default=None,
+                   help="folder for the table, JSON and PNG (default: --out)")
+    p.add_argument("--model", default="default", help="the base of the tool warm start")
+    p.add_argument("--warm-start", default=None,
+                   help="folder of the tool warm start: reused when it holds this recipe's "
+                        "build, else built there (default: the cache, ~/.cache/rlvr)")
+    p.add_argument("--warm-rows", type=int, default=None, help="tool warm start: rows")
+    p.add_argument("--warm-steps", type=int, default=None, help="tool warm start: SFT steps")
+    p.add_argument("--warm-batch-size", type=int, default=None)
+    p.add_argument("--warm-lr", type=float, default=None, help="tool warm start: peak lr")
+    p.add_argument("--tool-share", type=float, default=None,
+                   help="tool warm start: share of rows that show the tool exchange")
     p.add_argument("--eval-prompts", type=int, default=64)
     p.add_argument("--max-turns", type=int, default=3)
-    p.add_argument("--max-new-tokens", type=int, default=48)
+    p.add_argument("--max-new-tokens", type=int, default=100)
+    p.add_argument("--save-every", type=int, default=10)
+    p.add_argument("--max-points", type=int, default=0,
+                   help="evaluate at most this many checkpoints per run, evenly spaced, the "
+                        "final model included (0: all)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--no-train", action="store_true",
+                   help="evaluate the runs already under --out instead of training")
     args, rest = p.parse_known_args(argv)
     sys.path.insert(0, str(ROOT))
     from policy_opt import compare, evaluate
+    from policy_opt.models import tool_warm_start
 
+    fields = {"base": args.model, "rows": args.warm_rows, "steps": args.warm_steps,
+              "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share}
+    recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
+    warm = tool_warm_start.build(recipe, args.warm_start)
     out = Path(args.out)
+    report = Path(args.report) if args.report else out
+    report.mkdir(parents=True, exist_ok=True)
+    algos = [a.strip() for a in args.algos.split(",") if a.strip()]
     common = ["--env", ENV, "--max-turns", str(args.max_turns),
               "--max-new-tokens", str(args.max_new_tokens), "--threads", str(args.threads)]
-    code = compare.main([*common, "--algos", args.algos, "--minutes", str(args.minutes),
-                         "--out", str(out), "--model", args.model, "--eval-every", "0",
-                         "--eval-prompts", str(args.eval_prompts), "--save-every", "0", *rest])
-    if code:
-        return code
-    algos = [a.strip() for a in args.algos.split(",") if a.strip()]
-    table = {}
-    for name, model in [("warm start", args.model), *((a, str(out / a)) for a in algos)]:
-        folder = out / "eval" / name.replace(" ", "_")
-        code = evaluate.main([*common, "--model", model, "--eval-prompts",
-                              str(args.eval_prompts), "--eval-k", "1", "--out", str(folder)])
+    if not args.no_train and algos:
+        code = compare.main([*common, "--algos", ",".join(algos), "--minutes",
+                             str(args.minutes), "--out", str(out), "--model", str(warm),
+                             "--eval-every", "0", "--save-every", str(args.save_every),
+                             "--keep-checkpoints", "1000", *rest])
         if code:
             return code
-        table[name] = conversation_stats(folder / "completions.jsonl")
-    lines = ["| model | held-out greedy accuracy | tool calls / episode | turns / episode |",
-             "|---|---|---|---|"]
-    lines += [f"| {n} | {r['accuracy']:.3f} | {r['tool_calls']:.2f} | {r['turns']:.2f} |"
-              for n, r in table.items()]
-    (out / "tool_learning.md").write_text("\n".join(lines) + "\n")
-    (out / "tool_learning.json").write_text(json.dumps(table, indent=2) + "\n")
-    _plot(table, out / "tool_learning.png")
+
+    def stats(model: Path, name: str) -> dict[str, float]:
+        folder = out / "eval" / name
+        if not (folder / "completions.jsonl").is_file():
+            code = evaluate.main([*common, "--model", str(model), "--eval-prompts",
+                                  str(args.eval_prompts), "--eval-k", "1", "--out", str(folder)])
+            if code:
+                raise SystemExit(code)
+        return conversation_stats(folder / "completions.jsonl")
+
+    start = stats(warm, "warm_start")
+    curves = {a: [(0, start)] + [(s, stats(m, f"{a}-{s}"))
+                                 for s, m in spaced(checkpoints(out / a), args.max_points)]
+              for a in algos}
+    table = {"warm start": {**start, "steps": 0, "train_minutes": 0.0}}
+    for a in algos:
+        step, final = curves[a][-1]
+        table[a] = {**final, "steps": step, "train_minutes": train_minutes(out / a)}
+    lines = ["| model | RL steps | train min | held-out greedy accuracy | change (pts) "
+             "| tool calls / episode | turns / episode |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {n} | {r['steps']} | {r['train_minutes']:.1f} | {r['accuracy']:.3f} | "
+              f"{100 * (r['accuracy'] - start['accuracy']):+.1f} | {r['tool_calls']:.2f} | "
+              f"{r['turns']:.2f} |" for n, r in table.items()]
+    summary = {"warm_start": {"path": str(warm), "recipe": recipe.__dict__}, "table": table,
+               "curves": {a: [{"step": s, **r} for s, r in pts] for a, pts in curves.items()}}
+    (report / "tool_learning.md").write_text("\n".join(lines) + "\n")
+    (report / "tool_learning.json").write_text(json.dumps(summary, indent=2) + "\n")
+    _plot(curves, report / "tool_learning.png",
+          f"RL from the tool warm start on {ENV.rpartition(':')[2]} "
+          f"({args.eval_prompts} held-out prompts)")
     print("\n".join(lines))
-    print(f"wrote {out / 'tool_learning.md'}, {out / 'tool_learning.png'}")
+    print(f"wrote {report / 'tool_learning.md'}, {report / 'tool_learning.png'}")
     return 0
 
 

@@ -1,5 +1,6 @@
-"""benchmarks/tool_learning.py (smoke): trains on tool-calculator, evaluates the warm start
-and each run on the same held-out prompts, and writes the table and the chart."""
+"""benchmarks/tool_learning.py: the long-number calculator task, the tool warm start (SFT on
+demonstrations played through the env) and the pipeline (warm start -> RL -> evaluation of
+the warm start and every checkpoint on the same held-out prompts -> table, curves)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import tool_learning  # noqa: E402
+
+from envs.long_calculator import LongCalculatorEnv, long_arithmetic  # noqa: E402
+from policy_opt.models import tool_warm_start as tws  # noqa: E402
 
 
 def test_conversation_stats_counts_tool_calls_and_turns(tmp_path):
@@ -23,15 +29,92 @@ def test_conversation_stats_counts_tool_calls_and_turns(tmp_path):
         "accuracy": 0.5, "tool_calls": 0.5, "turns": 1.5, "episodes": 2}
 
 
+def test_long_arithmetic_has_long_operands_and_disjoint_splits():
+    task = long_arithmetic()
+    train = {r.info["steps"] for r in task.rows("train", limit=300)}
+    test = task.rows("test", limit=100)
+    assert not train & {r.info["steps"] for r in test}
+    for row in test:
+        a, b = (int(x) for x in row.info["steps"][0].split("=")[0].replace("*", "+")
+                .replace("-", "+").split("+"))
+        assert 10_000 <= a < 1_000_000 and 10_000 <= b < 1_000_000
+
+
+def test_the_calculator_solves_what_the_env_asks():
+    env = LongCalculatorEnv(split="test")
+    env.reset(seed=3)
+    expression = env.row.info["steps"][0].split("=")[0]
+    reply, reward, done, _, info = env.step(tws.tool_call_text(expression))
+    assert (reward, done, info["tool_calls"]) == (0.0, False, 1)
+    assert reply == [{"role": "tool", "content": env.row.answer, "name": "calculator"}]
+    _, reward, done, _, info = env.step(f"#### {reply[0]['content']}")
+    assert done and info["correct"] and reward == 1.0
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5, 1.0])
+def test_demonstrations_show_the_tool_on_their_share_and_are_all_correct(share):
+    convs = tws.demonstrations(tws.ToolRecipe(rows=40, tool_share=share))
+    with_tool = [c for c in convs if any(m["role"] == "tool" for m in c)]
+    assert len(convs) == 40
+    assert len(with_tool) == {0.0: 0, 1.0: 40}.get(share, len(with_tool))
+    assert 0 < len(with_tool) < 40 or share in (0.0, 1.0)
+    for c in with_tool:
+        roles = [m["role"] for m in c]
+        assert roles == ["system", "user", "assistant", "tool", "assistant"]
+        assert c[2]["content"].startswith('<tool_call>{"name": "calculator"')
+        assert c[4]["content"] == f"#### {c[3]['content']}"
+
+
+def test_the_loss_is_on_assistant_turns_only():
+    from policy_opt.models import default_tokenizer
+
+    tok = default_tokenizer()
+    conv = tws.demonstrations(tws.ToolRecipe(rows=4, tool_share=1.0))[0]
+    ids, labels = tws.encode_conversation(tok, conv)
+    full = tok.apply_chat_template(conv, tokenize=False)
+    assert ids == tok.encode(full, add_special_tokens=False)  # token-exact, as in rollouts
+    assert ids.count(tok.eos_token_id) == 5  # every turn closed by one <|im_end|> id
+    learnt = tok.decode([i for i, lab in zip(ids, labels) if lab != -100])
+    assert learnt == f"{conv[2]['content']}<|im_end|>{conv[4]['content']}<|im_end|>"
+
+
+def test_the_warm_start_is_cached_by_its_recipe(tiny_model, tmp_path):
+    recipe = tws.ToolRecipe(base=str(tiny_model), rows=4, steps=2, batch_size=2, threads=1)
+    out = tws.build(recipe, tmp_path / "w", verbose=False)
+    summary = json.loads((out / "tool_warm_start.json").read_text())
+    assert summary["demonstrations"] == 4 and summary["recipe_hash"] == tws.recipe_hash(recipe)
+    mtime = (out / "model.safetensors").stat().st_mtime_ns
+    assert tws.build(recipe, out, verbose=False) == out  # cached: not trained again
+    assert (out / "model.safetensors").stat().st_mtime_ns == mtime
+    assert tws.recipe_hash(recipe) != tws.recipe_hash(tws.ToolRecipe(base=str(tiny_model),
+                                                                     rows=4, steps=3))
+    with pytest.raises(ValueError):
+        tws.ToolRecipe(tool_share=1.5)
+
+
 def test_the_benchmark_reports_each_algorithm_against_the_warm_start(tiny_model, tmp_path):
     out = tmp_path / "tl"
     assert tool_learning.main([
-        "--algos", "gspo", "--minutes", "5", "--steps", "1", "--out", str(out),
-        "--model", str(tiny_model), "--eval-prompts", "2", "--threads", "1",
-        "--max-new-tokens", "4", "--max-turns", "2", "--prompts-per-step", "2",
-        "--group-size", "2", "--env-workers", "1"]) == 0
-    table = json.loads((out / "tool_learning.json").read_text())
+        "--algos", "gspo", "--minutes", "5", "--steps", "2", "--save-every", "1",
+        "--out", str(out), "--model", str(tiny_model), "--warm-start", str(tmp_path / "warm"),
+        "--warm-rows", "4", "--warm-steps", "1", "--warm-batch-size", "2",
+        "--eval-prompts", "2", "--threads", "1", "--max-new-tokens", "4", "--max-turns", "2",
+        "--prompts-per-step", "2", "--group-size", "2", "--env-workers", "1"]) == 0
+    summary = json.loads((out / "tool_learning.json").read_text())
+    table = summary["table"]
     assert set(table) == {"warm start", "gspo"}
     assert all(row["episodes"] == 2 and 1 <= row["turns"] <= 2 for row in table.values())
+    assert [p["step"] for p in summary["curves"]["gspo"]] == [0, 1, 2]
+    assert summary["curves"]["gspo"][0] == {"step": 0, **{k: v for k, v in
+                                                           table["warm start"].items()
+                                                           if k not in ("steps",
+                                                                        "train_minutes")}}
+    assert table["gspo"]["steps"] == 2 and table["gspo"]["train_minutes"] > 0
     assert (out / "tool_learning.png").is_file()
-    assert "| warm start |" in (out / "tool_learning.md").read_text()
+    assert "| warm start | 0 |" in (out / "tool_learning.md").read_text()
+
+
+def test_spaced_keeps_the_final_checkpoint():
+    assert tool_learning.spaced(list(range(1, 13)), 3) == [4, 8, 12]
+    assert tool_learning.spaced([1, 2], 3) == [1, 2]
+    assert tool_learning.spaced([1, 2, 3], 0) == [1, 2, 3]
