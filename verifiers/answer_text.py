@@ -10,7 +10,13 @@ is normalised once, before anything reads it (``visible_text``):
    ``½`` a half: the comparator reads those); a confusables table (after UTS #39) reads
    Cyrillic, Greek and Armenian letters shaped like Latin ones as those; every space-like
    character, the blank braille pattern included, is a space; every dash or minus sign is
-   ``-`` when a digit follows it.
+   ``-`` when a digit follows it, and a sign glued to a letter of another script than Latin
+   or Greek is the number's sign (``答案是-5`` reads ``-5``; ``x-5`` and ``2π-3`` subtract).
+   A currency sign next to a number is its unit (``€92`` reads ``92 euros``; ``£``, ``¥``,
+   ``₹``, ``¢`` likewise; ``$`` delimits math, and the readers take ``\$`` as dollars).
+   A bidirectional control (embeddings, overrides, isolates in the paragraph of a value;
+   the marks LRM, RLM, ALM next to a digit) changes the order in which digits render
+   (``\u202e15`` shows ``51``): the completion is refused, as for a hidden value.
 2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
    ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
    line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
@@ -61,6 +67,9 @@ _CONFUSABLES = {
 }  # fmt: skip
 # NFKC decompositions read as what they show; the others change the value (x² is x^2).
 _KEPT_TAGS = ("<super>", "<sub>", "<fraction>")
+# Thai and Lao SARA AM are the spelling of their words ("คำตอบ", "answer"); NFKC splits each
+# into two signs that render the same, so phrase tables would stop matching.
+_KEPT_CHARS = frozenset("\u0e33\u0eb3")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d\u02d7\u207b\u208b"
 
 
@@ -79,7 +88,11 @@ class _ReadAs(dict[int, "str | None"]):
             value = " "
         else:
             decomposition = unicodedata.decomposition(c)
-            if decomposition.startswith("<") and not decomposition.startswith(_KEPT_TAGS):
+            if (
+                decomposition.startswith("<")
+                and not decomposition.startswith(_KEPT_TAGS)
+                and c not in _KEPT_CHARS
+            ):
                 value = unicodedata.normalize("NFKC", c)
         self[code] = value
         return value
@@ -97,6 +110,70 @@ def _read_as_table() -> _ReadAs:
 
 _READ_AS = _read_as_table()
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
+# A sign glued to a letter of a script written without word spaces ("答案是-5", "उत्तर-621")
+# is the number's sign, not a hyphen: it gets a space so the readers see "-5". ASCII
+# letters keep theirs ("x-5" subtracts), as do Greek letters, superscripts, subscripts and
+# number forms, which are math ("2π-3", "x²-5").
+_GLUED_SIGN_RE = re.compile(
+    "(?<=[^\\W\\d_\x00-\x7f\u0370-\u03ff\u1f00-\u1fff\u00b2\u00b3\u00b9\u00bc-\u00be"
+    "\u2070-\u209f\u2100-\u218f])-(?=\\d)"
+)
+# Bidirectional controls change the order in which digits render: "#### \u202e15\u202c"
+# shows 51. Stripping them reads a number the reader does not see, so a value near one is
+# refused. Embeddings, overrides and isolates act to the end of their paragraph; the
+# marks (LRM, RLM, ALM) act on their neighbours.
+_BIDI_SPANS = "\u202a-\u202e\u2066-\u2069"
+_BIDI_MARKS = "\u200e\u200f\u061c"
+_BIDI_SPAN_RE = re.compile(f"[{_BIDI_SPANS}]")
+_BIDI_MARK_NEAR_VALUE_RE = re.compile(
+    f"[{_BIDI_MARKS}][^\\w\\n]{{0,3}}\\d|\\d[^\\w\\n]{{0,3}}[{_BIDI_MARKS}]"
+)
+_BIDI_CHARS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" + _BIDI_MARKS)
+_PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
+_DIGIT_RE = re.compile(r"\d")
+# Currency signs (Unicode category Sc) read as the unit the comparator knows, so "\boxed{€92}"
+# is 92 euros as "\boxed{\$92}" is 92 dollars ("$" itself delimits math: the readers handle
+# "\$"). A sign with no unit word here ("₩", "₽") is left as it is and is not read.
+_CURRENCY_WORDS = {"\u20ac": "euros", "\u00a3": "pounds", "\u00a5": "yen", "\u20b9": "rupees",
+                   "\u20a8": "rupees", "\u00a2": "cents"}  # fmt: skip
+_CURRENCY_CLASS = "".join(_CURRENCY_WORDS)
+_CURRENCY_CHARS = frozenset(_CURRENCY_WORDS) | {"\uffe0", "\uffe1", "\uffe5"}  # NFKC: ¢ £ ¥
+_CURRENCY_BEFORE_RE = re.compile(f"[{_CURRENCY_CLASS}][ \\t]?(?P<num>[-+]?\\d(?:[\\d,.]*\\d)?)")
+_CURRENCY_AFTER_RE = re.compile(f"(?<=\\d)[ \\t]?[{_CURRENCY_CLASS}]")
+
+
+def _currency_before(m: re.Match[str]) -> str:
+    return f"{m.group('num')} {_CURRENCY_WORDS[m.group()[0]]}"
+
+
+def _currency_after(m: re.Match[str]) -> str:
+    return f" {_CURRENCY_WORDS[m.group()[-1]]}"
+
+
+def _bidi_near_value(text: str) -> str | None:
+    """A description of the first bidirectional control that can change how a value renders
+    (module doc), or None; one pass over each paragraph that holds one."""
+    mark = _BIDI_MARK_NEAR_VALUE_RE.search(text)
+    found = None
+    if mark is not None:
+        found = next(c for c in mark.group() if c in "\u200e\u200f\u061c"), mark.start()
+    at = 0
+    while (m := _BIDI_SPAN_RE.search(text, at)) is not None:
+        if found is not None and m.start() > found[1]:
+            break
+        start = max(text.rfind("\n\n", 0, m.start()), 0)
+        end_m = _PARAGRAPH_END_RE.search(text, m.end())
+        end = len(text) if end_m is None else end_m.start()
+        if _DIGIT_RE.search(text, start, end) or _holds_value(text, start, end):
+            found = m.group(), m.start()
+            break
+        at = end
+    if found is None:
+        return None
+    char, where = found
+    context = text[max(0, where - 20) : where + 20]
+    return f"bidi control U+{ord(char):04X} {unicodedata.name(char, '')} by a value: {context!r}"
+
 
 # --- what does not render ---------------------------------------------------------------------
 
@@ -332,17 +409,25 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     are mostly plain text, where "multiply by 100% to ..." is no comment)."""
     hidden = None
     if not text.isascii():
-        # a plain table of the characters present: translate looks each one up in C
         chars = set(text)
+        if not chars.isdisjoint(_BIDI_CHARS):
+            hidden = _bidi_near_value(text)
+        # a plain table of the characters present: translate looks each one up in C
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
         if table:
             text = text.translate(table)
         if not chars.isdisjoint(_DASHES):
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
+        if "-" in text:
+            text = _GLUED_SIGN_RE.sub(" -", text)
+        if not chars.isdisjoint(_CURRENCY_CHARS):
+            text = _CURRENCY_BEFORE_RE.sub(_currency_before, text)
+            text = _CURRENCY_AFTER_RE.sub(_currency_after, text)
     forms = _forms_in(text, tex_comments)
     if forms:
-        text, hidden = _without_hidden(text, forms)
+        text, hidden_here = _without_hidden(text, forms)
+        hidden = hidden or hidden_here
     if _MARKUP_HINT_RE.search(text):
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)
