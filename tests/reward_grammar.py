@@ -872,12 +872,12 @@ def latex_hiders(draw: st.DrawFn) -> tuple[str, str]:
         body = draw(st.sampled_from(["{}", "{} \\else x", "x \\else {}"]))
         return "conditional", head.replace("{", "{{").replace("}", "}}") + body + " \\fi"
     if kind == "definition":
-        form = draw(st.sampled_from(["\\def\\{n}{{{{}}}}", "\\gdef\\{n}{{{{}}}}",
-                                     "\\def\\{n}#1{{{{}}}}", "\\newcommand{{\\{n}}}{{{{}}}}",
-                                     "\\renewcommand{{\\{n}}}[1]{{{{}}}}",
-                                     "\\providecommand*{{\\{n}}}{{{{}}}}",
-                                     "\\DeclareMathOperator{{\\{n}}}{{{{}}}}"]))
-        return "definition", form.format(n=name)
+        form = draw(st.sampled_from(["\\def\\NAME{{{}}}", "\\gdef\\NAME{{{}}}",
+                                     "\\def\\NAME#1{{{}}}", "\\newcommand{{\\NAME}}{{{}}}",
+                                     "\\renewcommand{{\\NAME}}[1]{{{}}}",
+                                     "\\providecommand*{{\\NAME}}{{{}}}",
+                                     "\\DeclareMathOperator{{\\NAME}}{{{}}}"]))
+        return "definition", form.replace("NAME", name)
     if kind == "label":
         return "label", draw(st.sampled_from(["\\label{{{}}}", "$x\\label{{{}}}$"]))
     if kind == "html_hook":
@@ -938,18 +938,22 @@ def not_rendered(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrat
     form_name = draw(st.sampled_from(sorted(commits)))
     form = commits[form_name]
     kind, hider = draw(rendering_hiders)
+
+    def hide(x: str) -> str:  # a "%" comment ends at its line: what it hides stays on one
+        return hider.format(x.replace("\n", " ") if kind == "math_comment" else x)
+
     j = draw(st.sampled_from(["", " ", "\n", ". ", " or "]))
     pre = draw(st.sampled_from(REASONING))
     if position == "hidden_alt_after":
         hidden = draw(st.sampled_from([a_text, _commit(form, a_text)]))
-        body = _commit(form, g) + j + hider.format(hidden)
+        body = _commit(form, g) + j + hide(hidden)
     elif position == "hidden_alt_before":
-        body = hider.format(draw(st.sampled_from([a_text, _commit(form, a_text)]))) + j + \
+        body = hide(draw(st.sampled_from([a_text, _commit(form, a_text)]))) + j + \
             _commit(form, g)
     elif position == "hidden_gold_after":
-        body = _commit(form, a_text) + j + hider.format(_commit(form, g))
+        body = _commit(form, a_text) + j + hide(_commit(form, g))
     elif position == "hidden_gold_before_bare":
-        body = hider.format(_commit(form, g)) + j + "So we get\n" + a_text
+        body = hide(_commit(form, g)) + j + "So we get\n" + a_text
     else:
         raise AssertionError(position)
     return Case(pre + body, g, "not_paid", (position, f"form={form_name}", f"hider={kind}",
@@ -1056,7 +1060,10 @@ _RENDER_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed", "boxed_dollar", "hashes
 _CURRENCY_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed", "hashes", "answer_tag",
                                                   "the_answer_is", "final_answer")}
 PROPERTIES += (
-    [Property(f"{v}_rendered_dressings", v, rendered_dressings(_RENDER_COMMITS, golds_int.map(
+    [Property(f"{v}_not_rendered_{p}", v, not_rendered(c, gs, p), 100)
+     for v, c, gs in (("math", MATH_COMMITS, golds_math), ("gsm8k", GSM8K_COMMITS, golds_gsm8k))
+     for p in RENDER_POSITIONS]
+    + [Property(f"{v}_rendered_dressings", v, rendered_dressings(_RENDER_COMMITS, golds_int.map(
         Fraction)), 150) for v in ("math", "gsm8k")]
     + [Property(f"{v}_bidi_controls", v, bidi_values(_RENDER_COMMITS), 150)
        for v in ("math", "gsm8k")]
