@@ -1018,18 +1018,20 @@ def bidi_values(draw: st.DrawFn, commits: dict[str, str]) -> Case:
 # Answer phrases of scripts written without spaces between words (the closing-sentence
 # reader allows these; other words around a closing value are refused on their own).
 GLUE_WORDS = ["答案是", "答案为", "为", "是", "等于", "最终答案是", "答えは", "結果は", "คำตอบคือ",
-              "उत्तर", "परिणाम", "정답은", "답은"]
+              "उत्तर", "परिणाम", "정답은", "답은",
+              # a word of two letters or more, glued: "is-9" is "is -9" ("x-9" subtracts)
+              "The answer is", "It is", "Answer is", "Die Antwort ist", "La respuesta es"]
 GLUE_DASHES = ["-", "\u2212", "\u2013", "\u2012", "\ufe63", "\uff0d", "\u2010"]
 
 
 @st.composite
 def glued_signs(draw: st.DrawFn, verifier: str) -> Case:
-    """``答案是-5。``: a sign glued to a word of a script without word spaces is the sign of
-    the number. Paid for -5, refused for 5."""
+    """``答案是-5。``, ``is-5``: a sign glued to a word of a script without word spaces, or to
+    a word of two letters or more, is the sign of the number. Paid for -5, refused for 5."""
     n = draw(st.integers(1, 10**6))
     word = draw(st.sampled_from(GLUE_WORDS))
     dash = draw(st.sampled_from(GLUE_DASHES))
-    end = draw(st.sampled_from(["", "。", ".", "\n"]))
+    end = draw(st.sampled_from(["", ".", "\n"] + ([] if word.isascii() else ["。"])))
     pre = draw(st.sampled_from(REASONING))
     negative = draw(st.booleans())
     gold = f"-{n}" if negative else str(n)

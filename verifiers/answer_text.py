@@ -112,13 +112,16 @@ def _read_as_table() -> _ReadAs:
 
 _READ_AS = _read_as_table()
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
-# A sign glued to a letter of a script written without word spaces ("答案是-5", "उत्तर-621")
-# is the number's sign, not a hyphen: it gets a space so the readers see "-5". ASCII
-# letters keep theirs ("x-5" subtracts), as do Greek letters, superscripts, subscripts and
-# number forms, which are math ("2π-3", "x²-5").
+# A sign glued to a word is the number's sign, not a hyphen: "答案是-5" (a script written
+# without word spaces) and "is-9" (a word of two letters or more) read "-5" and "-9"; the
+# sign gets a space so the readers see it. A single Latin or Greek letter keeps its
+# subtraction ("x-5", "2π-3"), as do digits, superscripts, subscripts and number forms
+# ("x²-5"). The pattern starts with the sign, so a text is searched for "-" in C.
+_NUMBER_FORMS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f\u2100-\u218f"
+_LETTER = f"[^\\W\\d_{_NUMBER_FORMS}]"
 _GLUED_SIGN_RE = re.compile(
-    "(?<=[^\\W\\d_\x00-\x7f\u0370-\u03ff\u1f00-\u1fff\u00b2\u00b3\u00b9\u00bc-\u00be"
-    "\u2070-\u209f\u2100-\u218f])-(?=\\d)"
+    f"-(?=\\d)(?:(?<=[^\\W\\d_\x00-\x7f\u0370-\u03ff\u1f00-\u1fff{_NUMBER_FORMS}]-)"
+    f"|(?<={_LETTER}{_LETTER}-))"
 )
 # Bidirectional controls change the order in which digits render: "#### \u202e15\u202c"
 # shows 51. Stripping them reads a number the reader does not see, so a value near one is
@@ -408,6 +411,8 @@ _CONDITIONAL_TOKEN_RE = re.compile(
 def _conditional_end(text: str, end: int) -> int:
     """End of a TeX conditional opened before ``end``: its matching ``\\fi`` (nested ones
     counted), or the rest of the text."""
+    if text.find("\\fi", end) < 0:
+        return len(text)  # never closed: one pass in C instead of a walk over its tokens
     depth = 1
     for m in _CONDITIONAL_TOKEN_RE.finditer(text, end):
         token = m.group()
@@ -786,12 +791,12 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
             text = text.translate(table)
         if not chars.isdisjoint(_DASHES):
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
-        if "-" in text:
-            text = _GLUED_SIGN_RE.sub(" -", text)
         if not chars.isdisjoint(_CURRENCY_CHARS):
             for sign, (before, as_word, after, word) in _CURRENCY_SUBS.items():
                 if 0 < text.count(sign) <= MAX_CURRENCY_SIGNS:
                     text = after.sub(word, before.sub(as_word, text))
+    if "-" in text:
+        text = _GLUED_SIGN_RE.sub(" -", text)
     forms = _forms_in(text, tex_comments)
     if forms:
         text, hidden_here = _without_hidden(text, forms)
