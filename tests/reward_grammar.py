@@ -1018,7 +1018,7 @@ def bidi_values(draw: st.DrawFn, commits: dict[str, str]) -> Case:
 # Answer phrases of scripts written without spaces between words (the closing-sentence
 # reader allows these; other words around a closing value are refused on their own).
 GLUE_WORDS = ["答案是", "答案为", "为", "是", "等于", "最终答案是", "答えは", "結果は", "คำตอบคือ",
-              "उत्तर", "परिणाम", "정답은", "답은",
+              "उत्तर", "परिणाम", "정답은", "답은", "Ответ:", "ответ", "равно",
               # a word of two letters or more, glued: "is-9" is "is -9" ("x-9" subtracts)
               "The answer is", "It is", "Answer is", "Die Antwort ist", "La respuesta es"]
 GLUE_DASHES = ["-", "\u2212", "\u2013", "\u2012", "\ufe63", "\uff0d", "\u2010"]

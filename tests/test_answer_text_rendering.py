@@ -60,6 +60,10 @@ CASES = [
     ("是–218", "-218", True),
     ("答案是−84。", "-84", True),
     ("उत्तर-621", "621", False),
+    ("ответ-917", "-917", True),
+    # a word wholly in Cyrillic is read as itself, not through the Latin confusables
+    ("Ответ: 917", "917", True),
+    ("\\boxed{5} хоr 6", "5", False),  # a run of look-alikes touching a Latin letter is Latin
     # C-2: currency signs dress the amount
     ("The answer is €92.", "92", True),
     ("\\boxed{€92}", "92", True),

@@ -110,13 +110,34 @@ def _read_as_table() -> _ReadAs:
     table = _ReadAs()
     for lo, hi in _IGNORABLE_RANGES:
         table.update(dict.fromkeys(range(lo, hi + 1)))
-    for latin, shapes in _CONFUSABLES.items():
-        table.update((ord(s), latin) for s in shapes)
     # Dashes: read as "-" only before a digit (below); a dash between words stays a dash.
     return table
 
 
 _READ_AS = _read_as_table()
+# Confusables are read as Latin only in a run that touches a Latin letter ("оr", "аnswer"
+# spelled with Cyrillic а): a word wholly in its own script ("Ответ", "answer" in Russian)
+# is that word, and reading its о and е as Latin would hide it from the answer phrases.
+_CONFUSABLE_TABLE = {ord(s): latin for latin, shapes in _CONFUSABLES.items() for s in shapes}
+_CONFUSABLE_CLASS = "".join(sorted("".join(_CONFUSABLES.values())))
+_CONFUSABLE_RUN_RE = re.compile(
+    f"(?<=[A-Za-z])[{_CONFUSABLE_CLASS}]+|[{_CONFUSABLE_CLASS}]+(?=[A-Za-z])"
+)
+_MAX_CONFUSABLE_RUNS = 10_000  # past this many (each a Python step) every one is read as Latin
+
+
+def _read_confusables(text: str) -> str:
+    pieces: list[str] = []
+    at = 0
+    for k, m in enumerate(_CONFUSABLE_RUN_RE.finditer(text)):
+        if k >= _MAX_CONFUSABLE_RUNS:
+            return text.translate(_CONFUSABLE_TABLE)
+        pieces += [text[at : m.start()], m.group().translate(_CONFUSABLE_TABLE)]
+        at = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[at:])
+    return "".join(pieces)
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
 # A sign glued to a word is the number's sign, not a hyphen: "答案是-5" (a script written
 # without word spaces) and "is-9" (a word of two letters or more) read "-5" and "-9"; the
@@ -257,6 +278,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         table = {code: read for code, read in table.items() if read != chr(code)}
         if table:
             text = text.translate(table)
+        if any(ord(c) in _CONFUSABLE_TABLE for c in chars):
+            text = _read_confusables(text)
         if not chars.isdisjoint(_DASHES):
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
         if not chars.isdisjoint(_CURRENCY_CHARS):
