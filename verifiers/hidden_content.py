@@ -105,47 +105,49 @@ def _trie_regex(words: list[str]) -> str:
         return f"(?:{body})?" if ends else body
 
     return emit(tree)
+
+
 # Openings of hidden regions (each with how its extent is found in ``_hidden_region``), and
-# a regex every text holding one matches: the pass compiles only the forms a text can hold.
+# substrings one of which every text holding it holds: the pass compiles only those forms.
 _HIDDEN_FORMS = {
     "conditional": (
         r"\\newif\s*\\if[A-Za-z]*|\\ifthenelse(?![A-Za-z])|\\if(?!f(?![A-Za-z]))[A-Za-z]*",
-        r"\\(?:if|newif)",
+        ("\\if", "\\newif"),
     ),
-    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", r"\\begin"),
+    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", ("omment",)),
     "definition": (
         r"\\(?:(?:re)?newcommand|providecommand|DeclareMathOperator|(?:re)?newenvironment)"
         r"(?![A-Za-z])\*?|\\[gex]?def(?![A-Za-z])",
-        r"\\(?:re)?new|\\provide|\\Declare|\\[gex]?def",
+        ("def", "\\new", "\\renew", "\\provide", "\\Declare"),
     ),
-    "label": (r"\\label(?![A-Za-z])", r"\\label"),
+    "label": (r"\\label(?![A-Za-z])", ("\\label",)),
     "hook": (
         r"\\(?:class|cssId|style|htmlStyle|htmlClass|htmlId|htmlData)(?![A-Za-z])",
-        r"\\(?:class|css|style|html)",
+        ("\\class", "\\css", "\\style", "\\html"),
     ),
     "transform": (
         r"\\(?:scalebox|resizebox|rotatebox|reflectbox|raisebox|turnbox)(?![A-Za-z])\*?",
-        r"\\[a-z]+box",
+        ("scalebox", "resizebox", "rotatebox", "reflectbox", "raisebox", "turnbox"),
     ),
-    "html_comment": (r"<!--", "<!--"),
-    "declaration": (r"<[?!]", "<[?!]"),
+    "html_comment": (r"<!--", ("<!--",)),
+    "declaration": (r"<[?!]", ("<?", "<!")),
     "element": (
         rf"<(?P<tag>{_trie_regex(_NOT_RENDERED + _NOT_PLAIN_TEXT)}{_NAME_END})[^<>]{{0,300}}>"
         r"|<(?P<tag2>[A-Za-z][\w.:-]{0,30})\s[^<>]{0,300}?(?<=[\s\"'])(?P<attr>"
         + _trie_regex(_UNCERTAIN_ATTRIBUTES)
         + r"|on[a-z]+|aria-[\w-]+|data-[\w-]+)(?=\s*=|\s|/?>)[^<>]{0,300}>",
-        r"<[A-Za-z]",
+        ("<",),
     ),
-    "md_definition": (r"^[ ]{0,3}\[(?!\^)[^\[\]]{1,999}\]:", r"\]:"),
-    "md_link": (r"(?P<image>!)?\[[^\[\]\n]{0,1000}\]\(", r"\]\("),
+    "md_definition": (r"^[ ]{0,3}\[(?!\^)[^\[\]]{1,999}\]:", ("]:",)),
+    "md_link": (r"(?P<image>!)?\[[^\[\]\n]{0,1000}\]\(", ("](",)),
     "color": (
         r"\\(?:textcolor|color|colorbox)\s*(?P<model>\[[^\]]{0,20}\])?\s*\{(?P<spec>[^{}]{0,40})\}",
-        r"\\[a-z]*olor",
+        ("olor",),
     ),
-    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", r"\\[hv]?phantom"),
+    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("phantom",)),
     # "%" in math mode, but "10%" is a percent sign wherever it stands (GSM8K's "$" is money)
-    "math_comment": (r"(?<![\\\d])%", "%"),
-    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", "%"),
+    "math_comment": (r"(?<![\\\d])%", ("%",)),
+    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
 }
 
 
@@ -156,9 +158,8 @@ def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?=[\\<%!\[ \t])(?:{alternatives})", re.IGNORECASE | re.MULTILINE)
 
 
-# Each form's hint is case-sensitive and starts with "\", "<" or "]": the one pass that
-# rules all of them out is a search for those three characters.
-_HINT_RES = {name: re.compile(hint) for name, (_, hint) in _HIDDEN_FORMS.items()}
+# Each form's hints are substrings (found in C), one of which every text holding it holds;
+# no form opens without a "\", "<" or "]": one search for those rules them all out.
 _ANY_HINT_RE = re.compile(r"[\\<\]]")
 _MATH_DELIMITER_RE = re.compile(r"\\[()\[\]]|(?<!\\)\$\$?")
 
@@ -175,7 +176,7 @@ def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
         elif name == "math_comment":
             if has_percent and not tex_comments and _MATH_DELIMITER_RE.search(text):
                 forms.append(name)
-        elif _HINT_RES[name].search(text):
+        elif any(h in text for h in _HIDDEN_FORMS[name][1]):
             forms.append(name)
     return tuple(forms)
 
