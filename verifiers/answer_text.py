@@ -51,7 +51,14 @@ import unicodedata
 
 from verifiers.hidden_content import MAX_HIDDEN_FORMS, hidden_forms_in, holds_value, without_hidden
 
-__all__ = ["MAX_CURRENCY_SIGNS", "MAX_HIDDEN_FORMS", "NUMERIC_CHARS", "read_visible", "visible_text"]
+__all__ = [
+    "MAX_CURRENCY_SIGNS",
+    "MAX_GLUED_SIGNS",
+    "MAX_HIDDEN_FORMS",
+    "NUMERIC_CHARS",
+    "read_visible",
+    "visible_text",
+]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -144,6 +151,7 @@ _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
 # sign gets a space so the readers see it. A single Latin or Greek letter keeps its
 # subtraction ("x-5", "2π-3"), as do digits, superscripts, subscripts and number forms
 # ("x²-5"). The pattern starts with the sign, so a text is searched for "-" in C.
+MAX_GLUED_SIGNS = 10_000  # a text with more "-" is left as it is (each space moves the rest)
 _NUMBER_FORMS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f\u2100-\u218f"
 _LETTER = f"[^\\W\\d_{_NUMBER_FORMS}]"
 _GLUED_SIGN_RE = re.compile(
@@ -286,7 +294,7 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
             for sign, (before, as_word, after, word) in _CURRENCY_SUBS.items():
                 if 0 < text.count(sign) <= MAX_CURRENCY_SIGNS:
                     text = after.sub(word, before.sub(as_word, text))
-    if "-" in text:
+    if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
     forms = hidden_forms_in(text, tex_comments)
     if forms:
