@@ -184,7 +184,7 @@ MAX_CURRENCY_SIGNS = 1_000
 # word (a template is expanded in C; a callback per match costs a Python call).
 _CURRENCY_SUBS = {
     sign: (
-        re.compile(f"{sign}[ \\t]?([-+]?\\d(?:[\\d,.]*\\d)?)"),
+        re.compile(f"{sign}[ \\t]?([-+]?\\d(?:[\\d,.]*\\d)?(?: \\d{{3}}(?!\\d))*)"),
         rf"\1 {word}",
         re.compile(f"(?<=\\d)[ \\t]?{sign}"),
         f" {word}",
