@@ -933,3 +933,287 @@ PROPERTIES += [
     Property("h9_math_prose_after", "math", h9_prose_after(), 200),
     Property("h9_gsm8k_prose_after", "gsm8k", h9_prose_after(), 200),
 ]
+
+
+# Rendering (helper h8, issue 30 item 1): the normaliser reads what a reader sees. Content
+# that does not render (or may not: a style, a class, a false conditional) holding a value
+# is refused; bidirectional controls next to digits are refused (they reorder what renders);
+# a sign glued to a word of a script without word spaces is the number's sign; a currency
+# sign is its unit. Every wrapper is composed from parts, never listed whole.
+# ---------------------------------------------------------------------------------------
+
+# HTML elements whose content is not shown as plain text (not rendered, collapsed, struck
+# out, reordered or only a fallback).
+NOT_TEXT_ELEMENTS = ["script", "style", "template", "noscript", "title", "head", "iframe",
+                     "object", "video", "audio", "canvas", "svg", "details", "dialog",
+                     "datalist", "select", "option", "noembed", "noframes", "textarea",
+                     "del", "s", "strike", "bdo", "marquee", "rt", "rp"]
+# Elements that do render text: with a hiding attribute they may not.
+TEXT_ELEMENTS = ["span", "div", "p", "b", "i", "em", "strong", "font", "small", "code",
+                 "think", "answer", "section", "label", "li", "td", "sup", "a", "abbr"]
+CSS_HIDING = ["display:none", "visibility:hidden", "opacity:0", "opacity: 0.0", "font-size:0",
+              "font-size:0px", "color:transparent", "color:rgba(0,0,0,0)",
+              "color:hsla(0, 0%, 0%, 0)", "position:absolute;left:-9999px", "clip:rect(0,0,0,0)",
+              "width:0;overflow:hidden", "transform:scale(0)", "text-indent:-9999px",
+              "color:#fefefe", "filter:opacity(0)", "max-height:0;overflow:hidden"]
+CSS_HIDING_CLASSES = ["sr-only", "visually-hidden", "hidden", "d-none", "invisible",
+                      "screen-reader-text", "hide"]
+TEXT_ATTRIBUTES = ["alt", "title", "value", "placeholder", "content", "label", "data-answer",
+                   "aria-label"]
+_ascii_names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=6)
+
+
+def _html_case(name: str, upper: bool) -> str:
+    return name.upper() if upper else name
+
+
+@st.composite
+def html_hiders(draw: st.DrawFn) -> tuple[str, str]:
+    """``(kind, template)``: an HTML construct whose ``{}`` does not (surely) render."""
+    q = draw(st.sampled_from(['"', "'"]))
+    kind = draw(st.sampled_from(["element", "attribute_hides", "attribute_text", "pi"]))
+    if kind == "element":
+        name = _html_case(draw(st.sampled_from(NOT_TEXT_ELEMENTS)), draw(st.booleans()))
+        extra = draw(st.sampled_from(["", " id=x", f" lang={q}en{q}", " open"]))
+        inner = draw(st.sampled_from(["{}", "<summary>more</summary>{}", "<text>{}</text>",
+                                      ".a::before{{content:'{}'}}"]))
+        return f"element:{name.lower()}", f"<{name}{extra}>{inner}</{name}>"
+    if kind == "attribute_hides":
+        name = _html_case(draw(st.sampled_from(TEXT_ELEMENTS)), draw(st.booleans()))
+        how = draw(st.sampled_from(["style", "class", "hidden", "aria-hidden"]))
+        if how == "style":
+            css = ";".join(draw(st.permutations([draw(st.sampled_from(CSS_HIDING)),
+                                                 draw(st.sampled_from(["color:red", "margin:0",
+                                                                       "font-weight:bold"]))])))
+            attr = f"style={q}{css}{q}"
+        elif how == "class":
+            attr = f"class={q}{draw(_ascii_names)} {draw(st.sampled_from(CSS_HIDING_CLASSES))}{q}"
+        elif how == "hidden":
+            attr = draw(st.sampled_from(["hidden", f"hidden={q}hidden{q}", "HIDDEN"]))
+        else:
+            attr = f"aria-hidden={q}true{q}"
+        return f"attribute:{how}", f"<{name} {attr}>{{}}</{name}>"
+    if kind == "attribute_text":
+        attr = draw(st.sampled_from(TEXT_ATTRIBUTES))
+        element = draw(st.sampled_from(['<img src="a.png" {}>', "<abbr {}>ans</abbr>",
+                                        '<input type="text" {}>', "<meta {}>",
+                                        "<span {}>see</span>"]))
+        return f"text_attribute:{attr}", element.replace("{}", f"{attr}={q}{{}}{q}")
+    pi = draw(st.sampled_from(["<?php /* {} */ ?>", "<?{} ?>", "<![CDATA[{}]]>",
+                               "<!DOCTYPE {}>"]))
+    return "processing_instruction", pi
+
+
+@st.composite
+def latex_hiders(draw: st.DrawFn) -> tuple[str, str]:
+    """``(kind, template)``: a LaTeX construct whose ``{}`` does not (surely) render."""
+    kind = draw(st.sampled_from(["conditional", "definition", "label", "html_hook",
+                                 "transform", "color", "math_comment"]))
+    name = draw(_ascii_names.filter(lambda s: s != "f"))  # \iff is a symbol, not a test
+    if kind == "conditional":
+        test = draw(st.sampled_from(["", "0", "num0=1", "x ab", "dim0pt>1pt", "odd2", "case 3"]))
+        head = draw(st.sampled_from([f"\\if{name}{test} ", f"\\if{test} "]))
+        body = draw(st.sampled_from(["{}", "{} \\else x", "x \\else {}"]))
+        return "conditional", head.replace("{", "{{").replace("}", "}}") + body + " \\fi"
+    if kind == "definition":
+        form = draw(st.sampled_from(["\\def\\NAME{{{}}}", "\\gdef\\NAME{{{}}}",
+                                     "\\def\\NAME#1{{{}}}", "\\newcommand{{\\NAME}}{{{}}}",
+                                     "\\renewcommand{{\\NAME}}[1]{{{}}}",
+                                     "\\providecommand*{{\\NAME}}{{{}}}",
+                                     "\\DeclareMathOperator{{\\NAME}}{{{}}}"]))
+        return "definition", form.replace("NAME", name)
+    if kind == "label":
+        return "label", draw(st.sampled_from(["\\label{{{}}}", "$x\\label{{{}}}$"]))
+    if kind == "html_hook":
+        css = draw(st.sampled_from(CSS_HIDING))
+        cls = draw(st.sampled_from(CSS_HIDING_CLASSES))
+        hook = draw(st.sampled_from([f"\\style{{{{{css}}}}}", f"\\htmlStyle{{{{{css}}}}}",
+                                     f"\\class{{{{{cls}}}}}", f"\\htmlClass{{{{{cls}}}}}",
+                                     f"\\cssId{{{{{name}}}}}"]))
+        return "html_hook", "$" + hook + "{{{}}}$"
+    if kind == "transform":
+        factor = draw(st.sampled_from(["0", "0.0", "0.001", "-1", "1"]))
+        box = draw(st.sampled_from([f"\\scalebox{{{{{factor}}}}}", "\\resizebox{{0pt}}{{!}}",
+                                    "\\rotatebox{{180}}", "\\reflectbox",
+                                    "\\raisebox{{-100em}}"]))
+        return "transform", box + "{{{}}}"
+    if kind == "color":
+        hex6 = "".join(draw(st.lists(st.sampled_from("0123456789ABCDEF"), min_size=6,
+                                     max_size=6)))
+        color = draw(st.sampled_from([f"[HTML]{{{{{hex6}}}}}", "{{transparent}}",
+                                      "{{white!100}}", "[rgb]{{1,1,1}}", "{{bg}}",
+                                      f"{{{{#{hex6}}}}}"]))
+        return "color", draw(st.sampled_from([f"\\textcolor{color}{{{{{{}}}}}}",
+                                              f"{{{{\\color{color} {{}}}}}}"]))
+    delim = draw(st.sampled_from([("$", "$"), ("$$", "$$"), ("\\(", "\\)"), ("\\[", "\\]")]))
+    return "math_comment", f"{delim[0]}1 % {{}}\n{delim[1]}"
+
+
+@st.composite
+def markdown_hiders(draw: st.DrawFn) -> tuple[str, str]:
+    """``(kind, template)``: markdown whose ``{}`` does not render."""
+    label = draw(st.sampled_from(["//", "comment", "x", "ans", "_"]))
+    dest = draw(st.sampled_from(["#", "<>", "http://e.com", "/a", "<http://e.com>"]))
+    title = draw(st.sampled_from(['"{}"', "'{}'", "({})"]))
+    kind = draw(st.sampled_from(["definition", "link_title", "image_alt", "definition_label"]))
+    if kind == "definition":
+        sep = draw(st.sampled_from([" ", "  ", "\n   "]))
+        return "reference_definition", f"\n\n[{label}]: {dest}{sep}{title}\n\n"
+    if kind == "definition_label":
+        return "reference_definition_label", f"\n\n[{{}}]: {dest}\n\n"
+    if kind == "link_title":
+        return "link_title", f"[see]({dest.strip('<>') or '#'} {title})"
+    return "image_alt", f"![{{}}]({draw(st.sampled_from(['a.png', 'http://e.com/a.png']))})"
+
+
+rendering_hiders = st.one_of(html_hiders(), latex_hiders(), markdown_hiders())
+RENDER_POSITIONS = ["hidden_alt_after", "hidden_alt_before", "hidden_gold_after",
+                    "hidden_gold_before_bare"]
+
+
+@st.composite
+def not_rendered(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrategy[Fraction],
+                 position: str) -> Case:
+    """A value in content that does not (surely) render, next to a visible answer."""
+    gold = draw(golds)
+    g = _plain(gold)
+    a = draw(alternatives(gold))
+    a_text = a.text if a.kind != "braced" else _plain(a.value)  # braces close a LaTeX arg
+    form_name = draw(st.sampled_from(sorted(commits)))
+    form = commits[form_name]
+    kind, hider = draw(rendering_hiders)
+
+    def hide(x: str) -> str:  # a "%" comment ends at its line: what it hides stays on one
+        return hider.format(x.replace("\n", " ") if kind == "math_comment" else x)
+
+    j = draw(st.sampled_from(["", " ", "\n", ". ", " or "]))
+    pre = draw(st.sampled_from(REASONING))
+    if position == "hidden_alt_after":
+        hidden = draw(st.sampled_from([a_text, _commit(form, a_text)]))
+        body = _commit(form, g) + j + hide(hidden)
+    elif position == "hidden_alt_before":
+        body = hide(draw(st.sampled_from([a_text, _commit(form, a_text)]))) + j + \
+            _commit(form, g)
+    elif position == "hidden_gold_after":
+        body = _commit(form, a_text) + j + hide(_commit(form, g))
+    elif position == "hidden_gold_before_bare":
+        body = hide(_commit(form, g)) + j + "So we get\n" + a_text
+    else:
+        raise AssertionError(position)
+    return Case(pre + body, g, "not_paid", (position, f"form={form_name}", f"hider={kind}",
+                                            f"template={hider!r}", f"alt={a.kind}"))
+
+
+# Text around an answer that renders as it reads: it must not cost a correct answer.
+VISIBLE_MARKUP = ["<b>Step 1.</b> ", "<think>\nwork\n</think>\n\n", "<p>Done.</p>\n",
+                  '<span lang="en">So:</span> ', "<em>Note</em>: ", "$x<y$ and $y>z$. ",
+                  "if x<y and y>z then ", "$x > 0 \\iff x^3 > 0$. ", "\\textcolor{red}{Note}: ",
+                  "{\\color{blue} Hence} ", "[see above](#top). ", "$50\\%$ of them. ",
+                  "We use \\label{eq:main} below. ", "<br>", "<i lang=\"fr\">voilà</i> ",
+                  "\n\n[^1]: a footnote.\n\n", "<a href=\"#x\">link</a> "]
+RTL_WORDS = ["الجواب", "النتيجة هي", "התשובה", "היא", "الإجابة النهائية"]
+
+
+@st.composite
+def rendered_dressings(draw: st.DrawFn, commits: dict[str, str],
+                       golds: st.SearchStrategy[Fraction]) -> Case:
+    """The gold after visible markup, RTL words, or in a plain text element: paid."""
+    gold = draw(golds)
+    g = _plain(gold)
+    form_name = draw(st.sampled_from(["boxed", "hashes", "the_answer_is", "final_answer",
+                                      "answer_tag"]))
+    before = "".join(draw(st.lists(st.sampled_from(VISIBLE_MARKUP + [f"{w} " for w in RTL_WORDS]),
+                                   min_size=1, max_size=3)))
+    wrap = draw(st.sampled_from(["{}", "<b>{}</b>", "<strong>{}</strong>", "<p>{}</p>"]))
+    if form_name == "hashes":
+        wrap = "{}"  # '####' starts its line: no tag before it
+        before += "\n"
+    body = wrap.format(commits[form_name].format(g))
+    return Case("Let me work.\n" + before + "\n\n" + body, g, "paid",
+                ("rendered_dressing", f"form={form_name}", f"before={before!r}", f"wrap={wrap!r}"))
+
+
+BIDI_CONTROLS = ["\u202a", "\u202b", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+                 "\u200e", "\u200f", "\u061c"]
+
+
+@st.composite
+def bidi_values(draw: st.DrawFn, commits: dict[str, str]) -> Case:
+    """A bidirectional control in or next to the answer: what renders may be reordered
+    (``\\u202e15`` shows 51), so it is refused even for the digits as written."""
+    n = draw(st.integers(10, 10**5).filter(lambda k: str(k) != str(k)[::-1]))
+    digits = str(n)
+    c = draw(st.sampled_from(BIDI_CONTROLS))
+    close = draw(st.sampled_from(["", "\u202c", "\u2069"]))
+    at = draw(st.integers(0, len(digits)))
+    where = draw(st.sampled_from(["in", "before", "after"]))
+    if where == "in":
+        value = digits[:at] + c + digits[at:] + close
+    elif where == "before":
+        value = c + draw(st.sampled_from(["", " "])) + digits + close
+    else:
+        value = digits + draw(st.sampled_from(["", " "])) + c
+    form_name = draw(st.sampled_from(sorted(commits)))
+    gold = draw(st.sampled_from([digits, digits[::-1].lstrip("0") or "0"]))
+    return Case(commits[form_name].format(value), gold, "not_paid",
+                ("bidi", f"control=U+{ord(c):04X}", f"where={where}", f"form={form_name}"))
+
+
+# Answer phrases of scripts written without spaces between words (the closing-sentence
+# reader allows these; other words around a closing value are refused on their own).
+GLUE_WORDS = ["答案是", "答案为", "为", "是", "等于", "最终答案是", "答えは", "結果は", "คำตอบคือ",
+              "उत्तर", "परिणाम", "정답은", "답은", "Ответ:", "ответ", "равно",
+              # a word of two letters or more, glued: "is-9" is "is -9" ("x-9" subtracts)
+              "The answer is", "It is", "Answer is", "Die Antwort ist", "La respuesta es"]
+GLUE_DASHES = ["-", "\u2212", "\u2013", "\u2012", "\ufe63", "\uff0d", "\u2010"]
+
+
+@st.composite
+def glued_signs(draw: st.DrawFn, verifier: str) -> Case:
+    """``答案是-5。``, ``is-5``: a sign glued to a word of a script without word spaces, or to
+    a word of two letters or more, is the sign of the number. Paid for -5, refused for 5."""
+    n = draw(st.integers(1, 10**6))
+    word = draw(st.sampled_from(GLUE_WORDS))
+    dash = draw(st.sampled_from(GLUE_DASHES))
+    end = draw(st.sampled_from(["", ".", "\n"] + ([] if word.isascii() else ["。"])))
+    pre = draw(st.sampled_from(REASONING))
+    negative = draw(st.booleans())
+    gold = f"-{n}" if negative else str(n)
+    return Case(f"{pre}{word}{dash}{n}{end}", gold, "paid" if negative else "not_paid",
+                ("glued_sign", f"word={word}", f"dash=U+{ord(dash):04X}", verifier))
+
+
+CURRENCY_SIGNS = ["€", "£", "¥", "₹", "￥", "￡"]
+
+
+@st.composite
+def currency_answers(draw: st.DrawFn, commits: dict[str, str]) -> Case:
+    """``\\boxed{€92}``: a currency sign dresses the amount as ``\\$`` does."""
+    n = draw(st.one_of(st.integers(0, 999), st.integers(1000, 10**7)))
+    sign = draw(st.sampled_from(CURRENCY_SIGNS))
+    number = draw(st.sampled_from([str(n), f"{n:,}"]))
+    space = draw(st.sampled_from(["", " "]))
+    value = draw(st.sampled_from([f"{sign}{space}{number}", f"{number}{space}{sign}"]))
+    form_name = draw(st.sampled_from(sorted(commits)))
+    post = _prose_after(form_name, draw(st.sampled_from(TRAILING_PROSE)))
+    return Case(commits[form_name].format(value) + post, str(n), "paid",
+                ("currency", f"sign={sign}", f"form={form_name}", f"value={value!r}"))
+
+
+_RENDER_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed", "boxed_dollar", "hashes", "answer_tag",
+                                                "the_answer_is", "final_answer", "answer_colon",
+                                                "display_boxed")}
+_CURRENCY_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed", "hashes", "answer_tag",
+                                                  "the_answer_is", "final_answer")}
+PROPERTIES += (
+    [Property(f"{v}_not_rendered_{p}", v, not_rendered(c, gs, p), 100)
+     for v, c, gs in (("math", MATH_COMMITS, golds_math), ("gsm8k", GSM8K_COMMITS, golds_gsm8k))
+     for p in RENDER_POSITIONS]
+    + [Property(f"{v}_rendered_dressings", v, rendered_dressings(_RENDER_COMMITS, golds_int.map(
+        Fraction)), 150) for v in ("math", "gsm8k")]
+    + [Property(f"{v}_bidi_controls", v, bidi_values(_RENDER_COMMITS), 150)
+       for v in ("math", "gsm8k")]
+    + [Property(f"{v}_glued_signs", v, glued_signs(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"{v}_currency_signs", v, currency_answers(_CURRENCY_COMMITS), 150)
+       for v in ("math", "gsm8k")]
+)

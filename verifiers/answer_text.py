@@ -10,19 +10,27 @@ is normalised once, before anything reads it (``visible_text``):
    ``½`` a half: the comparator reads those); a confusables table (after UTS #39) reads
    Cyrillic, Greek and Armenian letters shaped like Latin ones as those; every space-like
    character, the blank braille pattern included, is a space; every dash or minus sign is
-   ``-`` when a digit follows it. A bidirectional override before a digit (``\u202e15``
-   shows 51), or a right-to-left embedding or isolate around two numbers, reorders what
-   renders: those digits are a hidden value.
-2. **What does not render is removed** (replaced by spaces): ``\iffalse..\fi``,
-   ``\begin{comment}..\end{comment}``, TeX ``%`` comments on request (to the end of the
-   line; ``50%`` and ``\%`` are percent signs), HTML comments, HTML elements hidden by ``display:none``,
-   ``visibility:hidden``, ``hidden``, ``font-size:0``, ``opacity:0``, transparent or white
-   text, markdown comments (``[//]: # (...)``),
-   white text in LaTeX (``\textcolor{white}{..}``, ``{\color{white} ..}`` to the end of its
-   group or line), ``\phantom``, and struck-out text (``<del>``, ``<s>``, ``~~..~~``: shown
-   crossed out, it says nothing). An unclosed hiding form hides the rest of the text.
-3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment; the end of
-   a reasoning block, ``</think>``, reads as a line end: the answer starts afresh), LaTeX
+   ``-`` when a digit follows it, and a sign glued to a word of two letters or more, or to
+   a letter of a script written without spaces, is the number's sign (``答案是-5`` and
+   ``is-5`` read ``-5``; ``x-5``, ``2π-3`` and ``x²-5`` subtract).
+   A currency sign next to a number is its unit (``€92`` reads ``92 euros``; ``£``, ``¥``,
+   ``₹``, ``¢`` likewise; ``$`` delimits math, and the readers take ``\$`` as dollars).
+   A bidirectional control (embeddings, overrides, isolates in the paragraph of a value;
+   the marks LRM, RLM, ALM next to a digit) changes the order in which digits render
+   (``\u202e15`` shows ``51``): the completion is refused, as for a hidden value.
+2. **What renders is an allow-list** (``verifiers.hidden_content`` holds the rules): HTML's
+   text elements and names HTML does not define show their content; HTML's other elements,
+   elements with an attribute that can hide them or that holds text, style sheets,
+   ``<?..?>``, ``<![CDATA[..]]>`` and HTML comments may not. In LaTeX, conditionals (any
+   ``\if..\fi``), comment environments, definitions, ``\label``, HTML hooks (``\class``,
+   ``\style``), graphic transforms (``\scalebox``), ``\phantom``, any colour but plain
+   named ones, ``%`` comments in math spans (``10%`` and ``\%`` are percent signs; on
+   request every TeX ``%`` comment); in markdown, comments and reference definitions,
+   link destinations and titles, and image alt text. Content that surely does not render is
+   replaced by a space; content that may render is kept (a "not" in it still counts). A
+   value in either refuses the completion (``read_visible``'s second item). An unclosed
+   hiding form hides the rest of the text, as do the forms past ``MAX_HIDDEN_FORMS``.
+3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment), LaTeX
    spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
    and text wrappers around words (``\text{ or }``, ``\textbf{or}``): the words stay.
    A thousands separator between digits (``1\,000``, ``1\!000``) is kept.
@@ -37,12 +45,27 @@ Every step is one regex pass or one ``find`` walk, so the whole pass is linear.
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 import unicodedata
 
-__all__ = ["NUMERIC_CHARS", "commented_commitment", "read_visible", "visible_text"]
+from verifiers.hidden_content import (
+    MAX_HIDDEN_FORMS,
+    TEX_COMMENT,
+    hidden_forms_in,
+    holds_value,
+    without_hidden,
+)
+
+__all__ = [
+    "MAX_CURRENCY_SIGNS",
+    "MAX_GLUED_SIGNS",
+    "MAX_HIDDEN_FORMS",
+    "NUMERIC_CHARS",
+    "commented_commitment",
+    "read_visible",
+    "visible_text",
+]
 
 # Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt): drawn as nothing.
 _IGNORABLE_RANGES = (
@@ -66,6 +89,9 @@ _CONFUSABLES = {
 }  # fmt: skip
 # NFKC decompositions read as what they show; the others change the value (x² is x^2).
 _KEPT_TAGS = ("<super>", "<sub>", "<fraction>")
+# Thai and Lao SARA AM are the spelling of their words ("คำตอบ", "answer"); NFKC splits each
+# into two signs that render the same, so phrase tables would stop matching.
+_KEPT_CHARS = frozenset("\u0e33\u0eb3")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d\u02d7\u207b\u208b"
 
 
@@ -84,7 +110,11 @@ class _ReadAs(dict[int, "str | None"]):
             value = " "
         else:
             decomposition = unicodedata.decomposition(c)
-            if decomposition.startswith("<") and not decomposition.startswith(_KEPT_TAGS):
+            if (
+                decomposition.startswith("<")
+                and not decomposition.startswith(_KEPT_TAGS)
+                and c not in _KEPT_CHARS
+            ):
                 value = unicodedata.normalize("NFKC", c)
         self[code] = value
         return value
@@ -94,180 +124,105 @@ def _read_as_table() -> _ReadAs:
     table = _ReadAs()
     for lo, hi in _IGNORABLE_RANGES:
         table.update(dict.fromkeys(range(lo, hi + 1)))
-    for latin, shapes in _CONFUSABLES.items():
-        table.update((ord(s), latin) for s in shapes)
     # Dashes: read as "-" only before a digit (below); a dash between words stays a dash.
     return table
 
 
 _READ_AS = _read_as_table()
-# Bidirectional controls that reorder digits: an override (U+202D, U+202E) reverses any run
-# ("\u202e15" shows 51); a right-to-left embedding or isolate keeps one number's digits in
-# order but reverses a sequence of them ("\u20671 - 5" shows "5 - 1"). Marks, left-to-right
-# embeddings and isolates reorder no digits.
-_BIDI_CONTROLS = frozenset("\u202b\u202d\u202e\u2067\u2068")
-_BIDI_RUN_RE = re.compile(
-    r"[\u202d\u202e][^\n\u202c\u2069]*?\d|"
-    r"[\u202b\u2067\u2068][^\n\u202c\u2069]*?\d[^\n\u202c\u2069]*?[^\d\n\u202c\u2069][^\n\u202c\u2069]*?\d"
+# Confusables are read as Latin only in a run that touches a Latin letter ("оr", "аnswer"
+# spelled with Cyrillic а): a word wholly in its own script ("Ответ", "answer" in Russian)
+# is that word, and reading its о and е as Latin would hide it from the answer phrases.
+_CONFUSABLE_TABLE = {ord(s): latin for latin, shapes in _CONFUSABLES.items() for s in shapes}
+_CONFUSABLE_CLASS = "".join(sorted("".join(_CONFUSABLES.values())))
+_CONFUSABLE_RUN_RE = re.compile(
+    f"(?<=[A-Za-z])[{_CONFUSABLE_CLASS}]+|[{_CONFUSABLE_CLASS}]+(?=[A-Za-z])"
 )
+_MAX_CONFUSABLE_RUNS = 10_000  # past this many (each a Python step) every one is read as Latin
+
+
+def _read_confusables(text: str) -> str:
+    pieces: list[str] = []
+    at = 0
+    for k, m in enumerate(_CONFUSABLE_RUN_RE.finditer(text)):
+        if k >= _MAX_CONFUSABLE_RUNS:
+            return text.translate(_CONFUSABLE_TABLE)
+        pieces += [text[at : m.start()], m.group().translate(_CONFUSABLE_TABLE)]
+        at = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[at:])
+    return "".join(pieces)
 _DASH_BEFORE_DIGIT_RE = re.compile(f"[{_DASHES}](?=\\s?\\d)")
-
-# --- what does not render ---------------------------------------------------------------------
-
-# Openings of hidden regions (each with how its end is found in ``_hidden_end``), and a
-# substring every text holding one holds: the pass compiles only the forms a text can hold.
-_HIDDEN_FORMS = {
-    "iffalse": (r"\\iffalse(?![A-Za-z])", ("\\iffalse",)),
-    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", ("omment",)),
-    "html_comment": (r"<!--", ("<!--",)),
-    "element": (
-        r"<(?P<tag>[A-Za-z][\w-]{0,20})\b[^<>]{0,300}?(?:display\s*:\s*none|"
-        r"visibility\s*:\s*(?:hidden|collapse)|\bhidden\b|font-size\s*:\s*0*\.?0+(?![\d.])|"
-        # fully transparent: opacity 0 (or 0%), a transparent or zero-alpha colour
-        r"opacity\s*:\s*0*\.?0+%?(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:transparent|"
-        r"rgba\([^()]{0,40},\s*0*\.?0+%?\s*\)|#[0-9a-f]{6}00\b|#[0-9a-f]{3}0\b)|"
-        r"(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
-        r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))[^<>]{0,300}>",
-        ("isplay", "ISPLAY", "isibility", "ISIBILITY", "idden", "IDDEN", "olor", "OLOR", "ize",
-         "IZE", "pacity", "PACITY"),
-    ),
-    "md_comment": (r"^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*#[^\n]*", ("]:",)),
-    # struck out: shown, but crossed out as no part of what is said
-    "struck": (r"<(?P<strucktag>del|s|strike)\b[^<>]{0,300}>|~~(?=\S)", ("<del", "<s", "<DEL", "<S", "~~")),
-    "white": (
-        r"\\(?:textcolor|color|colorbox)\s*(?:\[[^\]]{0,20}\])?\s*\{\s*(?:white|"
-        r"#?fff(?:fff)?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)\s*\}",
-        ("olor",),
-    ),
-    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("hantom",)),
-    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
+# A sign glued to a word is the number's sign, not a hyphen: "答案是-5" (a script written
+# without word spaces) and "is-9" (a word of two letters or more) read "-5" and "-9"; the
+# sign gets a space so the readers see it. A single Latin or Greek letter keeps its
+# subtraction ("x-5", "2π-3"), as do digits, superscripts, subscripts and number forms
+# ("x²-5"). The pattern starts with the sign, so a text is searched for "-" in C.
+MAX_GLUED_SIGNS = 10_000  # a text with more "-" is left as it is (each space moves the rest)
+_NUMBER_FORMS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f\u2100-\u218f"
+_LETTER = f"[^\\W\\d_{_NUMBER_FORMS}]"
+_GLUED_SIGN_RE = re.compile(
+    f"-(?=\\d)(?:(?<=[^\\W\\d_\x00-\x7f\u0370-\u03ff\u1f00-\u1fff{_NUMBER_FORMS}]-)"
+    f"|(?<={_LETTER}{_LETTER}-))"
+)
+# Bidirectional controls change the order in which digits render: "#### \u202e15\u202c"
+# shows 51. Stripping them reads a number the reader does not see, so a value near one is
+# refused. Embeddings, overrides and isolates act to the end of their paragraph; the
+# marks (LRM, RLM, ALM) act on their neighbours.
+_BIDI_SPANS = "\u202a-\u202e\u2066-\u2069"
+_BIDI_MARKS = "\u200e\u200f\u061c"
+_BIDI_SPAN_RE = re.compile(f"[{_BIDI_SPANS}]")
+_BIDI_MARK_NEAR_VALUE_RE = re.compile(
+    f"[{_BIDI_MARKS}][^\\w\\n]{{0,3}}\\d|\\d[^\\w\\n]{{0,3}}[{_BIDI_MARKS}]"
+)
+_BIDI_CHARS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" + _BIDI_MARKS)
+_PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
+_DIGIT_RE = re.compile(r"\d")
+# Currency signs (Unicode category Sc) read as the unit the comparator knows, so "\boxed{€92}"
+# is 92 euros as "\boxed{\$92}" is 92 dollars ("$" itself delimits math: the readers handle
+# "\$"). A sign with no unit word here ("₩", "₽") is left as it is and is not read.
+_CURRENCY_WORDS = {"\u20ac": "euros", "\u00a3": "pounds", "\u00a5": "yen", "\u20b9": "rupees",
+                   "\u20a8": "rupees", "\u00a2": "cents"}  # fmt: skip
+_CURRENCY_CHARS = frozenset(_CURRENCY_WORDS) | {"\uffe0", "\uffe1", "\uffe5"}  # NFKC: ¢ £ ¥
+# More signs of one currency than this are left as they are (each move costs a Python
+# step; no answer needs them).
+MAX_CURRENCY_SIGNS = 1_000
+# Per sign, its regex before and after a number and the template that moves it behind as a
+# word (a template is expanded in C; a callback per match costs a Python call).
+_CURRENCY_SUBS = {
+    sign: (
+        re.compile(f"{sign}[ \\t]?([-+]?\\d(?:[\\d,.]*\\d)?(?: \\d{{3}}(?!\\d))*)"),
+        rf"\1 {word}",
+        re.compile(f"(?<=\\d)[ \\t]?{sign}"),
+        f" {word}",
+    )
+    for sign, word in _CURRENCY_WORDS.items()
 }
 
 
-@functools.lru_cache(maxsize=64)
-def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(f"(?P<{name}>{_HIDDEN_FORMS[name][0]})" for name in forms)
-    return re.compile(alternatives, re.IGNORECASE | re.MULTILINE)
-
-
-_ANY_HINT_RE = re.compile(
-    "|".join(
-        re.escape(h)
-        for name, (_, hints) in _HIDDEN_FORMS.items()
-        if name != "tex_comment"
-        for h in hints
-    )
-)
-
-
-def _forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
-    if _ANY_HINT_RE.search(text) is None and not (tex_comments and "%" in text):
-        return ()  # one C pass decides for most texts
-    return tuple(
-        name
-        for name, (_, hints) in _HIDDEN_FORMS.items()
-        if (tex_comments or name != "tex_comment") and any(h in text for h in hints)
-    )
-
-
-_BRACE_RE = re.compile(r"\\[{}]|[{}]")
-
-
-def _group_end(text: str, i: int) -> int:
-    """End of the brace group opening at ``i`` (after spaces); the rest of the text when it
-    never closes; ``i`` when no group opens there."""
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    if not text.startswith("{", i):
-        return i
-    depth = 0
-    for m in _BRACE_RE.finditer(text, i):
-        if len(m.group()) == 1:
-            depth += 1 if m.group() == "{" else -1
-            if depth == 0:
-                return m.end()
-    return len(text)
-
-
-def _enclosing_end(text: str, i: int) -> int:
-    """Where ``{\\color{white} ...`` stops hiding: the end of the enclosing group, or of the
-    line or math span when no group encloses it."""
-    depth = 0
-    for m in re.finditer(r"\\[{}$]|[{}\n$]", text[i:]):
-        tok = m.group()
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-            if depth < 0:
-                return i + m.start()
-        elif tok in ("\n", "$") and depth <= 0:
-            return i + m.start()
-    return len(text)
-
-
-def _hidden_end(text: str, m: re.Match[str]) -> int:
-    kind = m.lastgroup
-    end = m.end()
-    if kind == "iffalse":
-        close = re.compile(r"\\(?:fi|else)(?![A-Za-z])").search(text, end)
-        return len(text) if close is None else close.end()
-    if kind == "comment_env":
-        close = re.compile(r"\\end\s*\{\s*comment\s*\}").search(text, end)
-        return len(text) if close is None else close.end()
-    if kind == "html_comment":
-        close = text.find("-->", end)
-        return len(text) if close < 0 else close + 3
-    if kind == "element":
-        close = re.compile(rf"</\s*{re.escape(m.group('tag'))}\s*>", re.IGNORECASE).search(
-            text, end
-        )
-        return len(text) if close is None else close.end()
-    if kind == "struck":
-        if m.group("strucktag") is None:  # "~~struck~~", on its line
-            close = text.find("~~", end, text.find("\n", end) % (len(text) + 1) or len(text))
-            return len(text) if close < 0 else close + 2
-        close = re.compile(rf"</\s*{m.group('strucktag')}\s*>", re.IGNORECASE).search(text, end)
-        return len(text) if close is None else close.end()
-    if kind == "md_comment" and "(" in m.group() and ")" not in m.group():
-        close = text.find(")", end, end + 2_000)  # "[//]: # (..." may run over several lines
-        return len(text) if close < 0 else close + 1
-    if kind == "md_comment" or kind == "tex_comment":
-        close = text.find("\n", end)
-        return len(text) if close < 0 else close
-    if kind == "phantom":
-        return _group_end(text, end)
-    # white text: \textcolor{white}{..} hides its group; \color{white} the rest of its group
-    if m.group().lower().startswith(("\\textcolor", "\\colorbox")):
-        return _group_end(text, end)
-    opening = len(text[: m.start()].rstrip(" \t")) - 1
-    if opening >= 0 and text[opening] == "{" and text[opening - 1 : opening] != "\\":
-        # "{\color{white} $x = 6$}": the group it opens hides, math spans and lines included
-        return _group_end(text, opening)
-    return _enclosing_end(text, end)
-
-
-def _without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]:
-    """``text`` with what does not render replaced by spaces, and the first hidden value
-    (a digit or a box inside a hidden region), or None; each region scanned once."""
-    pieces: list[str] = []
-    hidden_value: str | None = None
+def _bidi_near_value(text: str) -> str | None:
+    """A description of the first bidirectional control that can change how a value renders
+    (module doc), or None; one pass over each paragraph that holds one."""
+    mark = _BIDI_MARK_NEAR_VALUE_RE.search(text)
+    found = None
+    if mark is not None:
+        found = next(c for c in mark.group() if c in "\u200e\u200f\u061c"), mark.start()
     at = 0
-    search = _hidden_regex(forms).search
-    m = search(text, at)
-    while m is not None:
-        end = max(_hidden_end(text, m), m.end())
-        if hidden_value is None and _holds_value(text, m.start(), end):
-            hidden_value = text[m.start() : min(end, m.start() + 60)]
-        pieces += [text[at : m.start()], " "]
-        at = end
-        if end >= len(text):
+    while (m := _BIDI_SPAN_RE.search(text, at)) is not None:
+        if found is not None and m.start() > found[1]:
             break
-        m = search(text, end)
-    if not pieces:
-        return text, None
-    pieces.append(text[at:])
-    return "".join(pieces), hidden_value
+        start = max(text.rfind("\n\n", 0, m.start()), 0)
+        end_m = _PARAGRAPH_END_RE.search(text, m.end())
+        end = len(text) if end_m is None else end_m.start()
+        if _DIGIT_RE.search(text, start, end) or holds_value(text, start, end):
+            found = m.group(), m.start()
+            break
+        at = end
+    if found is None:
+        return None
+    char, where = found
+    context = text[max(0, where - 20) : where + 20]
+    return f"bidi control U+{ord(char):04X} {unicodedata.name(char, '')} by a value: {context!r}"
 
 
 def _numeric_chars() -> str:
@@ -294,34 +249,6 @@ def _numeric_chars() -> str:
 
 
 NUMERIC_CHARS = _numeric_chars()
-# A value in hidden content: a digit of any script, a numeral character, a box or an answer
-# tag (one regex pass), or an English number word ("<!-- Sixteen -->" hides an answer as much
-# as "<!-- 16 -->"; found by substring in C, then checked for word boundaries).
-_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
-_VALUE_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    "hundred", "thousand", "million", "billion",
-)  # fmt: skip
-_VALUE_WORD_RES = {w: re.compile(f"{w}(?![a-z])") for w in _VALUE_WORDS}
-
-
-def _holds_value(text: str, start: int, end: int) -> bool:
-    if _VALUE_RE.search(text, start, end):
-        return True
-    region = text[start:end]
-    if not region.isascii() and any(c.isnumeric() for c in set(region)):
-        return True  # a numeral of any script: each distinct character tested once
-    low = region.lower()
-    for word in _VALUE_WORDS:
-        if word in low:
-            for m in _VALUE_WORD_RES[word].finditer(low):
-                if m.start() == 0 or not low[m.start() - 1].isalpha():
-                    return True
-    return False
-
-
 # --- markup that reads as a space ---------------------------------------------------------------
 
 _MARKUP_RE = re.compile(
@@ -364,22 +291,28 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
     are mostly plain text, where "multiply by 100% to ..." is no comment)."""
     hidden = None
     if not text.isascii():
-        # a plain table of the characters present: translate looks each one up in C
         chars = set(text)
-        if not chars.isdisjoint(_BIDI_CONTROLS) and _BIDI_RUN_RE.search(text):
-            # "#### \u202e15\u202c" renders as 51: the order a viewer shows is not the order
-            # the text holds, so the digits inside are a value that does not render as read
-            hidden = _BIDI_RUN_RE.search(text).group()[:60]  # type: ignore[union-attr]
+        if not chars.isdisjoint(_BIDI_CHARS):
+            hidden = _bidi_near_value(text)
+        # a plain table of the characters present: translate looks each one up in C
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
         if table:
             text = text.translate(table)
+        if any(ord(c) in _CONFUSABLE_TABLE for c in chars):
+            text = _read_confusables(text)
         if not chars.isdisjoint(_DASHES):
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
-    forms = _forms_in(text, tex_comments)
+        if not chars.isdisjoint(_CURRENCY_CHARS):
+            for sign, (before, as_word, after, word) in _CURRENCY_SUBS.items():
+                if 0 < text.count(sign) <= MAX_CURRENCY_SIGNS:
+                    text = after.sub(word, before.sub(as_word, text))
+    if 0 < text.count("-") <= MAX_GLUED_SIGNS:
+        text = _GLUED_SIGN_RE.sub(" -", text)
+    forms = hidden_forms_in(text, tex_comments)
     if forms:
-        text, found = _without_hidden(text, forms)
-        hidden = hidden or found
+        text, hidden_here = without_hidden(text, forms)
+        hidden = hidden or hidden_here
     if _MARKUP_HINT_RE.search(text):
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)
@@ -393,7 +326,7 @@ def visible_text(text: str, *, tex_comments: bool = False) -> str:
     return read_visible(text, tex_comments=tex_comments)[0]
 
 
-_TEX_COMMENT_RE = re.compile(_HIDDEN_FORMS["tex_comment"][0] + r"[^\n]*", re.MULTILINE)
+_TEX_COMMENT_RE = re.compile(TEX_COMMENT + r"[^\n]*", re.MULTILINE)
 _COMMITMENT_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])|####|<answer>|\banswer\b", re.IGNORECASE)
 
 

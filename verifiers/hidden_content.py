@@ -1,0 +1,559 @@
+r"""What does not render in a completion, and the values it holds: the second step of the
+normalisation in ``verifiers.answer_text`` (its module doc states the rules).
+
+The rule is an allow-list: HTML's elements and attributes are judged by HTML's own rules,
+LaTeX's forms that do not render are listed by what they do, and markdown's by CommonMark.
+Each text is scanned once: the openings of the forms it can hold are found by one regex
+(compiled only for the forms whose hint it holds), each region is read once, and at most
+``MAX_HIDDEN_FORMS`` openings are read one by one (the rest of the text then reads as hidden).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from typing import NamedTuple
+
+__all__ = ["MAX_HIDDEN_FORMS", "TEX_COMMENT", "hidden_forms_in", "holds_value", "without_hidden"]
+
+#
+# The rule is an allow-list: only what is known to render as text is read as text. HTML
+# elements are judged by HTML's own rules: of the elements HTML defines, only the text
+# elements below show their content as text; every other one (scripts, styles, templates,
+# media, forms, collapsed or struck-out or reordered text, ...) does not, or not surely. A
+# name HTML does not define (``<think>``) renders its content, as browsers and markdown do.
+# Of the attributes HTML defines, those that can hide, move or recolour an element, or that
+# hold text shown elsewhere (a tooltip, an image's alt text), make its content uncertain;
+# other attributes (``href``, ``lang``) and names HTML does not define change nothing.
+# LaTeX has no closed set of names, so its forms that do not render are listed by what they
+# do: conditionals, definitions, labels, HTML hooks, graphic transforms, and any colour but
+# a short list of plain named ones.
+#
+# Content that surely does not render is removed; content that may not render is kept (a
+# "not" in it still counts) but, like the first, refuses the completion when it holds a value.
+
+
+
+def _names(words: str) -> list[str]:
+    return words.split()
+
+
+# HTML's text elements: their content renders as text.
+_TEXT_ELEMENTS = frozenset(
+    _names(
+    "a abbr acronym address article aside b big blockquote body br caption center cite code "
+    "data dd dfn div dl dt em fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 "
+    "header hgroup hr html i ins kbd label legend li main mark menu nav nobr ol p pre q samp "
+    "search section small span strong sub summary sup table tbody td tfoot th thead time tr "
+    "tt u ul var wbr")
+)  # fmt: skip
+# HTML's other elements whose content surely does not render as text (or only as a fallback).
+_NOT_RENDERED = _names(
+    "applet area audio base canvas datalist details dialog embed frame frameset head iframe "
+    "image img input keygen link map math meta noembed noframes noscript object optgroup "
+    "option param picture portal rp script select slot source style svg template title "
+    "track video"
+)  # fmt: skip
+# HTML's other elements whose content renders, but struck out, reordered, annotated or as
+# a control: uncertain.
+_NOT_PLAIN_TEXT = _names(
+    "bdi bdo blink button del listing marquee meter output plaintext progress rb rt rtc ruby "
+    "s strike textarea xmp"
+)  # fmt: skip
+_VOID_ELEMENTS = frozenset(
+    _names("area base br col embed hr image img input keygen link meta param source track wbr")
+)
+# Attributes HTML defines that can hide, move or recolour content or hold shown text;
+# ``on*`` handlers, ``aria-*`` and ``data-*`` likewise.
+_UNCERTAIN_ATTRIBUTES = _names(
+    "abbr alt background bgcolor class color content dir face height hidden id is label "
+    "popover placeholder size slot start style summary title value width"
+)  # fmt: skip
+# Attribute values that surely hide their element: removed, not only uncertain.
+_HIDING_ATTRIBUTE_RE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|(?<![\w-])hidden(?![\w-])|"
+    r"font-size\s*:\s*0*\.?0+(?![\d.])|(?<![\w-])color\s*[:=]\s*[\"']?\s*(?:white|#fff(?:fff)?\b|"
+    r"rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)|transparent)|opacity\s*:\s*0*\.?0+(?![\d.])",
+    re.IGNORECASE,
+)
+# Plain named LaTeX colours a reader sees on a white page; any other colour (white,
+# transparent, a mix, a model, a code) may be the background's.
+_VISIBLE_COLORS = frozenset(
+    _names("black blue brown cyan darkblue darkgray darkgreen darkred gray green grey magenta maroon "
+    "navy olive orange purple red teal violet")
+)  # fmt: skip
+_NAME_END = r"(?![\w.:-])"
+
+
+def _trie_regex(words: list[str]) -> str:
+    """A regex matching exactly ``words``, as a trie: each position tests one character
+    class instead of every word in turn (a ``<`` in a 1 MB text meets it 100k times)."""
+    tree: dict[str, dict] = {}
+    for word in words:
+        node = tree
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        ends = "" in node
+        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        return f"(?:{body})?" if ends else body
+
+    return emit(tree)
+
+
+# Openings of hidden regions (each with how its extent is found in ``_hidden_region``), and
+# substrings one of which every text holding it holds: the pass compiles only those forms.
+_HIDDEN_FORMS = {
+    "conditional": (
+        r"\\newif\s*\\if[A-Za-z]*|\\ifthenelse(?![A-Za-z])|\\if(?!f(?![A-Za-z]))[A-Za-z]*",
+        ("\\if", "\\newif"),
+    ),
+    "comment_env": (r"\\begin\s*\{\s*comment\s*\}", ("omment",)),
+    "definition": (
+        r"\\(?:(?:re)?newcommand|providecommand|DeclareMathOperator|(?:re)?newenvironment)"
+        r"(?![A-Za-z])\*?|\\[gex]?def(?![A-Za-z])",
+        ("def", "\\new", "\\renew", "\\provide", "\\Declare"),
+    ),
+    "label": (r"\\label(?![A-Za-z])", ("\\label",)),
+    "hook": (
+        r"\\(?:class|cssId|style|htmlStyle|htmlClass|htmlId|htmlData)(?![A-Za-z])",
+        ("\\class", "\\css", "\\style", "\\html"),
+    ),
+    "transform": (
+        r"\\(?:scalebox|resizebox|rotatebox|reflectbox|raisebox|turnbox)(?![A-Za-z])\*?",
+        ("scalebox", "resizebox", "rotatebox", "reflectbox", "raisebox", "turnbox"),
+    ),
+    "html_comment": (r"<!--", ("<!--",)),
+    "declaration": (r"<[?!]", ("<?", "<!")),
+    "element": (
+        rf"<(?P<tag>{_trie_regex(_NOT_RENDERED + _NOT_PLAIN_TEXT)}{_NAME_END})[^<>]{{0,300}}>"
+        r"|<(?P<tag2>[A-Za-z][\w.:-]{0,30})\s[^<>]{0,300}?(?<=[\s\"'])(?P<attr>"
+        + _trie_regex(_UNCERTAIN_ATTRIBUTES)
+        + r"|on[a-z]+|aria-[\w-]+|data-[\w-]+)(?=\s*=|\s|/?>)[^<>]{0,300}>",
+        ("<",),
+    ),
+    "md_definition": (r"^[ ]{0,3}\[(?!\^)[^\[\]]{1,999}\]:", ("]:",)),
+    "md_link": (r"(?P<image>!)?\[[^\[\]\n]{0,1000}\]\(", ("](",)),
+    "color": (
+        r"\\(?:textcolor|color|colorbox)\s*(?P<model>\[[^\]]{0,20}\])?\s*\{(?P<spec>[^{}]{0,40})\}",
+        ("olor",),
+    ),
+    "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("phantom",)),
+    # "%" in math mode, but "10%" is a percent sign wherever it stands (GSM8K's "$" is money)
+    "math_comment": (r"(?<![\\\d])%", ("%",)),
+    "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(f"(?P<{name}>{_HIDDEN_FORMS[name][0]})" for name in forms)
+    # every form starts with one of these characters: other positions fail at once
+    return re.compile(rf"(?=[\\<%!\[ \t])(?:{alternatives})", re.IGNORECASE | re.MULTILINE)
+
+
+# Each form's hints are substrings (found in C), one of which every text holding it holds;
+# no form opens without a "\", "<" or "]": one search for those rules them all out.
+_ANY_HINT_RE = re.compile(r"[\\<\]]")
+_MATH_DELIMITER_RE = re.compile(r"\\[()\[\]]|(?<!\\)\$\$?")
+
+
+# A TeX "%" comment's opening (not "50%" nor "\\%"), for readers that look inside comments.
+TEX_COMMENT = _HIDDEN_FORMS["tex_comment"][0]
+
+
+def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
+    has_percent = "%" in text
+    if _ANY_HINT_RE.search(text) is None and not has_percent:
+        return ()  # one C pass decides for most texts
+    forms = []
+    for name in _HIDDEN_FORMS:
+        if name == "tex_comment":
+            if tex_comments and has_percent:
+                forms.append(name)
+        elif name == "math_comment":
+            if has_percent and not tex_comments and _MATH_DELIMITER_RE.search(text):
+                forms.append(name)
+        elif any(h in text for h in _HIDDEN_FORMS[name][1]):
+            forms.append(name)
+    return tuple(forms)
+
+
+_BRACE_RE = re.compile(r"\\[{}]|[{}]")
+
+
+def _group_end(text: str, i: int) -> int:
+    """End of the brace group opening at ``i`` (after spaces); the rest of the text when it
+    never closes; ``i`` when no group opens there."""
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if not text.startswith("{", i):
+        return i
+    depth = 0
+    for m in _BRACE_RE.finditer(text, i):
+        if len(m.group()) == 1:
+            depth += 1 if m.group() == "{" else -1
+            if depth == 0:
+                return m.end()
+    return len(text)
+
+
+_OPTION_RE = re.compile(r"\s*\[[^\[\]{}]{0,100}\]")
+_ARGUMENT_RE = re.compile(r"\s*(?:\\[A-Za-z@]+|\\.|[^\s{}\\])")
+
+
+def _arguments_end(text: str, i: int, groups: int) -> int:
+    """End of ``groups`` arguments from ``i``: each a brace group or one token, optional
+    ``[...]`` arguments between them skipped."""
+    for _ in range(groups):
+        while (opt := _OPTION_RE.match(text, i)) is not None:
+            i = opt.end()
+        j = i
+        while j < len(text) and text[j] in " \t\n":
+            j += 1
+        if text.startswith("{", j):
+            i = _group_end(text, j)
+        elif (arg := _ARGUMENT_RE.match(text, i)) is not None:
+            i = arg.end()
+    return i
+
+
+def _enclosing_end(text: str, i: int) -> int:
+    """Where ``{\\color{white} ...`` stops hiding: the end of the enclosing group, or of the
+    line or math span when no group encloses it."""
+    depth = 0
+    for m in re.finditer(r"\\[{}$]|[{}\n$]", text[i:]):
+        tok = m.group()
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return i + m.start()
+        elif tok in ("\n", "$") and depth <= 0:
+            return i + m.start()
+    return len(text)
+
+
+_CONDITIONAL_TOKEN_RE = re.compile(
+    r"\\newif\s*\\if[A-Za-z]*|\\ifthenelse(?![A-Za-z])|\\if(?!f(?![A-Za-z]))[A-Za-z]*|\\fi(?![A-Za-z])"
+)
+
+
+def _conditional_end(text: str, end: int) -> int:
+    """End of a TeX conditional opened before ``end``: its matching ``\\fi`` (nested ones
+    counted), or the rest of the text."""
+    if text.find("\\fi", end) < 0:
+        return len(text)  # never closed: one pass in C instead of a walk over its tokens
+    depth = 1
+    for m in _CONDITIONAL_TOKEN_RE.finditer(text, end):
+        token = m.group()
+        if token.startswith(("\\newif", "\\ifthenelse")):
+            continue
+        depth += -1 if token.startswith("\\fi") else 1
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
+_DEFINITION_NAME_RE = re.compile(r"\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+|\\.|\{[^{}]{0,50}\})")
+_PARAMETERS_RE = re.compile(r"[^{}\n]{0,30}?(?=\{)")
+
+
+def _definition_end(text: str, m: re.Match[str]) -> int:
+    end = m.end()
+    name = _DEFINITION_NAME_RE.match(text, end)
+    if name is None:
+        return end
+    end = name.end()
+    command = m.group().lower()
+    if command.endswith("def"):  # \def\x#1#2{...}: parameter text, then the body
+        params = _PARAMETERS_RE.match(text, end)
+        return _group_end(text, end if params is None else params.end())
+    return _arguments_end(text, end, 2 if "environment" in command else 1)
+
+
+# Arguments of the graphic transforms (the last one is the content they draw).
+_TRANSFORM_ARGUMENTS = {
+    "scalebox": 2, "resizebox": 3, "rotatebox": 2, "reflectbox": 1, "raisebox": 2, "turnbox": 2,
+}  # fmt: skip
+
+
+def _element_ends(text: str, name: str, cache: dict[str, dict[int, int]]) -> dict[int, int]:
+    """The end of every element named ``name``, by the position of its start tag: its
+    matching end tag (nested elements of the same name counted) or the end of the text;
+    one pass per name."""
+    ends = cache.get(name)
+    if ends is None:
+        ends = {}
+        pattern = re.compile(rf"<(/?)\s*{re.escape(name)}{_NAME_END}[^<>]{{0,300}}>", re.I)
+        open_tags: list[int] = []
+        for t in pattern.finditer(text):
+            if not t.group(1):
+                open_tags.append(t.start())
+            elif open_tags:
+                ends[open_tags.pop()] = t.end()
+        ends.update(dict.fromkeys(open_tags, len(text)))
+        cache[name] = ends
+    return ends
+
+
+def _element_end(text: str, m: re.Match[str], name: str,
+                 cache: dict[str, dict[int, int]]) -> int:
+    """End of the element whose start tag is ``m``."""
+    if name.lower() in _VOID_ELEMENTS or m.group().endswith("/>"):
+        return m.end()
+    return _element_ends(text, name.lower(), cache).get(m.start(), len(text))
+
+
+_DESTINATION_RE = re.compile(r"[ \t]*\n?[ \t]*(?:<[^<>\n]{0,2000}>|[^\s<][^\s]{0,2000})")
+_INLINE_DESTINATION_RE = re.compile(r"[ \t]*\n?[ \t]*(?:<[^<>\n]{0,2000}>|[^\s<()][^\s()]{0,2000})")
+_TITLE_OPEN_RE = re.compile(r"[ \t]*\n?[ \t]*([\"'(])")
+_TITLE_CLOSE = {'"': '"', "'": "'", "(": ")"}
+_REST_OF_LINE_RE = re.compile(r"[ \t]*(?:\n|\Z)")
+
+
+def _link_tail_end(text: str, i: int, *, inline: bool) -> int | None:
+    """End of a link's destination and optional title from ``i`` (markdown), or None when
+    what follows is no destination: an inline link ends at ``)``, a reference definition at
+    its line's end."""
+    dest = (_INLINE_DESTINATION_RE if inline else _DESTINATION_RE).match(text, i)
+    if dest is None:
+        if not inline or not text.startswith(")", i):
+            return None
+        return i + 1
+    if inline and dest.group().lstrip()[:1] in "-0123456789":
+        return None  # "[0, 1](2, 3)" is two intervals, not a link
+    end = dest.end()
+    title = _TITLE_OPEN_RE.match(text, end)
+    if title is not None:
+        close = text.find(_TITLE_CLOSE[title.group(1)], title.end(), title.end() + 2_000)
+        end = len(text) if close < 0 else close + 1  # an open title hides the rest
+    if inline:
+        close = re.compile(r"\s*\)").match(text, end)
+        return None if close is None else close.end()
+    rest = _REST_OF_LINE_RE.match(text, end)
+    return None if rest is None else rest.start()
+
+
+def _in_math_span(text: str, i: int, spans: list[tuple[int, int]]) -> int | None:
+    """End of the math span holding position ``i``, or None."""
+    k = bisect.bisect_right(spans, (i, len(text))) - 1
+    if k >= 0 and spans[k][0] < i < spans[k][1]:
+        return spans[k][1]
+    return None
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each ``$..$``, ``$$..$$``, ``\\(..\\)`` and ``\\[..\\]`` span, in
+    one pass over the delimiters."""
+    spans: list[tuple[int, int]] = []
+    opening: tuple[str, int] | None = None
+    closers = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+    for d in _MATH_DELIMITER_RE.finditer(text):
+        token = d.group()
+        if opening is None:
+            if token in closers:
+                opening = (token, d.end())
+        elif token == closers[opening[0]]:
+            spans.append((opening[1], d.start()))
+            opening = None
+    return spans
+
+
+class _Context:
+    """What the regions of one text share: its math spans and tag positions, each found
+    once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tags: dict[str, dict[int, int]] = {}
+        self._spans: list[tuple[int, int]] | None = None
+        self.style_sheet: str | None = None
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        if self._spans is None:
+            self._spans = _math_spans(self.text)
+        return self._spans
+
+
+class _Region(NamedTuple):
+    """A region that does not (surely) render: ``removed`` when it surely does not (it then
+    reads as ``shown``), kept when it may; a value from ``hides_from`` on refuses."""
+
+    start: int
+    end: int
+    removed: bool
+    shown: str = " "
+    hides_from: int | None = None
+
+
+def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _Region | None:
+    """The region that the form ``m`` opens, as ``(start, end, removed)`` or a ``_Region``;
+    None when ``m`` opens no such region."""
+    text, kind, end = ctx.text, m.lastgroup, m.end()
+    if kind == "conditional":
+        token = m.group()
+        if token.startswith("\\newif"):
+            return m.start(), end, True
+        if token.startswith("\\ifthenelse"):  # which branch renders depends on its test
+            return m.start(), _arguments_end(text, end, 3), True
+        return m.start(), _conditional_end(text, end), True
+    if kind == "comment_env":
+        close = re.compile(r"\\end\s*\{\s*comment\s*\}").search(text, end)
+        return m.start(), len(text) if close is None else close.end(), True
+    if kind == "definition":
+        return m.start(), _definition_end(text, m), True
+    if kind == "label":
+        return m.start(), _group_end(text, end), True
+    if kind == "hook":  # \style{..}{x}, \class{..}{x}: the HTML of a math renderer
+        return m.start(), _arguments_end(text, end, 2), True
+    if kind == "transform":
+        name = m.group()[1:].rstrip("*").lower()
+        return m.start(), _arguments_end(text, end, _TRANSFORM_ARGUMENTS[name]), True
+    if kind == "html_comment":
+        close = text.find("-->", end)
+        return m.start(), len(text) if close < 0 else close + 3, True
+    if kind == "declaration":  # <?php ?>, <!DOCTYPE>, <![CDATA[..]]>: to the first ">" (HTML)
+        close = text.find(">", end)
+        return m.start(), len(text) if close < 0 else close + 1, True
+    if kind == "element":
+        name = m.group("tag") or m.group("tag2")
+        lower = name.lower()
+        region_end = _element_end(text, m, name, ctx.tags)
+        if lower == "style" and ctx.style_sheet is None:
+            ctx.style_sheet = text[m.start() : min(region_end, m.start() + 60)]
+        removed = lower in _NOT_RENDERED_SET or bool(_HIDING_ATTRIBUTE_RE.search(m.group()))
+        return m.start(), region_end, removed
+    if kind == "md_definition":  # "[x]: url 'title'" renders nothing (CommonMark)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start : m.start()].strip():
+            return None
+        tail = _link_tail_end(text, end, inline=False)
+        return None if tail is None else (m.start(), tail, True)
+    if kind == "md_link":  # [text](url "title"): the text renders, the rest does not
+        tail = _link_tail_end(text, end, inline=True)
+        if tail is None:
+            return None
+        if m.group("image"):  # ![alt](src): the alt text does not render either
+            return m.start(), tail, True
+        link_text = text[m.start() + 1 : end - 2]
+        return _Region(m.start(), tail, True, f" {link_text} ", end - 2)
+    if kind == "color":
+        spec = m.group("spec").strip().lower()
+        if m.group("model") is None and spec in _VISIBLE_COLORS:
+            return None
+        return m.start(), _color_end(text, m), True
+    if kind == "phantom":
+        return m.start(), _group_end(text, end), True
+    if kind == "math_comment":  # "%" in math mode comments out the rest of its line
+        span_end = _in_math_span(text, m.start(), ctx.spans)
+        if span_end is None:
+            return None
+        line_end = text.find("\n", end, span_end)
+        comment_end = span_end if line_end < 0 else line_end
+        if not text[end:comment_end].strip():
+            return None  # "$50%$": nothing is commented out; the sign is left to the reader
+        return m.start(), comment_end, True
+    # tex_comment
+    close = text.find("\n", end)
+    return m.start(), len(text) if close < 0 else close, True
+
+
+def _color_end(text: str, m: re.Match[str]) -> int:
+    # \textcolor{c}{..} hides its group; \color{c} the rest of its group
+    end = m.end()
+    if m.group().lower().startswith(("\\textcolor", "\\colorbox")):
+        return _group_end(text, end)
+    opening = len(text[: m.start()].rstrip(" \t")) - 1
+    if opening >= 0 and text[opening] == "{" and text[opening - 1 : opening] != "\\":
+        # "{\color{white} $x = 6$}": the group it opens hides, math spans and lines included
+        return _group_end(text, opening)
+    return _enclosing_end(text, end)
+
+
+_NOT_RENDERED_SET = frozenset(_NOT_RENDERED)
+MAX_HIDDEN_FORMS = 10_000  # openings of content that does not render, read one by one
+
+
+def without_hidden(text: str, forms: tuple[str, ...]) -> tuple[str, str | None]:
+    """``text`` with what surely does not render replaced by spaces, and the first value
+    (a digit, a box, a number word) in content that does not or may not render, or None;
+    each region scanned once."""
+    pieces: list[str] = []
+    hidden_value: str | None = None
+    checked_to = 0  # a kept region was scanned to here and held no value
+    at = 0
+    ctx = _Context(text)
+    search = _hidden_regex(forms).search
+    m = search(text, at)
+    forms_seen = 0
+    while m is not None:
+        forms_seen += 1
+        if forms_seen > MAX_HIDDEN_FORMS:
+            # past this many, the rest is read as hidden: no answer hides behind them, and
+            # each costs a step in Python
+            region: tuple[int, int, bool] | _Region | None = (m.start(), len(text), True)
+        else:
+            region = _hidden_region(ctx, m)
+        if region is None:
+            m = search(text, m.end())
+            continue
+        start, end, removed, shown, hides_from = _Region(*region)
+        end = max(end, m.end())
+        scan_from = max(start if hides_from is None else hides_from, checked_to)
+        if hidden_value is None and scan_from < end and holds_value(text, scan_from, end):
+            hidden_value = text[start : min(end, start + 60)]
+        if not removed:  # may render: kept, and read on (a form inside it still hides)
+            checked_to = max(checked_to, end)
+            m = search(text, m.end())
+            continue
+        pieces += [text[at:start], shown]
+        at = end
+        if end >= len(text):
+            break
+        m = search(text, end)
+    if hidden_value is None and ctx.style_sheet is not None and holds_value(text, 0, len(text)):
+        # a style sheet can hide or show any element: what renders cannot be told
+        hidden_value = ctx.style_sheet
+    if not pieces:
+        return text, hidden_value
+    pieces.append(text[at:])
+    return "".join(pieces), hidden_value
+
+
+# A value in hidden content: a digit of any script, a numeral character, a box or an answer
+# tag (one regex pass), or an English number word ("<!-- Sixteen -->" hides an answer as much
+# as "<!-- 16 -->"; found by substring in C, then checked for word boundaries).
+_VALUE_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "million", "billion",
+)  # fmt: skip
+_VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
+_VALUE_WORD_RES = {w: re.compile(f"{w}(?![a-z])") for w in _VALUE_WORDS}
+
+
+def holds_value(text: str, start: int, end: int) -> bool:
+    # three passes in C (digits and boxes; other numerals; number words found by substring
+    # before any word boundary is checked): one regex for all is several times slower
+    if _VALUE_RE.search(text, start, end):
+        return True
+    region = text[start:end]
+    if not region.isascii() and any(c.isnumeric() for c in set(region)):
+        return True  # a numeral of any script: each distinct character tested once
+    low = region.lower()
+    for word in _VALUE_WORDS:
+        if word in low:
+            for m in _VALUE_WORD_RES[word].finditer(low):
+                if m.start() == 0 or not low[m.start() - 1].isalpha():
+                    return True
+    return False
