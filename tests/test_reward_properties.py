@@ -107,7 +107,9 @@ REGRESSIONS = [
      True),
     ("math", "The answer is $3! \\times 5! = \\boxed{720}$.", "720", True),
     ("math", "\\boxed{5}\n\nCheck: 2 \\times 2.5 = 5.", "5", True),
-    ("gsm8k", "#### \u202b92\u202c", "92", True),  # an embedding keeps one number's order
+    # an embedding keeps one number's order, but any bidi control by a value refuses: soundness
+    # first (the reader does not model the bidi algorithm)
+    ("gsm8k", "#### \u202b92\u202c", "92", False),
     ("gsm8k", "#### 1 bed", "1", True),
     ("math", "24000 \\cdot 1.01^{30} \\approx \\boxed{32348}", "32348", True),
     ("math", "The one and only \\boxed{6}", "6", True),

@@ -146,7 +146,8 @@ _HIDDEN_FORMS = {
     ),
     "phantom": (r"\\[hv]?phantom(?![A-Za-z])", ("phantom",)),
     # "%" in math mode, but "10%" is a percent sign wherever it stands (GSM8K's "$" is money)
-    "math_comment": (r"(?<![\\\d])%", ("%",)),
+    # ("60 % of the profits" too: a number, a space, the sign and "of" or a copula)
+    "math_comment": (r"(?<![\\\d])(?!(?<=\d )% ?(?:of|were|are|is|was)\b)%", ("%",)),
     "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
 }
 
