@@ -1,0 +1,654 @@
+r"""How a commitment is read (boxes, ``<answer>`` tags, "answer is" clauses), what may stand
+``before`` final on its line (``_hedge_before``, ``_alternative_before``), and the earlier
+commitments of the final paragraph (``_paragraph_values``, ``commitments_before``, labels,
+``_MathDepth``) -- the ``box``, ``answer_clause``, ``before`` and ``paragraph`` rules of the
+grammar in ``verifiers.math_extract``. Moved out of it unchanged (issue 30)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from verifiers.answer_tail import (
+    _SENTENCE_END_RE,
+    _TAIL_VALUE_RE,
+    _UNIT_POWER_RE,
+    _clean,
+    _seen,
+)
+from verifiers.answer_text import visible_text
+from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.types import HEDGED
+
+MAX_BOX_CHARS = 10_000  # a longer box is no answer (and bounds every brace scan)
+
+
+_MAX_NESTED_BOXES = 8
+
+
+MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
+
+
+_BOX_MARKERS = ("\\boxed", "\\fbox")
+
+
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
+
+
+_BRACE_RE = re.compile(r"\\[{}]|[{}]")
+
+
+_PAREN_HEDGE_RE = re.compile(
+    r"^\(?\s*(?:(?:i\.?e\.?|that\s+is|aka|=)[,:]?\s*)?(?:\$|\\\(|\\boxed|[-+\u2212]?\.?\d)|"
+    r"\b(?:or|not|approx\w*|about|roughly|maybe|possibly|perhaps)\b|"
+    r"\b(?:and|plus|also)\s+(?:\$|\\\(|[-+\u2212]?\.?\d)",
+    re.IGNORECASE,
+)
+
+
+# Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
+# "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:\b(?:nor|not|never|vs\.?|versus|than|either|and/or|except|but|exceeds?|exceeding|"
+    # a bound on the answer, not a maximum asked for ("Zach can have at most \boxed{2}"): after
+    # a copula its subject is the answer itself
+    r"(?:is|are|was|were|be|'s)\s+(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
+    r"beyond)|bukan|hindi|"
+    r"non(?:\s+(?:\u00e8|e|est))?|nie(?:\s+jest)?|mehr\s+als|weniger\s+als|m\u00e1s\s+de|"
+    r"menos\s+de|plus\s+de|moins\s+de|"
+    + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
+    + r")|\\(?:lor|vee|neq?)|"
+    r"\u4e0d\u662f|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)"
+    r"\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE,
+)
+
+
+# Approximation words outside the answer ("about \boxed{18}"). A symbol before a box is not
+# one: in "24000 \cdot 1.01^{30} \approx \boxed{32348}" it relates the expression before it
+# to the (rounded) answer the question asked for.
+_APPROX_BEFORE_RE = re.compile(
+    r"(?:(?<!\\)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.|"
+    r"close\s+to|maybe|perhaps|probably|possibly|some|just\s+(?:over|under)|etwa|"
+    r"ungef\u00e4hr|environ|aproximadamente|aprox\.?|circa|oko\u0142o|"
+    + _seen("\u043e\u043a\u043e\u043b\u043e|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e")
+    + r")|"
+    # other scripts, without \b; a sign that opens the statement ("~5", not "x \approx 5",
+    # and not LaTeX's tie "is~5")
+    r"\u7ea6|\u5927\u7ea6|\u7d04|\u304a\u3088\u305d|\uc57d|"
+    r"(?:^|(?<=[:(])|(?<=[:(] )|(?<=[A-Za-z]{2} ))(?:~|\u2248|\u223c|\u2243))\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+# "The largest $n$ is 34": the value is what follows the last "is".
+_IS_RE = re.compile(r"\s(?:is|are|was|equals|be)\s+(?=\S)", re.IGNORECASE)
+
+
+_WORD_RE = re.compile(r"(?<!\\)\b[A-Za-z]{2,}")
+
+
+_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+_markers_of: tuple[str, list[int]] = ("", [])
+
+
+def _last_marker(text: str, before: int) -> int:
+    """Start of the last ``\\boxed``/``\\fbox`` (not ``\\boxedfoo``) before ``before``; -1.
+    The marker positions of a text are collected once (one regex pass), then bisected: no
+    rescan of the prefix per marker."""
+    global _markers_of
+    if _markers_of[0] is not text:
+        _markers_of = (text, [m.start() for m in _BOX_RE.finditer(text)])
+    markers = _markers_of[1]
+    i = bisect.bisect_left(markers, before)
+    return markers[i - 1] if i else -1
+
+
+def _box_at(text: str, pos: int) -> tuple[int, int, int] | None | str:
+    """``(content_start, content_end, end)`` of the box whose marker starts at ``pos``; a
+    string saying why when it is open or too long; None when the marker has no argument."""
+    marker = _BOX_RE.match(text, pos)
+    i = marker.end() if marker else pos
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if i < len(text) and text[i] == "{":
+        depth = 0
+        for m in _BRACE_RE.finditer(text, i, min(len(text), i + MAX_BOX_CHARS)):
+            tok = m.group(0)
+            if len(tok) == 2:  # \{ or \}: literal braces, part of the content
+                continue
+            depth += 1 if tok == "{" else -1
+            if depth == 0:
+                return i + 1, m.start(), m.end()
+        if len(text) - i >= MAX_BOX_CHARS:
+            return f"a box longer than {MAX_BOX_CHARS} characters"
+        return "a \\boxed{ that is never closed"
+    # \boxed 7: one token up to whitespace or a math delimiter.
+    j = i
+    while j < len(text) and j - i < 64 and text[j] not in " \t\n$":
+        j += 1
+    return (i, j, j) if j > i else None
+
+
+def _enclosing_box(text: str, pos: int) -> int | None | str:
+    """The start of the outermost box whose braces enclose ``pos``; None when none does; a
+    string saying why when that cannot be told within the bounds."""
+    depth = text.count("{", 0, pos) - text.count("}", 0, pos)
+    depth -= text.count("\\{", 0, pos) - text.count("\\}", 0, pos)
+    if depth <= 0:
+        return None
+    lo = max(0, pos - MAX_BOX_CHARS)
+    found, outermost = 0, None
+    level = 0
+    braces = [m for m in _BRACE_RE.finditer(text, lo, pos) if len(m.group(0)) == 1]
+    for m in reversed(braces):
+        if m.group(0) == "}":
+            level += 1
+        elif level:
+            level -= 1
+        else:  # an open brace around pos
+            found += 1
+            k = m.start()
+            head = text[max(0, k - 16) : k].rstrip(" \t")
+            if head.endswith(_BOX_MARKERS):
+                outermost = _last_marker(text, k)
+    if found < depth and _last_marker(text, lo) >= 0:
+        return "the final box may sit inside an earlier box that is never closed"
+    return outermost
+
+
+def _final_box(text: str) -> tuple[int, int, int, int] | str | None:
+    """``(start, content_start, content_end, end)`` of the last outermost box, a string saying
+    why it cannot be read (open, too long), or None when there is no box."""
+    pos = _last_marker(text, len(text))
+    while pos >= 0:
+        box = _box_at(text, pos)
+        if box is None:  # "\boxed" with nothing after it: not a box
+            pos = _last_marker(text, pos)
+            continue
+        if isinstance(box, str):
+            return box
+        outer = _enclosing_box(text, pos)
+        if isinstance(outer, str):
+            return outer
+        if outer is not None:
+            pos = outer
+            box = _box_at(text, pos)
+            if box is None or isinstance(box, str):
+                return "the final box sits inside a box that is never closed"
+        return (pos, *box)
+    return None
+
+
+def _unwrap_box(content: str) -> tuple[str, str | None]:
+    """The box's content, with a box that is its whole content unwrapped (``\\boxed{\\boxed{5}}``
+    is 5); why it is no single answer when a box sits inside it next to other text."""
+    for _ in range(_MAX_NESTED_BOXES):
+        content = content.strip()
+        if _BOX_RE.search(content) is None:
+            return content, None
+        box = _final_box(content)
+        if box is None or isinstance(box, str) or box[0] != 0 or content[box[3] :].strip():
+            return content, "a box inside the answer's box, next to other text"
+        content = content[box[1] : box[2]]
+    return content, "boxes nested too deep"
+
+
+def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[str, str] | None:
+    """A hedge or approximation word just before the commitment at ``start`` ("not
+    \boxed{5}", "about \boxed{18}"); for a form that opens its own line (``####``, a tag) only
+    on that line: "... than not" ending the line before "#### 22" is prose."""
+    k = _before_openings(text, start)
+    if line_form and "\n" in text[k:start]:
+        return None
+    before = text[max(0, k - 60) : k]
+    if _HEDGE_BEFORE_RE.search(before):
+        return HEDGED, "another answer offered just before it"
+    if _APPROX_BEFORE_RE.search(before):
+        return HEDGED, "an approximate answer"
+    return None
+
+
+# What may join a value to the final commitment on its line without committing to either:
+# up to three short words or symbols ("and", "&", "/", "|", "~", a dash, a LaTeX line break).
+# (relations too: "6 \ne \boxed{5}" or "6 < \boxed{5}" states no answer of 5 alone; not
+# "\approx", which like "=" derives the answer: "24000 \cdot 1.01^{30} \approx \boxed{32348}")
+_JOINER_SYMBOLS = (
+    r"[&/+|~(\[\u2013\u2014\u00b1\u2213\u2260\u2264\u2265<>-]+|\\\\|</?answer>|"
+    r"\\(?:lor|vee|land|wedge|pm|mp|neq?|[lg]eq?)(?![A-Za-z])"
+)
+
+
+# A word of any script, its combining marks included (Devanagari vowel signs are no letters).
+_JOINER_WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]){1,12}"
+
+
+_JOINER_BEFORE_RE = re.compile(
+    rf"(?<=[\d$}})*>.`])[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+
+
+# The starts of the last one to three joiner tokens before a commitment, and the word
+# before a joiner.
+_JOINER_TOKENS_RE = re.compile(
+    rf"(?<=[ \t])(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+)
+
+
+def _value_word_at(text: str, line_start: int, span: tuple[int, int], stop: int) -> bool:
+    """Whether ``text[span[0]:span[1]]`` reads as one value in its context on the line."""
+    last = None
+    for last in _TAIL_VALUE_RE.finditer(text, max(line_start, span[0] - 40), stop):  # noqa: B007
+        if last.start() >= span[0]:
+            break
+    return last is not None and last.span() == span
+
+
+_JOINER_TOKEN_RE = re.compile(rf"{_JOINER_WORD}|{_JOINER_SYMBOLS}")
+
+
+_WORD_BEFORE_RE = re.compile(r"(?:^|[\s$*`(])([^\W\d_]{2,12}|[^\s$*`(]{1,12})[ \t]*\Z", re.MULTILINE)
+
+
+# Nothing but spacing, punctuation and those symbols: two values side by side.
+_SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z")
+
+
+# Words that commit the value after them: what comes before is its derivation, not another answer.
+_COMMIT_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
+    r"becomes?|so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    # (not "then": "**6** then \boxed{5}" is a sequence of two answers, "then y = 4" commits by "=")
+    # (not "of": it is Dutch for "or"; "the sum of" commits by "sum")
+    r"namely|means|remains?|leaves?|left|in|for|at|on|by|with|all|sum|product)\b",
+    re.IGNORECASE,
+)
+
+
+# The end of a value just before a joiner: a closing box brace, math delimiter, bold, answer tag.
+_VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$|`|\*)\Z")
+
+
+def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
+    r"""The value offered just before the commitment starting at ``start``, on its line, with
+    nothing that commits to either between them ("A, or \boxed{B}", "$6$ and \boxed{5}",
+    "**6** / <answer>5</answer>", "The answer is 6. ~ \boxed{5}", "$6$ \qquad #### 5"): A as
+    text, or why the text there is a hedge that cannot be read; None when no value is
+    offered there (a derivation "... = \boxed{5}", "so \boxed{5}", or a new line)."""
+    k = _before_openings(text, start)
+    has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
+    line_start = text.rfind("\n", 0, start) + 1
+    if has_or:
+        k -= 2
+    elif k > line_start:
+        # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
+        # do not commit to it (no "is", "=", "gives", ...) is offered beside it
+        joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
+        if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
+            k, has_or = joiner.start(), True
+        else:  # a number word before the joiner ("one and <answer>0</answer>")
+            run = _JOINER_TOKENS_RE.search(text, max(line_start, k - 40), k)
+            starts = [t.start() for t in _JOINER_TOKEN_RE.finditer(text, run.start(), k)] if run else []
+            for start_ in reversed(starts):  # the last token, then the last two, three
+                if _COMMIT_WORD_RE.search(text, start_, k):
+                    break
+                before = _WORD_BEFORE_RE.search(text, max(line_start, start_ - 24), start_)
+                # read in context: "one" after "the" is a pronoun ("the one and only \boxed{6}")
+                if before is not None and _value_word_at(text, line_start, before.span(1), k):
+                    k, has_or = start_, True
+                    break
+    q = _skip_back(text, k, " \t\n\r,;.$")
+    has_list = any(c in ",;" for c in text[q:k])
+    if q == 0:
+        return None
+    if not (has_or or has_list):
+        if "\n" in text[q:start]:
+            return None  # a commitment on a later line revises the one before it
+        # "\boxed{5} \boxed{6}", "**6** ~ \boxed{5}", "The answer is 6. \quad \boxed{5}": two
+        # values side by side on one line, joined by nothing (a list without commas)
+        side = _SIDE_BY_SIDE_RE.search(text, max(line_start, k - 40), k) if k > line_start else None
+        if side is None or side.start() <= line_start:
+            return None
+        q = _skip_back(text, side.start(), " \t$")
+        if q == line_start:
+            return None
+        value = _value_ending_at(text, q)
+        return value if value is not None and _TAIL_VALUE_RE.search(value) else None
+    value = _value_ending_at(text, q)
+    if value is None or not _clean(value):
+        return (HEDGED, "another answer offered just before it") if has_or else None
+    return _clean(value)
+
+
+_LAST_TOKEN_RE = re.compile(r"[^\s$*`,;.:?!(){}]+\Z")
+
+
+def _value_ending_at(text: str, q: int) -> str | None:
+    """The value that ends at ``q`` on its line: a box, a math span (its last side), bold, an
+    answer tag, or a number; None when none ends there."""
+    line_start = text.rfind("\n", 0, q) + 1
+    if text[q - 1] == "}":
+        marker = _last_marker(text, q)
+        box = _box_at(text, marker) if marker >= 0 else None
+        if isinstance(box, tuple) and box[2] == q:
+            return _clean(text[box[0] : box[1]])
+    if text.startswith("$", q):  # q is just before a closing "$" (spaces were skipped)
+        open_ = _last_bare_dollar(text, q)
+        if open_ >= 0 and q - open_ <= MAX_BOX_CHARS:
+            # "$AB = \frac{5}{4} = 1\frac{1}{4}$": the last side is the value offered
+            return _clean(text[open_ + 1 : q].rsplit("=", 1)[-1])
+    closing = _VALUE_CLOSE_RE.search(text, max(line_start, q - 9), q)
+    if closing is not None:
+        opener = {"</answer>": "<answer>", "\\)": "\\("}.get(closing.group(), closing.group())
+        open_ = text.rfind(opener, max(line_start, q - MAX_BOX_CHARS), closing.start())
+        if open_ >= 0:
+            inner = text[open_ + len(opener) : closing.start()]
+            return _clean(inner.rsplit("=", 1)[-1])
+    lo = max(line_start, q - 64)
+    numbers = find_numbers(text[lo:q])
+    if numbers and lo + numbers[-1].end == q:
+        if _UNIT_POWER_RE.search(text, max(0, lo + numbers[-1].start - 8), lo + numbers[-1].start):
+            return None  # "cm^2": a unit's power, no value
+        return numbers[-1].text
+    word = _LAST_TOKEN_RE.search(text, line_start, q)
+    if word is not None and _TAIL_VALUE_RE.fullmatch(word.group()):
+        return word.group()  # a number word or a numeral: "零", "twelve", "Ⅸ"
+    if text[q - 1] in ")}":  # an expression: "\frac{11}{3}", "1*(1+24)"
+        lo, _ = _token_around(text, q - 1, q)
+        token = text[max(lo, line_start) : q]
+        for m in _TAIL_VALUE_RE.finditer(token):
+            if not _UNIT_POWER_RE.search(token, max(0, m.start() - 8), m.start()):
+                return _clean(token)
+    return None
+
+
+def _before_openings(text: str, start: int) -> int:
+    """``start`` moved left over spaces and opening math delimiters (``$``, ``\\(``, ``\\[``),
+    however many."""
+    k = _skip_back(text, start, " \t\n\r$")
+    while True:
+        if k >= 2 and text.startswith(("\\(", "\\["), k - 2):
+            k = _skip_back(text, k - 2, " \t\n\r$")
+            continue
+        # an opening bold or code mark ("$6$ **\boxed{5}**"): after a space, not a closing one
+        mark = _OPENING_MARK_RE.search(text, max(0, k - 4), k)
+        if mark is None:
+            return k
+        k = _skip_back(text, mark.start(), " \t\n\r$")
+
+
+_OPENING_MARK_RE = re.compile(r"(?:(?<=\s)|^)(?:\*\*|\*|__|`)\Z")
+
+
+def _skip_back(text: str, k: int, chars: str) -> int:
+    """``k`` moved left over ``chars``, however many (padding cannot outrun it): a few
+    steps in Python, then one ``rstrip`` in C for a long run."""
+    for _ in range(64):
+        if k == 0 or text[k - 1] not in chars:
+            return k
+        k -= 1
+    return len(text[:k].rstrip(chars))
+
+
+def _find_close(text: str, delim: str, start: int, stop: int) -> int:
+    """``text.find(delim, start, stop)``, skipping a ``$`` written as ``\\$`` (a dollar sign:
+    ``$\\$36$`` is one math span, not ``$\\$`` and ``36$``)."""
+    i = text.find(delim, start, stop)
+    while i > 0 and delim.startswith("$") and text[i - 1] == "\\":
+        i = text.find(delim, i + 1, stop)
+    return i
+
+
+def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
+    """The value an "answer is" clause starting at ``start`` gives: ``(value, value_start,
+    value_end)``. A math span or bold right at the start is the value; else the sentence up to
+    a remark (``, found in 2 steps``) or parenthesis; "The largest $n$ is 34" gives 34."""
+    i = start
+    while i < len(text) and text[i] in " \t*:":
+        i += 1
+    for left, right in _DELIMITERS:
+        if text.startswith(left, i):
+            close = _find_close(text, right, i + len(left), min(len(text), i + MAX_BOX_CHARS))
+            if close > 0:
+                end = close + len(right)
+                while text.startswith("**", end):
+                    end += 2
+                return text[i:end], i, end
+            break
+    # bounded: a clause never reads past MAX_BOX_CHARS, so many clauses cost no rescans
+    end = _SENTENCE_END_RE.search(text, i, i + MAX_BOX_CHARS)
+    sentence_end = min(len(text), i + MAX_BOX_CHARS) if end is None else end.start()
+    # The math inside the sentence must not hide a sentence end: skip over spans.
+    stop = min(sentence_end, i + MAX_BOX_CHARS)
+    segment = text[i:stop]
+    cut = len(segment)
+    depth = 0
+    in_math = False
+    for k, c in enumerate(segment):
+        if c == "$":
+            in_math = not in_math
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif (
+            not in_math
+            and depth <= 0
+            and c in ",;"
+            and re.match(
+                r"[,;]\s+(?!(?:or|and|nor|maybe|possibly|perhaps|probably|not)\b)[A-Za-z]{2,}",
+                segment[k:],
+            )
+        ):
+            cut = k
+            break
+        if (
+            not in_math
+            and depth == 1
+            and c == "("
+            and k
+            and segment[k - 1] == " "
+            and not _PAREN_HEDGE_RE.search(segment[k : k + 200])
+        ):
+            cut = k
+            break
+    value = segment[:cut]
+    matches = list(_IS_RE.finditer(value))
+    if matches and parse_number(_clean(value)) is None:
+        first = matches[-1].end()
+        head = value[: matches[-1].start()]
+        if not re.search(r"\d", head) or _WORD_RE.search(head):
+            return value[first:], i + first, i + cut
+    return value, i, i + cut
+
+
+def _last_bare_dollar(text: str, before: int) -> int:
+    i = text.rfind("$", 0, before)
+    while i > 0 and text[i - 1] == "\\":
+        i = text.rfind("$", 0, i)
+    return i
+
+
+def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The whitespace-delimited token holding ``text[start:end]``, widened until its braces
+    balance (``\\frac{1 + \\sqrt{5}}{2}``), at most 400 characters each way."""
+    lo, hi = start, end
+    limit_lo, limit_hi = max(0, start - 400), min(len(text), end + 400)
+    while lo > limit_lo and not text[lo - 1].isspace():
+        lo -= 1
+    while hi < limit_hi and not text[hi].isspace():
+        hi += 1
+    for _ in range(50):
+        piece = text[lo:hi]
+        opens, closes = piece.count("{"), piece.count("}")
+        if opens > closes and hi < limit_hi:
+            hi += 1
+            while hi < limit_hi and not text[hi].isspace():
+                hi += 1
+        elif closes > opens and lo > limit_lo:
+            lo -= 1
+            while lo > limit_lo and not text[lo - 1].isspace():
+                lo -= 1
+        else:
+            break
+    return lo, hi
+
+
+# "our answer is correct", "the answer is as follows": a judgement or a pointer, not an answer.
+_NOT_A_VALUE_RE = re.compile(
+    r"[\s*:]*(?:(?:indeed|therefore|thus|then|also|still|clearly|now)\s+)?"
+    r"(?:correct|right|wrong|incorrect|valid|invalid|confirmed|verified|reasonable|consistent|"
+    r"plausible|as\s+follows|below|above|the\s+same|same|clear|obvious|boxed|shown|given|"
+    r"in\s+the\s+box|(?:not|n't)\b)\b",
+    re.IGNORECASE,
+)
+
+
+# "We may check our answer: 17 \cdot 44 = 748": a check of an answer, not one.
+_CHECKING_RE = re.compile(
+    r"\b(?:check|verify|confirm|test|validate|compare|recheck|double-check)(?:ing|ed|s)?"
+    r"\s+(?:our|my|the|this|that|your)\s+\Z",
+    re.IGNORECASE,
+)
+
+
+def _opens_clause(text: str, m: re.Match[str]) -> bool:
+    """Whether the "answer is" match ``m`` opens a clause that commits to a value: not part
+    of a word or a rate ("points/answer = 48"), not a judgement ("our answer is correct"),
+    not a check ("we check our answer: ...")."""
+    start = m.start()
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/"):
+        return False
+    if _NOT_A_VALUE_RE.match(text, m.end()):
+        return False
+    return not _CHECKING_RE.search(text, max(0, start - 40), start)
+
+
+_ANSWER_TAG_RE = re.compile(r"<answer>([^<]{0,1000})</answer>")
+
+
+_EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
+
+
+def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, str]:
+    """For a reader with its own final-answer form (countdown's expression): the values that
+    must agree with the commitment starting at ``start`` in the visible ``text`` (the earlier
+    commitments of its paragraph and a value offered just before it on its line), or
+    ``("hedged", why)`` when what stands just before it is a hedge.
+
+    >>> commitments_before("3+11=14\\n**3+12** & <answer>3+11</answer>", 19)
+    ('3+12',)
+    """
+    problem = _hedge_before(text, start, line_form=True)
+    if problem is not None:
+        return problem
+    alternative = _alternative_before(text, start)
+    if isinstance(alternative, tuple):
+        return alternative
+    values = _paragraph_values(text, start)
+    return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
+
+
+# Earlier commitments of a paragraph are "answer" clauses in English and other languages
+# ("Ответ: 8", "答案是6。", "La respuesta es 4."): the word for the answer, then "is", ":" or
+# "=", then a value, matched as the normalised text spells them (look-alikes read as Latin).
+# Not "Total:" or "Result:": GSM8K's own solutions label steps so ("Total:x+2x+4x=700" before
+# "#### 400").
+_LABEL_RE = re.compile(
+    r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|"
+    r"should\s+be)\b\s*:?|:|=)|"
+    r"(?:\b(?:la\s+)?respuesta(?:\s+final)?\s*(?:es\b|:)|\b(?:la\s+)?r[ée]ponse(?:\s+finale)?\s*"
+    r"(?:est\b|:)|\b(?:die\s+)?antwort\s*(?:ist\b|:)|\b(?:a\s+)?resposta\s*(?:[ée]\b|:)|"
+    rf"\b{visible_text('ответ')}\s*(?:[:=]|{visible_text('это')}\b)|答案\s*(?:是|为|為|:)|答え\s*(?:は|:)|정답\s*(?:은|:)|"
+    r"الجواب\s*(?:هو|:)|उत्तर\s*(?:है|:))",
+    re.IGNORECASE,
+)
+
+
+_LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
+                "esposta", "ESPOSTA", visible_text("тв"), visible_text("ТВ"), "答", "정답",
+                "الجواب", "उत्तर")
+
+
+class _MathDepth:
+    """Whether math opened after a position is still open at the end of ``head``: a clause
+    whose math holds the final answer ("the answer is $3! \\times 5! = \\boxed{720}$").
+    Positions are asked in increasing order; each character is counted once."""
+
+    _TOKENS = ("$", "\\$", "\\(", "\\)", "\\[", "\\]")
+
+    def __init__(self, head: str) -> None:
+        self.head, self.at = head, 0
+        self.rest = [head.count(t) for t in self._TOKENS]
+
+    def runs_on(self, pos: int) -> bool:
+        piece = self.head[self.at : pos]
+        self.rest = [r - piece.count(t) for r, t in zip(self.rest, self._TOKENS)]
+        self.at = pos
+        dollars, escaped, opens, closes, d_opens, d_closes = self.rest
+        return (dollars - escaped) % 2 == 1 or opens > closes or d_opens > d_closes
+
+
+_CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
+
+
+# "The answer is therefore 3": an adverb before a clause's value is no part of it.
+_ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|just|simply)\b[\s,]*)+",
+                        re.IGNORECASE)
+
+
+def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
+    """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
+    ``start`` in the final answer's paragraph, in order: all must agree with the final one,
+    whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
+    paragraph."""
+    para_start = text.rfind("\n\n", 0, start) + 1
+    values: list[str] = []
+    at = para_start
+    for count, m in enumerate(_BOX_RE.finditer(text, para_start, start)):
+        if count > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # a wall of boxes: more answers than can be one
+        if m.start() < at:
+            continue  # inside the box read before it
+        box = _box_at(text, m.start())
+        if not isinstance(box, tuple) or box[2] > start:
+            continue
+        content, _ = _unwrap_box(text[box[0] : box[1]])
+        values.append(_clean(content))
+        at = box[2]
+    if "<answer>" in text[para_start:start]:
+        values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
+    head = text[para_start:start]
+    # Earlier "####" lines of the paragraph are commitments too ("#### 31\nThe answer is 30").
+    if "####" in head:
+        lines = dict.fromkeys(_EARLIER_HASHES_RE.findall(head))
+        if len(lines) > 4 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")  # more different lines than one answer can be
+        for line in lines:  # each different line read once ("#### 5" a million times is one)
+            value = _clean(line)
+            if _TAIL_VALUE_RE.search(value):
+                values.append(value)
+    # Earlier "answer is" clauses whose math is closed before the final answer starts
+    # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
+    # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
+    # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
+    # derivation, and "points/answer = 48" no clause.
+    open_math = _MathDepth(text[para_start : max(para_start, _before_openings(text, start))])
+    labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
+    for count, m in enumerate(_LABEL_RE.finditer(head) if labelled else ()):
+        if count > 2 * MAX_COMMITMENTS:
+            return (*values, "\\ldots")
+        if not _opens_clause(head, m) or open_math.runs_on(m.end()):
+            continue
+        clause = _read_clause(head, m.end())
+        if clause is None:
+            continue
+        # (a GSM8K calculator note "<<8=8>>" is no side)
+        value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
+        value = _ADVERB_RE.sub("", value)
+        if _TAIL_VALUE_RE.search(value):
+            values.append(value)
+    return tuple(v for v in dict.fromkeys(values) if v)
+
