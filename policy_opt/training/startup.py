@@ -15,3 +15,7 @@ if getattr(_main_spec, "name", None) in CLI_MODULES:
     # Only when run as a command: a library import keeps the host program's handlers.
     exit_on_signal()
     signal_point("import")
+    # Missing data is said before torch loads (seconds), when that is certain.
+    from policy_opt.training.early_checks import check_data_early
+
+    check_data_early(_main_spec.name)
