@@ -1217,3 +1217,101 @@ PROPERTIES += (
     + [Property(f"{v}_currency_signs", v, currency_answers(_CURRENCY_COMMITS), 150)
        for v in ("math", "gsm8k")]
 )
+
+
+# ---------------------------------------------------------------------------------------
+# h13: issue 30 round 2 - words between a lead-in and its value, scale words, Roman numerals
+# and other languages' number words after the answer, retractions, empty math in a tag.
+# ---------------------------------------------------------------------------------------
+
+# Words that change the value a lead-in commits to: scalers, signs, operations, bounds,
+# in several languages. Composed with random lead-ins and commitment forms below.
+H13_SCALERS = ["twice", "double", "triple", "half of", "minus", "negative", "menos", "moins",
+               "the reciprocal of", "the square of", "the cube of", "the square root of",
+               "one tenth of", "the negative of", "\u2212", "\u8d1f", "almeno", "au plus",
+               "meer dan", "ongeveer", "sekitar", "quasi", "como m\u00e1ximo", "pelo menos"]
+H13_LEAD_INS = ["The answer is ", "The final answer is ", "So the answer is ", "Answer: ",
+                "\u7b54\u6848\u662f ", "\u041e\u0442\u0432\u0435\u0442: ", "La respuesta es "]
+H13_FILLERS = ["", "therefore ", "thus ", "just ", "exactly ", "indeed ", "**", "\\quad "]
+
+
+@st.composite
+def h13_lead_in_words(draw: st.DrawFn, verifier: str) -> Case:
+    """``The answer is twice $\\boxed{47}$``: a word between a lead-in and its value is no
+    allow-listed filler, so it is refused; an allow-listed filler there is paid."""
+    n = draw(st.integers(1, 10**5))
+    lead = draw(st.sampled_from(H13_LEAD_INS))
+    box = draw(st.sampled_from([r"$\boxed{{{}}}$", r"\boxed{{{}}}", "{}"]))
+    end = draw(st.sampled_from([".", "", "\n"]))
+    pre = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):
+        word = draw(st.sampled_from(H13_SCALERS))
+        return Case(f"{pre}{lead}{word} {box.format(n)}{end}", str(n), "not_paid",
+                    ("h13_lead_in", f"word={word}", verifier))
+    # (a bare value after an English clause is read with its words: "therefore 1" is no 1)
+    filler = draw(st.sampled_from(H13_FILLERS)) if box != "{}" else ""
+    return Case(f"{pre}{lead}{filler}{box.format(n)}{end}", str(n), "paid",
+                ("h13_lead_in_filler", f"filler={filler!r}", verifier))
+
+
+# After the answer: a Roman numeral (ASCII or a numeral character NFKC reads as one), a
+# number word of another language, or a scale word of another language is another value.
+H13_ROMAN = ["II", "III", "IV", "VI", "VII", "VIII", "IX", "XII", "\u2161", "\u2162", "\u2163",
+             "\u2165", "\u2166", "\u2167", "\u2168", "\u2171", "\u2172", "\u2173", "\u2175",
+             "\u2176"]
+H13_NUMBER_WORDS = ["dos", "tres", "cinco", "siete", "nueve", "deux", "trois", "quatre", "cinq",
+                    "neuf", "zwei", "drei", "vier", "f\u00fcnf", "sechs", "sieben", "acht",
+                    "neun", "\u0442\u0440\u0438", "\u0434\u0435\u0432\u044f\u0442\u044c",
+                    "\u0447\u0435\u0442\u044b\u0440\u0435"]
+H13_JOINERS = [", ", "; ", " / ", " \u2014 ", "\n", " o ", " alternatively ", " i.e. ", " "]
+H13_SCALE_AFTER = ["millones", "Millionen", "millions", "milliards", "factorial"]
+H13_RETRACTIONS = [". Just kidding.", " was a typo.", " \u2014 incorrecto.", ". JK",
+                   ". That was a typo."]
+
+
+@st.composite
+def h13_values_after(draw: st.DrawFn, commits: dict[str, str], verifier: str) -> Case:
+    """``$\\boxed{5}$, IX``, ``#### 38\\nдевять``, ``#### 2 millones``, ``\\boxed{2}. Just
+    kidding.``: never paid."""
+    n = draw(st.integers(1, 10**4))
+    form = draw(st.sampled_from(sorted(commits)))
+    kind = draw(st.sampled_from(["roman", "word", "scale", "retraction"]))
+    if kind == "roman":
+        tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_ROMAN))
+    elif kind == "word":
+        tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_NUMBER_WORDS))
+    elif kind == "scale":
+        tail = " " + draw(st.sampled_from(H13_SCALE_AFTER))
+    else:
+        tail = draw(st.sampled_from(H13_RETRACTIONS))
+    return Case(draw(st.sampled_from(REASONING)) + commits[form].format(n) + tail, str(n),
+                "not_paid", ("h13_after", kind, f"form={form}", f"tail={tail!r}", verifier))
+
+
+# Math that renders nothing inside a tag: "\(\)", "\[\]", "$\empty$".
+H13_EMPTY_MATH = ["\\(\\)", "\\[\\]", "$\\empty$", "\\( \\)", "$$\\relax$$", "\\(\\empty\\)"]
+
+
+@st.composite
+def h13_empty_math_tag(draw: st.DrawFn) -> Case:
+    """``<answer>\\(\\)</answer>``: empty math is an empty tag (``not_paid``); the same
+    delimiters around a value are paid."""
+    empty = draw(st.sampled_from(H13_EMPTY_MATH))
+    value = draw(st.integers(0, 10**6))
+    where = draw(st.sampled_from(["think", "answer", "both"]))
+    if draw(st.booleans()):
+        think = empty if where in ("think", "both") else "reasoning"
+        answer = empty if where in ("answer", "both") else str(value)
+        return Case(f"<think>{think}</think>\n<answer>{answer}</answer>", str(value),
+                    "not_paid", ("h13_empty_math", f"empty={empty!r}", f"in={where}"))
+    return Case(f"<think>reasoning</think>\n<answer>\\({value}\\)</answer>", str(value), "paid",
+                ("h13_math_tag", "format"))
+
+
+_H13_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed_dollar", "hashes", "the_answer_is")}
+H13_PROPERTIES: list[Property] = (
+    [Property(f"h13_{v}_lead_in_words", v, h13_lead_in_words(v), 200) for v in ("math", "gsm8k")]
+    + [Property(f"h13_{v}_values_after", v, h13_values_after(_H13_COMMITS, v), 200)
+       for v in ("math", "gsm8k")]
+    + [Property("h13_format_empty_math", "format", h13_empty_math_tag(), 100)]
+)

@@ -65,6 +65,7 @@ _RETRACT_RE = re.compile(
     r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
     r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
     r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
+    r"just\s+kidding|j/?k\b|(?:was|is)\s+a\s+typo|typo\b|incorrect[oa]\b|falsch\b|faux\b|"
     r"hmm+,?\s+no\b|could\s+be\s+wrong|maybe\s+(?:it'?s\s+|it\s+is\s+)?(?=\$|\\\(|\\boxed|[-+]?\d)|unless\s+(?:it|the\s+\w+|this|that|x)\b|if\s+not,|"
     r"(?:could|might|may|can)\s+(?:also|instead|even)\s+be\b|actually,?\s+(?=\$|\\\(|\\boxed|[-+]?\d)|"
     # other languages: French, German, Spanish, Chinese ("not right", "wrong", "should be")
@@ -166,7 +167,10 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
 # operations, ordinals as denominators): "\\boxed{5} lakh" is 500000, "\\boxed{5} squared" 25.
 # Not "dozen" or "score": "how many dozen" is answered "5 dozen", a count in that unit.
 _SCALE_AFTER_RE = re.compile(
-    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|"
+    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|factorial|"
+    # other languages' scale words: "2 millones", "98 Millionen", "3 milliards"
+    r"mill(?:ones?|ions?|ionen|iarden?|iards?|i\u00f3n|ion)|bill(?:ones?|ionen)|mil|tausend|"
+    r"mille|milhares|milh(?:\u00f5es|\u00e3o|oes|ao)|"
     r"tripled|quadrupled|halved|(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|"
     r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)tie|"
     r"hundred|thousand|million|billion)ths|halves|thirds|quarters)\b)",
@@ -219,6 +223,31 @@ _TAIL_VALUE_RE = re.compile(
 )
 
 
+# Values the tail reads besides ``_TAIL_VALUE_RE`` (only there: before the answer, "Case
+# III" or "drei Schritte" is prose). A Roman numeral of two or more letters in one case
+# ("IV", "vii"; a circled or Roman-numeral character reads as these after NFKC), a lone "V"
+# or "X" on its own line, and the number words two to ten of the languages a policy writes
+# (a closed list; "due", "un", "uno", "eins", "one" are left out: words of English prose or
+# articles).
+_FOREIGN_NUMBER_WORDS = (
+    "dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|deux|trois|quatre|cinq|sept|huit|neuf|"
+    "dix|zwei|drei|vier|f\u00fcnf|funf|sechs|sieben|acht|neun|zehn|tr\u00eas|quatro|sete|oito|"
+    "nove|dez|tre|quattro|cinque|sette|otto|dieci|"
+    + _seen(
+        "\u0434\u0432\u0430|\u0442\u0440\u0438|\u0447\u0435\u0442\u044b\u0440\u0435|"
+        "\u043f\u044f\u0442\u044c|\u0448\u0435\u0441\u0442\u044c|\u0441\u0435\u043c\u044c|"
+        "\u0432\u043e\u0441\u0435\u043c\u044c|\u0434\u0435\u0432\u044f\u0442\u044c|"
+        "\u0434\u0435\u0441\u044f\u0442\u044c"
+    )
+)
+_TAIL_EXTRA_VALUE_RE = re.compile(
+    r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
+    r"(?m:^[ \t]*[VX][ \t.]*$))|"
+    rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
+    re.IGNORECASE,
+)
+
+
 # "cm^2", "m^{3}", "x^\circ": the digit of a unit's power is dressing, no value.
 _UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
@@ -229,7 +258,7 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
     sentences are cut as the values are met."""
     keys: set[str] | None = None  # read only when the tail holds a value (most hold none)
     sentence_start, sentence_stop, checked = -1, -1, False
-    for m in _TAIL_VALUE_RE.finditer(rest):
+    for m in _tail_values(rest):
         if keys is None:
             keys = {k for a in answers for k in _value_keys(a)}
         if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
@@ -251,6 +280,15 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
             continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
+
+
+def _tail_values(rest: str) -> list[re.Match[str]]:
+    """The values of a tail in order: ``_TAIL_VALUE_RE``'s and ``_TAIL_EXTRA_VALUE_RE``'s."""
+    found = list(_TAIL_VALUE_RE.finditer(rest))
+    extra = list(_TAIL_EXTRA_VALUE_RE.finditer(rest))
+    if not extra:
+        return found
+    return sorted(found + extra, key=lambda m: m.start())
 
 
 _NOT_EQUAL_BEFORE_RE = re.compile(r"(?:\\neq?(?![A-Za-z])|\\not\s*=|\u2260|!=|=/=)[\s${]*\Z")

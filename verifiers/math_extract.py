@@ -77,6 +77,7 @@ from verifiers.answer_commitments import (
     _APPROX_BEFORE_RE,
     _BOX_RE,
     _BRACE_RE,
+    _LABEL_RE,
     _WORD_RE,
     MAX_BOX_CHARS,
     MAX_COMMITMENTS,
@@ -100,7 +101,9 @@ from verifiers.answer_tail import (
     _LONE_VARIABLE_RE,
     _OPERATOR_AFTER_RE,
     _RETRACT_RE,
+    _SCALE_AFTER_RE,
     _SENTENCE_END_RE,
+    _TAIL_EXTRA_VALUE_RE,
     _TAIL_VALUE_RE,
     _UNIT_POWER_RE,
     MAX_LINE_CHARS,
@@ -422,6 +425,46 @@ def _approx_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
+# Between an answer lead-in ("The answer is", "Ответ:", "答案是") and its value on the same
+# sentence: an allow-list. Nothing, markup and spacing, a few adverbs that do not change the
+# value, and math that runs on into the value ("the answer is $3! \times 5! = \boxed{720}$").
+# Any other word ("twice", "minus", "the reciprocal of", "menos", "负", "almeno") scales,
+# negates or bounds the value the lead-in commits to.
+_LEAD_IN_FILLER_RE = re.compile(
+    r"(?:\s|[:\uff1a,*_~]|\$\$?|\\\(|\\\[|\\[,;:! ]|\\q?quad(?![A-Za-z])|"
+    r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
+    r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
+    r"precisely|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
+    r"option|choice)\b)*"
+    r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
+    re.IGNORECASE,
+)
+_LEAD_IN_STOP_RE = re.compile(r"[.!?\u3002](?=\s|$)|\n\s*\n")
+# A word that commits again inside the gap ("the answer is the sum, which is $\boxed{5}$"):
+# only what follows the last one is read as the gap.
+_RECOMMIT_RE = re.compile(r"\b(?:is|are|equals|namely|gives?|get|becomes)\b|=", re.IGNORECASE)
+
+
+def _lead_in_gap(text: str, start: int) -> tuple[str, str] | None:
+    """Why the words between the last answer lead-in of the value's sentence and the value
+    starting at ``start`` are no allow-listed filler, or None (no lead-in there: fine)."""
+    window = max(0, start - 300)
+    last = None
+    for last in _LABEL_RE.finditer(text, window, start):  # noqa: B007 - the last one
+        pass
+    if last is None:
+        return None
+    gap = text[last.end() : start]
+    if _LEAD_IN_STOP_RE.search(gap):
+        return None
+    again = None
+    for again in _RECOMMIT_RE.finditer(gap):  # noqa: B007 - the last one
+        pass
+    if _LEAD_IN_FILLER_RE.fullmatch(gap) or (again and _LEAD_IN_FILLER_RE.fullmatch(gap, again.end())):
+        return None
+    return MALFORMED, f"words between the answer's lead-in and its value: {gap.strip()[:40]!r}"
+
+
 # --- the rule -------------------------------------------------------------------------------
 
 
@@ -456,6 +499,9 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
     return None
 
 
+_DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
+
+
 def _finish(
     text: str,
     answer: str,
@@ -482,6 +528,15 @@ def _finish(
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):
         problem = (HEDGED, "the answer takes itself back")
+    # (a box's scale word is read by the comparator: "\boxed{5 squared}" is wrong)
+    if problem is None and source != "boxed" and any(_SCALE_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
+        problem = (MALFORMED, "a word in the answer scales its number")  # "#### 2 millones"
+    if problem is None and source in ("####", "answer_is"):
+        # "#### 1 / II", "The answer is 5 o nueve": a line's amount holds one value
+        digit = re.search(r"\d", answer)
+        extra = None if digit is None else _TAIL_EXTRA_VALUE_RE.search(answer, digit.end())
+        if extra is not None:
+            problem = (HEDGED, f"another value in the answer: {extra.group(0)!r}")
     if problem is None and _BOX_RE.search(answer):
         problem = (HEDGED, "a box inside the answer, next to other text")
     alternatives: tuple[str, ...] = ()
@@ -570,7 +625,7 @@ def final_answer(text: str) -> FinalAnswer:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
         earlier = _paragraph_values(text, start)
         found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
-        inside = None if found.problem else _box_in_expression(text, start, end)
+        inside = None if found.problem else _box_in_expression(text, start, end) or _lead_in_gap(text, start)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
         return found
@@ -643,6 +698,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
     head = text[_sentence_start(text, start) : start]
     line_start = text.rfind("\n", 0, start) + 1
+    gap = _lead_in_gap(text, start)
+    if gap is not None:
+        return gap
     foreign = _foreign_words(text, line_start, start)
     if foreign is not None:
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
