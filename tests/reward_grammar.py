@@ -1231,7 +1231,8 @@ H13_SCALERS = ["twice", "double", "triple", "half of", "minus", "negative", "men
                "one tenth of", "the negative of", "\u2212", "\u8d1f", "almeno", "au plus",
                "meer dan", "ongeveer", "sekitar", "quasi", "como m\u00e1ximo", "pelo menos"]
 H13_LEAD_INS = ["The answer is ", "The final answer is ", "So the answer is ", "Answer: ",
-                "\u7b54\u6848\u662f ", "\u041e\u0442\u0432\u0435\u0442: ", "La respuesta es "]
+                "\u7b54\u6848\u662f ", "\u041e\u0442\u0432\u0435\u0442: ", "La respuesta es ",
+                "So the total is ", "Thus x = "]
 H13_FILLERS = ["", "therefore ", "thus ", "just ", "exactly ", "indeed ", "**", "\\quad "]
 
 
@@ -1265,6 +1266,10 @@ H13_NUMBER_WORDS = ["dos", "tres", "cinco", "siete", "nueve", "deux", "trois", "
                     "\u0447\u0435\u0442\u044b\u0440\u0435"]
 H13_JOINERS = [", ", "; ", " / ", " \u2014 ", "\n", " o ", " alternatively ", " i.e. ", " "]
 H13_SCALE_AFTER = ["millones", "Millionen", "millions", "milliards", "factorial"]
+# a condition in another language, a bound, a restriction to some cases
+H13_QUALIFIERS = [" se $n$ \u00e8 pari.", " jika $n$ genap.", " e\u011fer $n$ \u00e7ift ise.",
+                  " als $n$ even is.", " tops", " in most cases", " in the even case.",
+                  " usually."]
 H13_RETRACTIONS = [". Just kidding.", " was a typo.", " \u2014 incorrecto.", ". JK",
                    ". That was a typo."]
 
@@ -1275,15 +1280,17 @@ def h13_values_after(draw: st.DrawFn, commits: dict[str, str], verifier: str) ->
     kidding.``: never paid."""
     n = draw(st.integers(1, 10**4))
     form = draw(st.sampled_from(sorted(commits)))
-    kind = draw(st.sampled_from(["roman", "word", "scale", "retraction"]))
+    kind = draw(st.sampled_from(["roman", "word", "scale", "retraction", "qualified"]))
     if kind == "roman":
         tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_ROMAN))
     elif kind == "word":
         tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_NUMBER_WORDS))
     elif kind == "scale":
         tail = " " + draw(st.sampled_from(H13_SCALE_AFTER))
-    else:
+    elif kind == "retraction":
         tail = draw(st.sampled_from(H13_RETRACTIONS))
+    else:
+        tail = draw(st.sampled_from(H13_QUALIFIERS))
     return Case(draw(st.sampled_from(REASONING)) + commits[form].format(n) + tail, str(n),
                 "not_paid", ("h13_after", kind, f"form={form}", f"tail={tail!r}", verifier))
 

@@ -44,7 +44,7 @@ _APPROX_AFTER_RE = re.compile(
     r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less|or\s+(?:higher|lower|greater|"
     # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
     r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|min|"
-    r"minimum|upper\s+bound|lower\s+bound)(?![A-Za-z])",
+    r"minimum|tops|upper\s+bound|lower\s+bound|upwards\s+of)(?![A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -242,7 +242,7 @@ _FOREIGN_NUMBER_WORDS = (
 )
 _TAIL_EXTRA_VALUE_RE = re.compile(
     r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
-    r"(?m:^[ \t]*[VX][ \t.]*$))|"
+    r"(?m:^[ \t]*[VXvx][ \t.]*$))|"
     rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
     re.IGNORECASE,
 )
@@ -473,13 +473,18 @@ _CLOSED_HEAD_RE = re.compile(
 # an approximation, an alternative ("or"), a value word.
 _OWN_PROSE_RE = re.compile(
     r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
-    r"in\s+(?:the\s+)?case|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
+    r"in\s+(?:the\s+)?case|in\s+(?:most|many|some|general|the\s+(?!same\b)\w+)\s+cases?|"
+    r"usually|typically|generally|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
     r"the\s+(?:first|second|other)|[a-z])\b|"
     r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
     r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
     r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
     r"over|under|beyond)|"
-    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*)\b|"
+    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
+    # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Russian)
+    r"se|jika|kalau|apabila|e\u011fer|als|wanneer|je\u015bli|je\u017celi|"
+    + _seen("\u0435\u0441\u043b\u0438")
+    + r")\b|"
     r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
     re.IGNORECASE,
 )

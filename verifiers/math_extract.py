@@ -431,26 +431,42 @@ def _approx_before(text: str, start: int) -> tuple[str, str] | None:
 # Any other word ("twice", "minus", "the reciprocal of", "menos", "负", "almeno") scales,
 # negates or bounds the value the lead-in commits to.
 _LEAD_IN_FILLER_RE = re.compile(
-    r"(?:\s|[:\uff1a,*_~]|\$\$?|\\\(|\\\[|\\[,;:! ]|\\q?quad(?![A-Za-z])|"
+    r"(?:\s|[:\uff1a,*_~\u20ac\u00a3\u00a5\u20b9]|\\\$|\$\$?|\\\(|\\\[|\\[,;:! ]|\\q?quad(?![A-Za-z])|"
     r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
     r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
-    r"precisely|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
+    r"precisely|still|only|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
     r"option|choice)\b)*"
     r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
     re.IGNORECASE,
 )
-_LEAD_IN_STOP_RE = re.compile(r"[.!?\u3002](?=\s|$)|\n\s*\n")
+_LEAD_IN_STOP_RE = re.compile(r"[.!?\u3002]\$?(?=\s|$)|\n\s*\n")
 # A word that commits again inside the gap ("the answer is the sum, which is $\boxed{5}$"):
 # only what follows the last one is read as the gap.
-_RECOMMIT_RE = re.compile(r"\b(?:is|are|equals|namely|gives?|get|becomes)\b|=", re.IGNORECASE)
+_RECOMMIT_RE = re.compile(
+    r"\b(?:is|are|be|equals|namely|gives?|get|becomes)\b|=|\\in(?![A-Za-z])", re.IGNORECASE
+)
 
 
-def _lead_in_gap(text: str, start: int) -> tuple[str, str] | None:
-    """Why the words between the last answer lead-in of the value's sentence and the value
-    starting at ``start`` are no allow-listed filler, or None (no lead-in there: fine)."""
+# In an unboxed closing sentence a copula commits too: "So the total is almeno 99." bounds
+# the value as "The answer is almeno 99." does.
+_COPULA_RE = re.compile(
+    r"\b(?:is|are|was|were|equals|es|est|ist|\u00e9|\u00e8|adalah)\b(?!\s+(?:not|no)\b)|"
+    r"[:=\u662f\u4e3a]",
+    re.IGNORECASE,
+)
+
+
+# One to four words (any script) with spacing and opening math or bold around them.
+_WORDS_ONLY_RE = re.compile(r"[\s*$~\u2212-]*(?:[^\W\d_]+[\s*$~\u2212-]*){1,4}|[\s$]*[\u2212-][\s$]*")
+
+
+def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) -> tuple[str, str] | None:
+    """Why the words between the last answer lead-in (``lead_re``) of the value's sentence
+    and the value starting at ``start`` are no allow-listed filler, or None (no lead-in
+    there: fine)."""
     window = max(0, start - 300)
     last = None
-    for last in _LABEL_RE.finditer(text, window, start):  # noqa: B007 - the last one
+    for last in lead_re.finditer(text, window, start):  # noqa: B007 - the last one
         pass
     if last is None:
         return None
@@ -460,6 +476,8 @@ def _lead_in_gap(text: str, start: int) -> tuple[str, str] | None:
     again = None
     for again in _RECOMMIT_RE.finditer(gap):  # noqa: B007 - the last one
         pass
+    if lead_re is _COPULA_RE and not _WORDS_ONLY_RE.fullmatch(gap, again.end() if again else 0):
+        return None  # after a copula, math or a clause is a derivation; only words qualify
     if _LEAD_IN_FILLER_RE.fullmatch(gap) or (again and _LEAD_IN_FILLER_RE.fullmatch(gap, again.end())):
         return None
     return MALFORMED, f"words between the answer's lead-in and its value: {gap.strip()[:40]!r}"
@@ -500,6 +518,14 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
 
 
 _DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
+# In a line's amount after its number: another value (a Roman numeral, a number word of
+# another language, or an English number word below a hundred: "#### 26 / two").
+_LINE_EXTRA_VALUE_RE = re.compile(
+    _TAIL_EXTRA_VALUE_RE.pattern + r"|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety)\b",
+    re.IGNORECASE,
+)
 
 
 def _finish(
@@ -534,9 +560,11 @@ def _finish(
     if problem is None and source in ("####", "answer_is"):
         # "#### 1 / II", "The answer is 5 o nueve": a line's amount holds one value
         digit = re.search(r"\d", answer)
-        extra = None if digit is None else _TAIL_EXTRA_VALUE_RE.search(answer, digit.end())
+        extra = None if digit is None else _LINE_EXTRA_VALUE_RE.search(answer, digit.end())
         if extra is not None:
             problem = (HEDGED, f"another value in the answer: {extra.group(0)!r}")
+        elif any(_APPROX_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
+            problem = (HEDGED, "a bound after the answer's number")  # "#### 8 tops"
     if problem is None and _BOX_RE.search(answer):
         problem = (HEDGED, "a box inside the answer, next to other text")
     alternatives: tuple[str, ...] = ()
@@ -625,7 +653,7 @@ def final_answer(text: str) -> FinalAnswer:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
         earlier = _paragraph_values(text, start)
         found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
-        inside = None if found.problem else _box_in_expression(text, start, end) or _lead_in_gap(text, start)
+        inside = None if found.problem else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
         return found
@@ -698,7 +726,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
     head = text[_sentence_start(text, start) : start]
     line_start = text.rfind("\n", 0, start) + 1
-    gap = _lead_in_gap(text, start)
+    gap = _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
     if gap is not None:
         return gap
     foreign = _foreign_words(text, line_start, start)
