@@ -1315,10 +1315,49 @@ def h13_empty_math_tag(draw: st.DrawFn) -> Case:
                 ("h13_math_tag", "format"))
 
 
+@st.composite
+def h13_words_restated(draw: st.DrawFn, verifier: str) -> Case:
+    """``#### 4 (four)``: the amount restated in English words is paid; another number in
+    the words (``#### 4 (five)``) is not."""
+    from verifiers.number_words import number_words
+
+    n = draw(st.integers(0, 10**5))
+    other = draw(st.integers(0, 10**5))
+    form = draw(st.sampled_from(["#### {}", "The answer is {}.", "<answer>{}</answer>"]))
+    words = number_words(other if other != n and draw(st.booleans()) else n)
+    same = words == number_words(n)
+    words = draw(st.sampled_from([words, words.capitalize(), words.replace(" ", "-")]))
+    return Case(draw(st.sampled_from(REASONING)) + form.format(f"{n} ({words})"), str(n),
+                "paid" if same else "not_paid", ("h13_words_restated", f"same={same}", verifier))
+
+
+# Markup that draws nothing, between two digits: the number reads as one.
+H13_NOTHING = ["<!-- -->", "<!---->", "<span></span>", "<b></b>", "<!-- x -->", "<i></i><!-- -->"]
+
+
+@st.composite
+def h13_nothing_inside_number(draw: st.DrawFn, verifier: str) -> Case:
+    """``44<!-- -->27`` renders 4427 (paid for 4427); ``44<!-- 5 -->27`` hides a digit (not
+    paid)."""
+    n = draw(st.integers(10, 10**7))
+    digits = str(n)
+    cut = draw(st.integers(1, len(digits) - 1))
+    hides = draw(st.booleans())
+    nothing = "<!-- 5 -->" if hides else draw(st.sampled_from(H13_NOTHING))
+    value = digits[:cut] + nothing + digits[cut:]
+    form = draw(st.sampled_from(["#### {}", "The answer is {}.", r"$\boxed{{{}}}$"]))
+    return Case(form.format(value), digits, "not_paid" if hides else "paid",
+                ("h13_nothing_inside", f"nothing={nothing!r}", verifier))
+
+
 _H13_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed_dollar", "hashes", "the_answer_is")}
 H13_PROPERTIES: list[Property] = (
     [Property(f"h13_{v}_lead_in_words", v, h13_lead_in_words(v), 200) for v in ("math", "gsm8k")]
     + [Property(f"h13_{v}_values_after", v, h13_values_after(_H13_COMMITS, v), 200)
        for v in ("math", "gsm8k")]
     + [Property("h13_format_empty_math", "format", h13_empty_math_tag(), 100)]
+    + [Property(f"h13_{v}_words_restated", v, h13_words_restated(v), 100)
+       for v in ("math", "gsm8k")]
+    + [Property(f"h13_{v}_nothing_inside_number", v, h13_nothing_inside_number(v), 100)
+       for v in ("math", "gsm8k")]
 )

@@ -258,9 +258,20 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
     sentences are cut as the values are met."""
     keys: set[str] | None = None  # read only when the tail holds a value (most hold none)
     sentence_start, sentence_stop, checked = -1, -1, False
+    skip_until = -1
     for m in _tail_values(rest):
         if keys is None:
             keys = {k for a in answers for k in _value_keys(a)}
+        if m.start() < skip_until:
+            continue
+        if keys and m.group(0)[:1].isalpha():
+            # a run of number words restating the answer: "21 (twenty-one)"
+            lead = _ONE_BEFORE_RE.search(rest, max(0, m.start() - 8), m.start())  # "one hundred"
+            run = _NUMBER_WORD_RUN_RE.match(rest, m.start() if lead is None else lead.start())
+            spelled = None if run is None else read_number_words(run.group(0))
+            if spelled is not None and not keys.isdisjoint(_value_keys(str(spelled))):
+                skip_until = run.end()  # type: ignore[union-attr]
+                continue
         if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
             continue
         if m.start() >= sentence_stop:
@@ -280,6 +291,14 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
             continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
+
+
+_NUMBER_WORD_RUN_RE = re.compile(
+    rf"(?:{_NUMBER_WORDS}|one|and|a)\b(?:[ \t-]+(?:{_NUMBER_WORDS}|one|and)\b)*", re.IGNORECASE
+)
+
+
+_ONE_BEFORE_RE = re.compile(r"\b(?:one|a)[ \t-]+\Z", re.IGNORECASE)
 
 
 def _tail_values(rest: str) -> list[re.Match[str]]:
@@ -596,6 +615,9 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     if not _prose_ok(inner):
         return False
     if keys and not keys.isdisjoint(_value_keys(inner)):
+        return True
+    spelled = read_number_words(inner)  # "\boxed{21} (twenty-one)": the answer in words
+    if spelled is not None and keys and not keys.isdisjoint(_value_keys(str(spelled))):
         return True
     words = inner.split()
     if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):

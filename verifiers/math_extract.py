@@ -118,6 +118,7 @@ from verifiers.answer_tail import (
 )
 from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
@@ -517,6 +518,8 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
     return None
 
 
+# An integer amount followed by the same amount in English words, in parentheses.
+_WORDS_RESTATED_RE = re.compile(r"(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\(\s*([A-Za-z][A-Za-z \-]{0,80}?)\s*\)")
 _DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
 # In a line's amount after its number: another value (a Roman numeral, a number word of
 # another language, or an English number word below a hundred: "#### 26 / two").
@@ -547,6 +550,11 @@ def _finish(
         answer = _clean(content) if why is None else answer
     if not answer:
         return FinalAnswer(None, source, end, None)
+    restated = _WORDS_RESTATED_RE.fullmatch(answer)
+    if restated is not None and read_number_words(restated.group(2)) == int(
+        restated.group(1).replace(",", "")
+    ):
+        answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
     problem = None
     if _approximate(answer):
         problem = (HEDGED, "an approximate answer")
