@@ -1350,12 +1350,39 @@ def h13_nothing_inside_number(draw: st.DrawFn, verifier: str) -> Case:
                 ("h13_nothing_inside", f"nothing={nothing!r}", verifier))
 
 
+H13_CHECK_LEADS = ["So $\\boxed{{{a}}}$, since ${c} = {a}$.",
+                   "$\\boxed{{{a}}}$\n\n**Verification:** ${c} = {a}$ \u2713",
+                   "The answer is $\\boxed{{{a}}}$.\n\nCheck: ${c} = {a}$."]
+
+
+@st.composite
+def h13_check_tail(draw: st.DrawFn) -> Case:
+    """A check whose result is the answer written whole (a radical, a fraction, a tuple) is
+    paid; a check that equates a different plain number with the answer is not."""
+    k, m = draw(st.integers(2, 9)), draw(st.sampled_from([2, 3, 5, 6, 7]))
+    kind = draw(st.sampled_from(["radical", "fraction", "tuple", "wrong"]))
+    if kind == "radical":
+        a, c, gold = f"{k}\\sqrt{{{m}}}", f"\\sqrt{{{k * k * m}}}", f"\\sqrt{{{k * k * m}}}"
+    elif kind == "fraction":
+        p, q = sorted(draw(st.lists(st.integers(1, 30), min_size=2, max_size=2, unique=True)))
+        g = __import__("math").gcd(p, q)
+        a, c, gold = f"\\frac{{{p // g}}}{{{q // g}}}", f"\\frac{{{p * m}}}{{{q * m}}}", f"{p // g}/{q // g}"
+    elif kind == "tuple":
+        a, c, gold = f"({k}, {m})", "(x, y)", f"({k},{m})"
+    else:
+        a, gold = str(k), str(k)
+        c = str(draw(st.integers(10, 99)))
+    text = draw(st.sampled_from(H13_CHECK_LEADS)).format(a=a, c=c)
+    return Case(text, gold, "not_paid" if kind == "wrong" else "paid", ("h13_check", kind))
+
+
 _H13_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed_dollar", "hashes", "the_answer_is")}
 H13_PROPERTIES: list[Property] = (
     [Property(f"h13_{v}_lead_in_words", v, h13_lead_in_words(v), 200) for v in ("math", "gsm8k")]
     + [Property(f"h13_{v}_values_after", v, h13_values_after(_H13_COMMITS, v), 200)
        for v in ("math", "gsm8k")]
     + [Property("h13_format_empty_math", "format", h13_empty_math_tag(), 100)]
+    + [Property("h13_math_check_tail", "math", h13_check_tail(), 150)]
     + [Property(f"h13_{v}_words_restated", v, h13_words_restated(v), 100)
        for v in ("math", "gsm8k")]
     + [Property(f"h13_{v}_nothing_inside_number", v, h13_nothing_inside_number(v), 100)

@@ -332,6 +332,12 @@ def _sentence_start(text: str, pos: int) -> int:
     return max(0, pos - 400) if m is None else m.end()
 
 
+# Around a check's result: spacing, math delimiters, bold, a final period, a check mark.
+_CHECK_DRESSING_RE = re.compile(
+    r"\A(?:\s|[$*]|\\[(\[])+|(?:\s|[.$*]|\\[)\]]|\\checkmark|[\u2713\u2714\u2705])+\Z"
+)
+
+
 def _is_check(sentence: str, keys: set[str]) -> bool:
     """Whether ``sentence`` is a check whose result is the answer: its last side, after its
     last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``), and every other side that is
@@ -341,7 +347,11 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     sides = sentence.split("=")
     result = _clean(sides[-1].strip(" \t$*()"))
     values = _TAIL_VALUE_RE.findall(result)
-    if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
+    # a result written as the answer is written, whole: "\sqrt{50} = 5\sqrt{2}", "(x, y) =
+    # (6, 7)" (a tuple, radical or fraction holds several values; compared as text, exactly)
+    whole = _CHECK_DRESSING_RE.sub("", sides[-1])
+    same = 0 < len(whole) <= MAX_LINE_CHARS and whole.replace(" ", "").lower() in keys
+    if not same and (len(values) != 1 or keys.isdisjoint(_value_keys(values[0]))):
         return False
     for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
         value = _arithmetic_side(side)
@@ -359,6 +369,9 @@ _ARITH_TAIL_RE = re.compile(r"[-(\s]*\d[\d.\s+\-*/()]*\Z")
 _ARITH_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/()]))")
 
 
+_PROSE_WORD_END_RE = re.compile(r"(?:\A|[\s:(,])[A-Za-z]{2,}\Z")
+
+
 def _arithmetic_side(side: str) -> Fraction | None:
     """The value of the plain arithmetic that ends ``side`` of a check, or None when it is
     not plain arithmetic (a variable, a function, a power) or cannot be evaluated."""
@@ -371,7 +384,11 @@ def _arithmetic_side(side: str) -> Fraction | None:
     if m is None:
         return None
     lead = side[: m.start()].rstrip()
-    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'"):
+    # a word of prose before a space leads the arithmetic ("since 7 = 5" equates 7 with the
+    # answer); a letter or command glued to it is a variable or function ("x + 2", "f(3)")
+    spaced = len(lead) < m.start() or side[m.start() : m.start() + 1].isspace()
+    prose_lead = spaced and _PROSE_WORD_END_RE.search(lead) is not None
+    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'") and not prose_lead:
         return None
     tokens = []
     pos = m.start()
