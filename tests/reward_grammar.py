@@ -1376,6 +1376,26 @@ def h13_check_tail(draw: st.DrawFn) -> Case:
     return Case(text, gold, "not_paid" if kind == "wrong" else "paid", ("h13_check", kind))
 
 
+H13_FUNCTIONS = ["log", "ln", "sin", "cos", "exp", "gcd", "max", "det", "arctan", "lg"]
+H13_NEAR = ["somewhere near", "near", "close to", "in the vicinity of", "in the ballpark of"]
+
+
+@st.composite
+def h13_function_or_near(draw: st.DrawFn) -> Case:
+    """``$\\log \boxed{3}$`` states log 3; ``It's somewhere near 95.`` states no value: never
+    paid."""
+    n = draw(st.integers(1, 10**5))
+    if draw(st.booleans()):
+        fn = draw(st.sampled_from(H13_FUNCTIONS))
+        space = draw(st.sampled_from([" ", "  ", "\\,", "\\ "]))
+        text = f"$\\{fn}{space}\\boxed{{{n}}}$"
+        return Case(draw(st.sampled_from(REASONING)) + text, str(n), "not_paid", ("h13_fn", fn))
+    near = draw(st.sampled_from(H13_NEAR))
+    subject = draw(st.sampled_from(["It's", "The total is", "So it is", "It comes out"]))
+    return Case(f"{draw(st.sampled_from(REASONING))}{subject} {near} {n}.", str(n), "not_paid",
+                ("h13_near", near))
+
+
 _H13_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed_dollar", "hashes", "the_answer_is")}
 H13_PROPERTIES: list[Property] = (
     [Property(f"h13_{v}_lead_in_words", v, h13_lead_in_words(v), 200) for v in ("math", "gsm8k")]
@@ -1383,6 +1403,7 @@ H13_PROPERTIES: list[Property] = (
        for v in ("math", "gsm8k")]
     + [Property("h13_format_empty_math", "format", h13_empty_math_tag(), 100)]
     + [Property("h13_math_check_tail", "math", h13_check_tail(), 150)]
+    + [Property("h13_math_function_or_near", "math", h13_function_or_near(), 150)]
     + [Property(f"h13_{v}_words_restated", v, h13_words_restated(v), 100)
        for v in ("math", "gsm8k")]
     + [Property(f"h13_{v}_nothing_inside_number", v, h13_nothing_inside_number(v), 100)

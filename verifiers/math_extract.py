@@ -149,7 +149,8 @@ _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
-    r"less\s+than|over|under|up\s+to))\s*(?:\$\s*)?\Z",
+    r"less\s+than|over|under|up\s+to|near|close\s+to|in\s+the\s+(?:region|vicinity|"
+    r"neighbou?rhood|ballpark)\s+of))\s*(?:\$\s*)?\Z",
     re.IGNORECASE,
 )
 _APPROX_START_RE = re.compile(
@@ -222,7 +223,12 @@ _GLUED_AFTER_RE = re.compile(
 # "0.\boxed{5}", "2^\boxed{5}"), or after an operator ("-\boxed{5}", "6 - \boxed{5}").
 _GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
 # (not "*": "**Answer:** \boxed{5}" is bold)
-_OPERATOR_BEFORE_RE = re.compile(r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac))[ \t]*\Z")
+# (a function applied to the box states its value: "$\log \boxed{3}$")
+_OPERATOR_BEFORE_RE = re.compile(
+    r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac|log|ln|lg|exp|sin|cos|tan|cot|sec|csc|"
+    r"arcsin|arccos|arctan|sinh|cosh|tanh|det|gcd|lcm|max|min|deg|dim|ker|arg|Pr)(?![A-Za-z]))"
+    r"[ \t]*\Z"
+)
 # Commands whose braces may hold the final box: styling, never a value or a visibility.
 _WRAPPER_RE = re.compile(
     r"\\(?:text|textbf|mathbf|bm|boldsymbol|mathrm|underline|displaystyle|large|Large|"
