@@ -1257,7 +1257,7 @@ def h13_lead_in_words(draw: st.DrawFn, verifier: str) -> Case:
 
 # After the answer: a Roman numeral (ASCII or a numeral character NFKC reads as one), a
 # number word of another language, or a scale word of another language is another value.
-H13_ROMAN = ["II", "III", "IV", "VI", "VII", "VIII", "IX", "XII", "\u2161", "\u2162", "\u2163",
+H13_ROMAN = ["V", "X", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XII", "\u2161", "\u2162", "\u2163",
              "\u2165", "\u2166", "\u2167", "\u2168", "\u2171", "\u2172", "\u2173", "\u2175",
              "\u2176"]
 H13_NUMBER_WORDS = ["dos", "tres", "cinco", "siete", "nueve", "deux", "trois", "quatre", "cinq",

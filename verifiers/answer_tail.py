@@ -226,9 +226,9 @@ _TAIL_VALUE_RE = re.compile(
 # Values the tail reads besides ``_TAIL_VALUE_RE`` (only there: before the answer, "Case
 # III" or "drei Schritte" is prose). A Roman numeral of two or more letters in one case
 # ("IV", "vii"; a circled or Roman-numeral character reads as these after NFKC), a lone "V"
-# or "X" on its own line, and the number words two to ten of the languages a policy writes
-# (a closed list; "due", "un", "uno", "eins", "one" are left out: words of English prose or
-# articles).
+# or "X" on its own line or ending the tail (not "= X", a name), and the number words two
+# to ten of the languages a policy writes (a closed list; "due", "un", "uno", "eins", "one"
+# are left out: words of English prose or articles).
 _FOREIGN_NUMBER_WORDS = (
     "dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|deux|trois|quatre|cinq|sept|huit|neuf|"
     "dix|zwei|drei|vier|f\u00fcnf|funf|sechs|sieben|acht|neun|zehn|tr\u00eas|quatro|sete|oito|"
@@ -242,7 +242,7 @@ _FOREIGN_NUMBER_WORDS = (
 )
 _TAIL_EXTRA_VALUE_RE = re.compile(
     r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
-    r"(?m:^[ \t]*[VXvx][ \t.]*$))|"
+    r"(?m:^[ \t]*[VXvx][ \t.]*$)|(?<![=\\])(?<!= )\b[VX]\b(?=[\s.!]*\Z))|"
     rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
     re.IGNORECASE,
 )
