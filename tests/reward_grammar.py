@@ -1217,3 +1217,195 @@ PROPERTIES += (
     + [Property(f"{v}_currency_signs", v, currency_answers(_CURRENCY_COMMITS), 150)
        for v in ("math", "gsm8k")]
 )
+
+
+# ---------------------------------------------------------------------------------------
+# h13: issue 30 round 2 - words between a lead-in and its value, scale words, Roman numerals
+# and other languages' number words after the answer, retractions, empty math in a tag.
+# ---------------------------------------------------------------------------------------
+
+# Words that change the value a lead-in commits to: scalers, signs, operations, bounds,
+# in several languages. Composed with random lead-ins and commitment forms below.
+H13_SCALERS = ["twice", "double", "triple", "half of", "minus", "negative", "menos", "moins",
+               "the reciprocal of", "the square of", "the cube of", "the square root of",
+               "one tenth of", "the negative of", "\u2212", "\u8d1f", "almeno", "au plus",
+               "meer dan", "ongeveer", "sekitar", "quasi", "como m\u00e1ximo", "pelo menos"]
+H13_LEAD_INS = ["The answer is ", "The final answer is ", "So the answer is ", "Answer: ",
+                "\u7b54\u6848\u662f ", "\u041e\u0442\u0432\u0435\u0442: ", "La respuesta es ",
+                "So the total is ", "Thus x = "]
+H13_FILLERS = ["", "therefore ", "thus ", "just ", "exactly ", "indeed ", "**", "\\quad "]
+
+
+@st.composite
+def h13_lead_in_words(draw: st.DrawFn, verifier: str) -> Case:
+    """``The answer is twice $\\boxed{47}$``: a word between a lead-in and its value is no
+    allow-listed filler, so it is refused; an allow-listed filler there is paid."""
+    n = draw(st.integers(1, 10**5))
+    lead = draw(st.sampled_from(H13_LEAD_INS))
+    box = draw(st.sampled_from([r"$\boxed{{{}}}$", r"\boxed{{{}}}", "{}"]))
+    end = draw(st.sampled_from([".", "", "\n"]))
+    pre = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):
+        word = draw(st.sampled_from(H13_SCALERS))
+        return Case(f"{pre}{lead}{word} {box.format(n)}{end}", str(n), "not_paid",
+                    ("h13_lead_in", f"word={word}", verifier))
+    # (a bare value after an English clause is read with its words: "therefore 1" is no 1)
+    filler = draw(st.sampled_from(H13_FILLERS)) if box != "{}" else ""
+    return Case(f"{pre}{lead}{filler}{box.format(n)}{end}", str(n), "paid",
+                ("h13_lead_in_filler", f"filler={filler!r}", verifier))
+
+
+# After the answer: a Roman numeral (ASCII or a numeral character NFKC reads as one), a
+# number word of another language, or a scale word of another language is another value.
+H13_ROMAN = ["V", "X", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XII", "\u2161", "\u2162", "\u2163",
+             "\u2165", "\u2166", "\u2167", "\u2168", "\u2171", "\u2172", "\u2173", "\u2175",
+             "\u2176"]
+H13_NUMBER_WORDS = ["dos", "tres", "cinco", "siete", "nueve", "deux", "trois", "quatre", "cinq",
+                    "neuf", "zwei", "drei", "vier", "f\u00fcnf", "sechs", "sieben", "acht",
+                    "neun", "\u0442\u0440\u0438", "\u0434\u0435\u0432\u044f\u0442\u044c",
+                    "\u0447\u0435\u0442\u044b\u0440\u0435"]
+H13_JOINERS = [", ", "; ", " / ", " \u2014 ", "\n", " o ", " alternatively ", " i.e. ", " "]
+H13_SCALE_AFTER = ["millones", "Millionen", "millions", "milliards", "factorial"]
+# a condition in another language, a bound, a restriction to some cases
+H13_QUALIFIERS = [" se $n$ \u00e8 pari.", " jika $n$ genap.", " e\u011fer $n$ \u00e7ift ise.",
+                  " als $n$ even is.", " tops", " in most cases", " in the even case.",
+                  " usually."]
+H13_RETRACTIONS = [". Just kidding.", " was a typo.", " \u2014 incorrecto.", ". JK",
+                   ". That was a typo."]
+
+
+@st.composite
+def h13_values_after(draw: st.DrawFn, commits: dict[str, str], verifier: str) -> Case:
+    """``$\\boxed{5}$, IX``, ``#### 38\\nдевять``, ``#### 2 millones``, ``\\boxed{2}. Just
+    kidding.``: never paid."""
+    n = draw(st.integers(1, 10**4))
+    form = draw(st.sampled_from(sorted(commits)))
+    kind = draw(st.sampled_from(["roman", "word", "scale", "retraction", "qualified"]))
+    if kind == "roman":
+        tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_ROMAN))
+    elif kind == "word":
+        tail = draw(st.sampled_from(H13_JOINERS)) + draw(st.sampled_from(H13_NUMBER_WORDS))
+    elif kind == "scale":
+        tail = " " + draw(st.sampled_from(H13_SCALE_AFTER))
+    elif kind == "retraction":
+        tail = draw(st.sampled_from(H13_RETRACTIONS))
+    else:
+        tail = draw(st.sampled_from(H13_QUALIFIERS))
+    return Case(draw(st.sampled_from(REASONING)) + commits[form].format(n) + tail, str(n),
+                "not_paid", ("h13_after", kind, f"form={form}", f"tail={tail!r}", verifier))
+
+
+# Math that renders nothing inside a tag: "\(\)", "\[\]", "$\empty$".
+H13_EMPTY_MATH = ["\\(\\)", "\\[\\]", "$\\empty$", "\\( \\)", "$$\\relax$$", "\\(\\empty\\)"]
+
+
+@st.composite
+def h13_empty_math_tag(draw: st.DrawFn) -> Case:
+    """``<answer>\\(\\)</answer>``: empty math is an empty tag (``not_paid``); the same
+    delimiters around a value are paid."""
+    empty = draw(st.sampled_from(H13_EMPTY_MATH))
+    value = draw(st.integers(0, 10**6))
+    where = draw(st.sampled_from(["think", "answer", "both"]))
+    if draw(st.booleans()):
+        think = empty if where in ("think", "both") else "reasoning"
+        answer = empty if where in ("answer", "both") else str(value)
+        return Case(f"<think>{think}</think>\n<answer>{answer}</answer>", str(value),
+                    "not_paid", ("h13_empty_math", f"empty={empty!r}", f"in={where}"))
+    return Case(f"<think>reasoning</think>\n<answer>\\({value}\\)</answer>", str(value), "paid",
+                ("h13_math_tag", "format"))
+
+
+@st.composite
+def h13_words_restated(draw: st.DrawFn, verifier: str) -> Case:
+    """``#### 4 (four)``: the amount restated in English words is paid; another number in
+    the words (``#### 4 (five)``) is not."""
+    from verifiers.number_words import number_words
+
+    n = draw(st.integers(0, 10**5))
+    other = draw(st.integers(0, 10**5))
+    form = draw(st.sampled_from(["#### {}", "The answer is {}.", "<answer>{}</answer>"]))
+    words = number_words(other if other != n and draw(st.booleans()) else n)
+    same = words == number_words(n)
+    words = draw(st.sampled_from([words, words.capitalize(), words.replace(" ", "-")]))
+    return Case(draw(st.sampled_from(REASONING)) + form.format(f"{n} ({words})"), str(n),
+                "paid" if same else "not_paid", ("h13_words_restated", f"same={same}", verifier))
+
+
+# Markup that draws nothing, between two digits: the number reads as one.
+H13_NOTHING = ["<!-- -->", "<!---->", "<span></span>", "<b></b>", "<!-- x -->", "<i></i><!-- -->"]
+
+
+@st.composite
+def h13_nothing_inside_number(draw: st.DrawFn, verifier: str) -> Case:
+    """``44<!-- -->27`` renders 4427 (paid for 4427); ``44<!-- 5 -->27`` hides a digit (not
+    paid)."""
+    n = draw(st.integers(10, 10**7))
+    digits = str(n)
+    cut = draw(st.integers(1, len(digits) - 1))
+    hides = draw(st.booleans())
+    nothing = "<!-- 5 -->" if hides else draw(st.sampled_from(H13_NOTHING))
+    value = digits[:cut] + nothing + digits[cut:]
+    form = draw(st.sampled_from(["#### {}", "The answer is {}.", r"$\boxed{{{}}}$"]))
+    return Case(form.format(value), digits, "not_paid" if hides else "paid",
+                ("h13_nothing_inside", f"nothing={nothing!r}", verifier))
+
+
+H13_CHECK_LEADS = ["So $\\boxed{{{a}}}$, since ${c} = {a}$.",
+                   "$\\boxed{{{a}}}$\n\n**Verification:** ${c} = {a}$ \u2713",
+                   "The answer is $\\boxed{{{a}}}$.\n\nCheck: ${c} = {a}$."]
+
+
+@st.composite
+def h13_check_tail(draw: st.DrawFn) -> Case:
+    """A check whose result is the answer written whole (a radical, a fraction, a tuple) is
+    paid; a check that equates a different plain number with the answer is not."""
+    k, m = draw(st.integers(2, 9)), draw(st.sampled_from([2, 3, 5, 6, 7]))
+    kind = draw(st.sampled_from(["radical", "fraction", "tuple", "wrong"]))
+    if kind == "radical":
+        a, c, gold = f"{k}\\sqrt{{{m}}}", f"\\sqrt{{{k * k * m}}}", f"\\sqrt{{{k * k * m}}}"
+    elif kind == "fraction":
+        p, q = sorted(draw(st.lists(st.integers(1, 30), min_size=2, max_size=2, unique=True)))
+        g = __import__("math").gcd(p, q)
+        a, c, gold = f"\\frac{{{p // g}}}{{{q // g}}}", f"\\frac{{{p * m}}}{{{q * m}}}", f"{p // g}/{q // g}"
+    elif kind == "tuple":
+        a, c, gold = f"({k}, {m})", "(x, y)", f"({k},{m})"
+    else:
+        a, gold = str(k), str(k)
+        c = str(draw(st.integers(10, 99)))
+    text = draw(st.sampled_from(H13_CHECK_LEADS)).format(a=a, c=c)
+    return Case(text, gold, "not_paid" if kind == "wrong" else "paid", ("h13_check", kind))
+
+
+H13_FUNCTIONS = ["log", "ln", "sin", "cos", "exp", "gcd", "max", "det", "arctan", "lg"]
+H13_NEAR = ["somewhere near", "near", "close to", "in the vicinity of", "in the ballpark of"]
+
+
+@st.composite
+def h13_function_or_near(draw: st.DrawFn) -> Case:
+    """``$\\log \boxed{3}$`` states log 3; ``It's somewhere near 95.`` states no value: never
+    paid."""
+    n = draw(st.integers(1, 10**5))
+    if draw(st.booleans()):
+        fn = draw(st.sampled_from(H13_FUNCTIONS))
+        space = draw(st.sampled_from([" ", "  ", "\\,", "\\ "]))
+        text = f"$\\{fn}{space}\\boxed{{{n}}}$"
+        return Case(draw(st.sampled_from(REASONING)) + text, str(n), "not_paid", ("h13_fn", fn))
+    near = draw(st.sampled_from(H13_NEAR))
+    subject = draw(st.sampled_from(["It's", "The total is", "So it is", "It comes out"]))
+    return Case(f"{draw(st.sampled_from(REASONING))}{subject} {near} {n}.", str(n), "not_paid",
+                ("h13_near", near))
+
+
+_H13_COMMITS = {k: MATH_COMMITS[k] for k in ("boxed_dollar", "hashes", "the_answer_is")}
+H13_PROPERTIES: list[Property] = (
+    [Property(f"h13_{v}_lead_in_words", v, h13_lead_in_words(v), 200) for v in ("math", "gsm8k")]
+    + [Property(f"h13_{v}_values_after", v, h13_values_after(_H13_COMMITS, v), 200)
+       for v in ("math", "gsm8k")]
+    + [Property("h13_format_empty_math", "format", h13_empty_math_tag(), 100)]
+    + [Property("h13_math_check_tail", "math", h13_check_tail(), 150)]
+    + [Property("h13_math_function_or_near", "math", h13_function_or_near(), 150)]
+    + [Property(f"h13_{v}_words_restated", v, h13_words_restated(v), 100)
+       for v in ("math", "gsm8k")]
+    + [Property(f"h13_{v}_nothing_inside_number", v, h13_nothing_inside_number(v), 100)
+       for v in ("math", "gsm8k")]
+)

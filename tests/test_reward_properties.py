@@ -43,6 +43,13 @@ def _property_test(prop: Property) -> Callable[..., None]:
 for _prop in PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
 
+# h13: issue 30 round 2 (lead-in words, values and scale words after the answer, retractions,
+# empty math in a tag): generated in ``reward_grammar.H13_PROPERTIES``.
+from reward_grammar import H13_PROPERTIES  # noqa: E402
+
+for _prop in H13_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
 
 # One shortest example of each class the census found after issue 30 (helper h10): each
 # failed on main before the fix, and each neighbour that must still pay stays paid.

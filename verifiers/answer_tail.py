@@ -44,7 +44,7 @@ _APPROX_AFTER_RE = re.compile(
     r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less|or\s+(?:higher|lower|greater|"
     # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
     r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|min|"
-    r"minimum|upper\s+bound|lower\s+bound)(?![A-Za-z])",
+    r"minimum|tops|upper\s+bound|lower\s+bound|upwards\s+of)(?![A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -65,6 +65,7 @@ _RETRACT_RE = re.compile(
     r"i\s+(?:made|make)\s+an?\s+(?:mistake|error)|i\s+was\s+wrong|correction\b|"
     r"(?:answer|result|total)\s+(?:is|was)\s*(?:not|n't|wrong|incorrect)\b|"
     r"on\s+second\s+thought|let\s+me\s+(?:redo|reconsider)|never\s*mind|oops|"
+    r"just\s+kidding|j/?k\b|(?:was|is)\s+a\s+typo|typo\b|incorrect[oa]\b|falsch\b|faux\b|"
     r"hmm+,?\s+no\b|could\s+be\s+wrong|maybe\s+(?:it'?s\s+|it\s+is\s+)?(?=\$|\\\(|\\boxed|[-+]?\d)|unless\s+(?:it|the\s+\w+|this|that|x)\b|if\s+not,|"
     r"(?:could|might|may|can)\s+(?:also|instead|even)\s+be\b|actually,?\s+(?=\$|\\\(|\\boxed|[-+]?\d)|"
     # other languages: French, German, Spanish, Chinese ("not right", "wrong", "should be")
@@ -166,7 +167,10 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
 # operations, ordinals as denominators): "\\boxed{5} lakh" is 500000, "\\boxed{5} squared" 25.
 # Not "dozen" or "score": "how many dozen" is answered "5 dozen", a count in that unit.
 _SCALE_AFTER_RE = re.compile(
-    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|"
+    r"(?:[²³¹⁰⁴-⁹]|(?:lakhs?|crores?|grand|squared|cubed|doubled|factorial|"
+    # other languages' scale words: "2 millones", "98 Millionen", "3 milliards"
+    r"mill(?:ones?|ions?|ionen|iarden?|iards?|i\u00f3n|ion)|bill(?:ones?|ionen)|mil|tausend|"
+    r"mille|milhares|milh(?:\u00f5es|\u00e3o|oes|ao)|"
     r"tripled|quadrupled|halved|(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|"
     r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)tie|"
     r"hundred|thousand|million|billion)ths|halves|thirds|quarters)\b)",
@@ -219,6 +223,31 @@ _TAIL_VALUE_RE = re.compile(
 )
 
 
+# Values the tail reads besides ``_TAIL_VALUE_RE`` (only there: before the answer, "Case
+# III" or "drei Schritte" is prose). A Roman numeral of two or more letters in one case
+# ("IV", "vii"; a circled or Roman-numeral character reads as these after NFKC), a lone "V"
+# or "X" on its own line or ending the tail (not "= X", a name), and the number words two
+# to ten of the languages a policy writes (a closed list; "due", "un", "uno", "eins", "one"
+# are left out: words of English prose or articles).
+_FOREIGN_NUMBER_WORDS = (
+    "dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|deux|trois|quatre|cinq|sept|huit|neuf|"
+    "dix|zwei|drei|vier|f\u00fcnf|funf|sechs|sieben|acht|neun|zehn|tr\u00eas|quatro|sete|oito|"
+    "nove|dez|tre|quattro|cinque|sette|otto|dieci|"
+    + _seen(
+        "\u0434\u0432\u0430|\u0442\u0440\u0438|\u0447\u0435\u0442\u044b\u0440\u0435|"
+        "\u043f\u044f\u0442\u044c|\u0448\u0435\u0441\u0442\u044c|\u0441\u0435\u043c\u044c|"
+        "\u0432\u043e\u0441\u0435\u043c\u044c|\u0434\u0435\u0432\u044f\u0442\u044c|"
+        "\u0434\u0435\u0441\u044f\u0442\u044c"
+    )
+)
+_TAIL_EXTRA_VALUE_RE = re.compile(
+    r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
+    r"(?m:^[ \t]*[VXvx][ \t.]*$)|(?<![=\\])(?<!= )\b[VX]\b(?=[\s.!]*\Z))|"
+    rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
+    re.IGNORECASE,
+)
+
+
 # "cm^2", "m^{3}", "x^\circ": the digit of a unit's power is dressing, no value.
 _UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
@@ -229,9 +258,20 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
     sentences are cut as the values are met."""
     keys: set[str] | None = None  # read only when the tail holds a value (most hold none)
     sentence_start, sentence_stop, checked = -1, -1, False
-    for m in _TAIL_VALUE_RE.finditer(rest):
+    skip_until = -1
+    for m in _tail_values(rest):
         if keys is None:
             keys = {k for a in answers for k in _value_keys(a)}
+        if m.start() < skip_until:
+            continue
+        if keys and m.group(0)[:1].isalpha():
+            # a run of number words restating the answer: "21 (twenty-one)"
+            lead = _ONE_BEFORE_RE.search(rest, max(0, m.start() - 8), m.start())  # "one hundred"
+            run = _NUMBER_WORD_RUN_RE.match(rest, m.start() if lead is None else lead.start())
+            spelled = None if run is None else read_number_words(run.group(0))
+            if spelled is not None and not keys.isdisjoint(_value_keys(str(spelled))):
+                skip_until = run.end()  # type: ignore[union-attr]
+                continue
         if _UNIT_POWER_RE.search(rest, max(0, m.start() - 8), m.start()):
             continue
         if m.start() >= sentence_stop:
@@ -251,6 +291,23 @@ def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
             continue
         return rest[max(sentence_start, m.start() - 20) : m.end() + 20].strip()
     return None
+
+
+_NUMBER_WORD_RUN_RE = re.compile(
+    rf"(?:{_NUMBER_WORDS}|one|and|a)\b(?:[ \t-]+(?:{_NUMBER_WORDS}|one|and)\b)*", re.IGNORECASE
+)
+
+
+_ONE_BEFORE_RE = re.compile(r"\b(?:one|a)[ \t-]+\Z", re.IGNORECASE)
+
+
+def _tail_values(rest: str) -> list[re.Match[str]]:
+    """The values of a tail in order: ``_TAIL_VALUE_RE``'s and ``_TAIL_EXTRA_VALUE_RE``'s."""
+    found = list(_TAIL_VALUE_RE.finditer(rest))
+    extra = list(_TAIL_EXTRA_VALUE_RE.finditer(rest))
+    if not extra:
+        return found
+    return sorted(found + extra, key=lambda m: m.start())
 
 
 _NOT_EQUAL_BEFORE_RE = re.compile(r"(?:\\neq?(?![A-Za-z])|\\not\s*=|\u2260|!=|=/=)[\s${]*\Z")
@@ -275,6 +332,12 @@ def _sentence_start(text: str, pos: int) -> int:
     return max(0, pos - 400) if m is None else m.end()
 
 
+# Around a check's result: spacing, math delimiters, bold, a final period, a check mark.
+_CHECK_DRESSING_RE = re.compile(
+    r"\A(?:\s|[$*]|\\[(\[])+|(?:\s|[.$*]|\\[)\]]|\\checkmark|[\u2713\u2714\u2705])+\Z"
+)
+
+
 def _is_check(sentence: str, keys: set[str]) -> bool:
     """Whether ``sentence`` is a check whose result is the answer: its last side, after its
     last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``), and every other side that is
@@ -284,7 +347,11 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     sides = sentence.split("=")
     result = _clean(sides[-1].strip(" \t$*()"))
     values = _TAIL_VALUE_RE.findall(result)
-    if len(values) != 1 or keys.isdisjoint(_value_keys(values[0])):
+    # a result written as the answer is written, whole: "\sqrt{50} = 5\sqrt{2}", "(x, y) =
+    # (6, 7)" (a tuple, radical or fraction holds several values; compared as text, exactly)
+    whole = _CHECK_DRESSING_RE.sub("", sides[-1])
+    same = 0 < len(whole) <= MAX_LINE_CHARS and whole.replace(" ", "").lower() in keys
+    if not same and (len(values) != 1 or keys.isdisjoint(_value_keys(values[0]))):
         return False
     for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
         value = _arithmetic_side(side)
@@ -302,6 +369,9 @@ _ARITH_TAIL_RE = re.compile(r"[-(\s]*\d[\d.\s+\-*/()]*\Z")
 _ARITH_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/()]))")
 
 
+_PROSE_WORD_END_RE = re.compile(r"(?:\A|[\s:(,])[A-Za-z]{2,}\Z")
+
+
 def _arithmetic_side(side: str) -> Fraction | None:
     """The value of the plain arithmetic that ends ``side`` of a check, or None when it is
     not plain arithmetic (a variable, a function, a power) or cannot be evaluated."""
@@ -314,7 +384,11 @@ def _arithmetic_side(side: str) -> Fraction | None:
     if m is None:
         return None
     lead = side[: m.start()].rstrip()
-    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'"):
+    # a word of prose before a space leads the arithmetic ("since 7 = 5" equates 7 with the
+    # answer); a letter or command glued to it is a variable or function ("x + 2", "f(3)")
+    spaced = len(lead) < m.start() or side[m.start() : m.start() + 1].isspace()
+    prose_lead = spaced and _PROSE_WORD_END_RE.search(lead) is not None
+    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'") and not prose_lead:
         return None
     tokens = []
     pos = m.start()
@@ -435,13 +509,18 @@ _CLOSED_HEAD_RE = re.compile(
 # an approximation, an alternative ("or"), a value word.
 _OWN_PROSE_RE = re.compile(
     r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
-    r"in\s+(?:the\s+)?case|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
+    r"in\s+(?:the\s+)?case|in\s+(?:most|many|some|general|the\s+(?!same\b)\w+)\s+cases?|"
+    r"usually|typically|generally|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
     r"the\s+(?:first|second|other)|[a-z])\b|"
     r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
     r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
     r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
     r"over|under|beyond)|"
-    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*)\b|"
+    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
+    # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Russian)
+    r"se|jika|kalau|apabila|e\u011fer|als|wanneer|je\u015bli|je\u017celi|"
+    + _seen("\u0435\u0441\u043b\u0438")
+    + r")\b|"
     r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
     re.IGNORECASE,
 )
@@ -553,6 +632,9 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     if not _prose_ok(inner):
         return False
     if keys and not keys.isdisjoint(_value_keys(inner)):
+        return True
+    spelled = read_number_words(inner)  # "\boxed{21} (twenty-one)": the answer in words
+    if spelled is not None and keys and not keys.isdisjoint(_value_keys(str(spelled))):
         return True
     words = inner.split()
     if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):

@@ -274,6 +274,12 @@ _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 _REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
 
 
+# Between two digits: a comment holding no digit, or an element with no content.
+_NOTHING_BETWEEN_DIGITS_RE = re.compile(
+    r"(?<=\d)(?:<!--(?:(?!-->)[^\d<>]){0,100}-->|<([A-Za-z]\w{0,20})(?:\s[^<>\d]{0,200})?></\1>)+(?=\d)"
+)
+
+
 def _markup_to_space(m: re.Match[str]) -> str:
     words = m.group("words")
     if words is None:
@@ -309,6 +315,10 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
                     text = after.sub(word, before.sub(as_word, text))
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
+    if "<" in text:
+        # "44<!-- -->27", "270<span></span>5" render one number: what draws nothing between
+        # two digits reads as nothing, not as a space (a digit inside is a hidden value: below)
+        text = _NOTHING_BETWEEN_DIGITS_RE.sub("", text)
     forms = hidden_forms_in(text, tex_comments)
     if forms:
         text, hidden_here = without_hidden(text, forms)

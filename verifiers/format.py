@@ -117,7 +117,9 @@ _INVISIBLE_LATEX_RE = re.compile(
     # a rule of zero width or zero height (\rule[raise]{width}{height}) draws nothing
     r"rule\s*(?:\[[^\]]{0,50}\])?\s*(?:\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\}\s*\{[^{}]{0,50}\}|"
     r"\{[^{}]{0,50}\}\s*\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\})|"
-    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|[*_`~$#{}\\]"
+    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|"
+    # math delimiters "\(\)", "\[\]" and the macros that expand to nothing ("$\empty$")
+    r"\\[()\[\]]|\\(?:empty|relax)(?![A-Za-z])|[*_`~$#{}\\]"
 )
 
 

@@ -77,6 +77,7 @@ from verifiers.answer_commitments import (
     _APPROX_BEFORE_RE,
     _BOX_RE,
     _BRACE_RE,
+    _LABEL_RE,
     _WORD_RE,
     MAX_BOX_CHARS,
     MAX_COMMITMENTS,
@@ -100,7 +101,9 @@ from verifiers.answer_tail import (
     _LONE_VARIABLE_RE,
     _OPERATOR_AFTER_RE,
     _RETRACT_RE,
+    _SCALE_AFTER_RE,
     _SENTENCE_END_RE,
+    _TAIL_EXTRA_VALUE_RE,
     _TAIL_VALUE_RE,
     _UNIT_POWER_RE,
     MAX_LINE_CHARS,
@@ -115,6 +118,7 @@ from verifiers.answer_tail import (
 )
 from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
@@ -145,7 +149,8 @@ _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
-    r"less\s+than|over|under|up\s+to))\s*(?:\$\s*)?\Z",
+    r"less\s+than|over|under|up\s+to|near|close\s+to|in\s+the\s+(?:region|vicinity|"
+    r"neighbou?rhood|ballpark)\s+of))\s*(?:\$\s*)?\Z",
     re.IGNORECASE,
 )
 _APPROX_START_RE = re.compile(
@@ -218,7 +223,12 @@ _GLUED_AFTER_RE = re.compile(
 # "0.\boxed{5}", "2^\boxed{5}"), or after an operator ("-\boxed{5}", "6 - \boxed{5}").
 _GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
 # (not "*": "**Answer:** \boxed{5}" is bold)
-_OPERATOR_BEFORE_RE = re.compile(r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac))[ \t]*\Z")
+# (a function applied to the box states its value: "$\log \boxed{3}$")
+_OPERATOR_BEFORE_RE = re.compile(
+    r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac|log|ln|lg|exp|sin|cos|tan|cot|sec|csc|"
+    r"arcsin|arccos|arctan|sinh|cosh|tanh|det|gcd|lcm|max|min|deg|dim|ker|arg|Pr)(?![A-Za-z]))"
+    r"[ \t]*\Z"
+)
 # Commands whose braces may hold the final box: styling, never a value or a visibility.
 _WRAPPER_RE = re.compile(
     r"\\(?:text|textbf|mathbf|bm|boldsymbol|mathrm|underline|displaystyle|large|Large|"
@@ -422,6 +432,64 @@ def _approx_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
+# Between an answer lead-in ("The answer is", "Ответ:", "答案是") and its value on the same
+# sentence: an allow-list. Nothing, markup and spacing, a few adverbs that do not change the
+# value, and math that runs on into the value ("the answer is $3! \times 5! = \boxed{720}$").
+# Any other word ("twice", "minus", "the reciprocal of", "menos", "负", "almeno") scales,
+# negates or bounds the value the lead-in commits to.
+_LEAD_IN_FILLER_RE = re.compile(
+    r"(?:\s|[:\uff1a,*_~\u20ac\u00a3\u00a5\u20b9]|\\\$|\$\$?|\\\(|\\\[|\\[,;:! ]|\\q?quad(?![A-Za-z])|"
+    r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
+    r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
+    r"precisely|still|only|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
+    r"option|choice)\b)*"
+    r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
+    re.IGNORECASE,
+)
+_LEAD_IN_STOP_RE = re.compile(r"[.!?\u3002]\$?(?=\s|$)|\n\s*\n")
+# A word that commits again inside the gap ("the answer is the sum, which is $\boxed{5}$"):
+# only what follows the last one is read as the gap.
+_RECOMMIT_RE = re.compile(
+    r"\b(?:is|are|be|equals|namely|gives?|get|becomes)\b|=|\\in(?![A-Za-z])", re.IGNORECASE
+)
+
+
+# In an unboxed closing sentence a copula commits too: "So the total is almeno 99." bounds
+# the value as "The answer is almeno 99." does.
+_COPULA_RE = re.compile(
+    r"\b(?:is|are|was|were|equals|es|est|ist|\u00e9|\u00e8|adalah)\b(?!\s+(?:not|no)\b)|"
+    r"[:=\u662f\u4e3a]",
+    re.IGNORECASE,
+)
+
+
+# One to four words (any script) with spacing and opening math or bold around them.
+_WORDS_ONLY_RE = re.compile(r"[\s*$~\u2212-]*(?:[^\W\d_]+[\s*$~\u2212-]*){1,4}|[\s$]*[\u2212-][\s$]*")
+
+
+def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) -> tuple[str, str] | None:
+    """Why the words between the last answer lead-in (``lead_re``) of the value's sentence
+    and the value starting at ``start`` are no allow-listed filler, or None (no lead-in
+    there: fine)."""
+    window = max(0, start - 300)
+    last = None
+    for last in lead_re.finditer(text, window, start):  # noqa: B007 - the last one
+        pass
+    if last is None:
+        return None
+    gap = text[last.end() : start]
+    if _LEAD_IN_STOP_RE.search(gap):
+        return None
+    again = None
+    for again in _RECOMMIT_RE.finditer(gap):  # noqa: B007 - the last one
+        pass
+    if lead_re is _COPULA_RE and not _WORDS_ONLY_RE.fullmatch(gap, again.end() if again else 0):
+        return None  # after a copula, math or a clause is a derivation; only words qualify
+    if _LEAD_IN_FILLER_RE.fullmatch(gap) or (again and _LEAD_IN_FILLER_RE.fullmatch(gap, again.end())):
+        return None
+    return MALFORMED, f"words between the answer's lead-in and its value: {gap.strip()[:40]!r}"
+
+
 # --- the rule -------------------------------------------------------------------------------
 
 
@@ -456,6 +524,19 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
     return None
 
 
+# An integer amount followed by the same amount in English words, in parentheses.
+_WORDS_RESTATED_RE = re.compile(r"(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\(\s*([A-Za-z][A-Za-z \-]{0,80}?)\s*\)")
+_DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
+# In a line's amount after its number: another value (a Roman numeral, a number word of
+# another language, or an English number word below a hundred: "#### 26 / two").
+_LINE_EXTRA_VALUE_RE = re.compile(
+    _TAIL_EXTRA_VALUE_RE.pattern + r"|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety)\b",
+    re.IGNORECASE,
+)
+
+
 def _finish(
     text: str,
     answer: str,
@@ -475,6 +556,11 @@ def _finish(
         answer = _clean(content) if why is None else answer
     if not answer:
         return FinalAnswer(None, source, end, None)
+    restated = _WORDS_RESTATED_RE.fullmatch(answer)
+    if restated is not None and read_number_words(restated.group(2)) == int(
+        restated.group(1).replace(",", "")
+    ):
+        answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
     problem = None
     if _approximate(answer):
         problem = (HEDGED, "an approximate answer")
@@ -482,6 +568,17 @@ def _finish(
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):
         problem = (HEDGED, "the answer takes itself back")
+    # (a box's scale word is read by the comparator: "\boxed{5 squared}" is wrong)
+    if problem is None and source != "boxed" and any(_SCALE_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
+        problem = (MALFORMED, "a word in the answer scales its number")  # "#### 2 millones"
+    if problem is None and source in ("####", "answer_is"):
+        # "#### 1 / II", "The answer is 5 o nueve": a line's amount holds one value
+        digit = re.search(r"\d", answer)
+        extra = None if digit is None else _LINE_EXTRA_VALUE_RE.search(answer, digit.end())
+        if extra is not None:
+            problem = (HEDGED, f"another value in the answer: {extra.group(0)!r}")
+        elif any(_APPROX_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
+            problem = (HEDGED, "a bound after the answer's number")  # "#### 8 tops"
     if problem is None and _BOX_RE.search(answer):
         problem = (HEDGED, "a box inside the answer, next to other text")
     alternatives: tuple[str, ...] = ()
@@ -570,7 +667,7 @@ def final_answer(text: str) -> FinalAnswer:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
         earlier = _paragraph_values(text, start)
         found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
-        inside = None if found.problem else _box_in_expression(text, start, end)
+        inside = None if found.problem else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
         return found
@@ -643,6 +740,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
     head = text[_sentence_start(text, start) : start]
     line_start = text.rfind("\n", 0, start) + 1
+    gap = _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
+    if gap is not None:
+        return gap
     foreign = _foreign_words(text, line_start, start)
     if foreign is not None:
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
