@@ -273,6 +273,14 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
+# TrainConfig fields that shape an evaluation (python -m policy_opt.evaluate); its flags are these, with the
+# trainer's help texts and defaults.
+EVAL_FIELDS = ("env", "module", "path", "model", "eval_prompts", "eval_k", "max_new_tokens", "max_turns",
+               "temperature", "top_p", "seed", "dtype", "device", "engine", "vllm_tp",
+               "vllm_url", "vllm_gpu_memory", "threads", "flush_denormal", "env_workers")
+EVAL_DEFAULT_OUT = "runs/eval"
+
+
 def build_parser(prog: str = "python -m policy_opt.train", *,
                  fields: tuple[str, ...] | None = None,
                  description: str = "Train a policy with GRPO, Dr.GRPO or GSPO on a "

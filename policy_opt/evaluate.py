@@ -35,12 +35,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# TrainConfig fields that shape an evaluation; the command's flags are these, with the
-# trainer's help texts and defaults.
-EVAL_FIELDS = ("env", "module", "path", "model", "eval_prompts", "eval_k", "max_new_tokens", "max_turns",
-               "temperature", "top_p", "seed", "dtype", "device", "engine", "vllm_tp",
-               "vllm_url", "vllm_gpu_memory", "threads", "flush_denormal", "env_workers")
-DEFAULT_OUT = "runs/eval"
+from policy_opt.config import EVAL_DEFAULT_OUT as DEFAULT_OUT
+from policy_opt.config import EVAL_FIELDS
 
 
 def resolve_model(name: str) -> tuple[str, str | None]:

@@ -53,8 +53,8 @@ def _train_config(argv: Sequence[str]) -> Any:
 
 
 def _eval_config(argv: Sequence[str]) -> Any:
-    from policy_opt.config import build_parser, parse_values
-    from policy_opt.evaluate import DEFAULT_OUT, EVAL_FIELDS
+    from policy_opt.config import EVAL_DEFAULT_OUT as DEFAULT_OUT
+    from policy_opt.config import EVAL_FIELDS, build_parser, parse_values
 
     parser = build_parser("python -m policy_opt.evaluate", fields=EVAL_FIELDS)
     parser.add_argument("--out", default=DEFAULT_OUT)
