@@ -1,7 +1,7 @@
 r"""How a commitment is read (boxes, ``<answer>`` tags, "answer is" clauses), what may stand
 ``before`` final on its line (``_hedge_before``, ``_alternative_before``), and the earlier
 commitments of the final paragraph (``_paragraph_values``, ``commitments_before``, labels,
-``_MathDepth``) -- the ``box``, ``answer_clause``, ``before`` and ``paragraph`` rules of the
+``_runs_on``) -- the ``box``, ``answer_clause``, ``before`` and ``paragraph`` rules of the
 grammar in ``verifiers.math_extract``. Moved out of it unchanged (issue 30)."""
 
 from __future__ import annotations
@@ -572,23 +572,39 @@ _LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntw
                 "الجواب", "उत्तर")
 
 
-class _MathDepth:
-    """Whether math opened after a position is still open at the end of ``head``: a clause
-    whose math holds the final answer ("the answer is $3! \\times 5! = \\boxed{720}$").
-    Positions are asked in increasing order; each character is counted once."""
+_MATH_TOKEN_RE = re.compile(r"\\\$|\$\$|\$|\\[()\[\]]")
+_MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 
-    _TOKENS = ("$", "\\$", "\\(", "\\)", "\\[", "\\]")
 
-    def __init__(self, head: str) -> None:
-        self.head, self.at = head, 0
-        self.rest = [head.count(t) for t in self._TOKENS]
+def _open_math_at(text: str, lo: int, hi: int) -> int | None:
+    """Where the math span still open at ``hi`` opened (scanning from ``lo``), or None. One
+    pass over the delimiters: an empty span (``${}$``, ``$\\,{}$``) closes before ``hi``
+    and holds nothing open, whatever its parity looks like with one delimiter cut off."""
+    opening: tuple[str, int] | None = None
+    for m in _MATH_TOKEN_RE.finditer(text, lo, hi):
+        token = m.group()
+        if token == "\\$":  # a dollar sign, no delimiter
+            continue
+        if opening is None:
+            opening = (token, m.start()) if token in _MATH_CLOSERS else None
+        elif token == _MATH_CLOSERS[opening[0]]:
+            opening = None
+    return None if opening is None else opening[1]
 
-    def runs_on(self, pos: int) -> bool:
-        piece = self.head[self.at : pos]
-        self.rest = [r - piece.count(t) for r, t in zip(self.rest, self._TOKENS)]
-        self.at = pos
-        dollars, escaped, opens, closes, d_opens, d_closes = self.rest
-        return (dollars - escaped) % 2 == 1 or opens > closes or d_opens > d_closes
+
+# Between a clause and the math that holds the final answer: no sentence end, no value.
+_CLAUSE_BREAK_RE = re.compile(r"[.!?\u3002](?=\s|$)|\n\s*\n")
+
+
+def _runs_on(text: str, clause_end: int, math_open: int | None) -> bool:
+    """Whether the clause ending at ``clause_end`` leads into the math span opened at
+    ``math_open`` that holds the final answer ("the answer is $3! \\times 5! =
+    \\boxed{720}$"): that span opens after the clause, and nothing between them ends a
+    sentence or offers a value ("The answer is 7. $x = \\boxed{5}$" offers 7)."""
+    if math_open is None or math_open < clause_end:
+        return False
+    between = text[clause_end:math_open]
+    return _CLAUSE_BREAK_RE.search(between) is None and _TAIL_VALUE_RE.search(between) is None
 
 
 _CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
@@ -635,14 +651,19 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
     # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
     # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
     # derivation, and "points/answer = 48" no clause.
-    open_math = _MathDepth(text[para_start : max(para_start, _before_openings(text, start))])
+    math_open = _open_math_at(text, para_start, start)
     labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
+    labels = []
     for count, m in enumerate(_LABEL_RE.finditer(head) if labelled else ()):
         if count > 2 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
-        if not _opens_clause(head, m) or open_math.runs_on(m.end()):
+        labels.append(m)
+    for k, m in enumerate(labels):
+        if not _opens_clause(head, m) or _runs_on(text, para_start + m.end(), math_open):
             continue
-        clause = _read_clause(head, m.end())
+        # a clause ends where the next lead-in starts ("Ответ: 7 ${ }$ The final answer is")
+        stop = labels[k + 1].start() if k + 1 < len(labels) else len(head)
+        clause = _read_clause(head[m.start() : min(stop, m.end() + MAX_BOX_CHARS)], m.end() - m.start())
         if clause is None:
             continue
         # (a GSM8K calculator note "<<8=8>>" is no side)

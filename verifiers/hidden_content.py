@@ -15,6 +15,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from verifiers.latex_commands import RENDERING_COMMANDS
+
 __all__ = ["MAX_HIDDEN_FORMS", "TEX_COMMENT", "hidden_forms_in", "holds_value", "without_hidden"]
 
 #
@@ -149,6 +151,21 @@ _HIDDEN_FORMS = {
     # ("60 % of the profits" too: a number, a space, the sign and "of" or a copula)
     "math_comment": (r"(?<![\\\d])(?!(?<=\d )% ?(?:of|were|are|is|was)\b)%", ("%",)),
     "tex_comment": (r"(?<![\\\d\s])[ \t]*%|^[ \t]*%", ("%",)),
+    # content moved over other content or off the page: a negative space, a raise or move
+    # ("$\kern-100em{The answer is 7.}$", "\llap{7}\hspace{-50em}")
+    "shift": (
+        r"\\(?:kern|mkern|hskip|mskip|hspace\*?|mspace|hglue)[ \t]*\{?[ \t]*-|"
+        r"\\(?:raise|lower|moveleft|moveright)(?![A-Za-z])|"
+        r"(?:\\(?:!|neg(?:thin|med|thick)space(?![A-Za-z]))[ \t]*){4,}",
+        ("kern", "skip", "space", "raise", "lower", "move", "glue", "\\!"),
+    ),
+    # the allow-list: a command not known to typeset its argument in place, with an argument
+    # (``\mathtip{}{7}``, ``\href{The answer is 7.}{}``, ``\unicode{55}``, ``\toggle{7}{5}``)
+    "unlisted": (
+        rf"\\(?-i:(?!{_trie_regex(sorted(RENDERING_COMMANDS))}(?![A-Za-z]))[A-Za-z]+)\*?"
+        r"(?=[ \t]*(?:\[[^\[\]\n]{0,100}\][ \t]*)?[{\d])",
+        ("\\",),
+    ),
 }
 
 
@@ -438,7 +455,10 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
         if text[line_start : m.start()].strip():
             return None
         tail = _link_tail_end(text, end, inline=False)
-        return None if tail is None else (m.start(), tail, True)
+        if tail is None:  # "[x]: url "7" \boxed{5}": a definition to some renderers, text to others
+            line_end = text.find("\n", end)
+            return m.start(), len(text) if line_end < 0 else line_end, False
+        return m.start(), tail, True
     if kind == "md_link":  # [text](url "title"): the text renders, the rest does not
         tail = _link_tail_end(text, end, inline=True)
         if tail is None:
@@ -454,6 +474,10 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
         return m.start(), _color_end(text, m), True
     if kind == "phantom":
         return m.start(), _group_end(text, end), True
+    if kind == "shift":  # what it moves may cover anything on its line, on either side
+        return text.rfind("\n", 0, m.start()) + 1, _enclosing_end(text, end), False
+    if kind == "unlisted":
+        return m.start(), _unlisted_arguments_end(text, end), False
     if kind == "math_comment":  # "%" in math mode comments out the rest of its line
         span_end = _in_math_span(text, m.start(), ctx.spans)
         if span_end is None:
@@ -466,6 +490,22 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
     # tex_comment
     close = text.find("\n", end)
     return m.start(), len(text) if close < 0 else close, True
+
+
+_UNLISTED_ARGUMENT_RE = re.compile(r"[ \t]*(?:\[[^\[\]\n]{0,100}\]|\{|\d)")
+_MAX_UNLISTED_ARGUMENTS = 9  # TeX's most
+
+
+def _unlisted_arguments_end(text: str, i: int) -> int:
+    """End of the arguments that an unlisted command at ``i`` may take: the brace groups,
+    ``[..]`` options and single digits right after it (at most nine)."""
+    for _ in range(_MAX_UNLISTED_ARGUMENTS):
+        arg = _UNLISTED_ARGUMENT_RE.match(text, i)
+        if arg is None:
+            break
+        last = arg.group()[-1]
+        i = _group_end(text, arg.end() - 1) if last == "{" else arg.end()
+    return i
 
 
 def _color_end(text: str, m: re.Match[str]) -> int:
