@@ -22,6 +22,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 
+from verifiers.answer_commitments import _LABEL_RE
 from verifiers.countdown import countdown_check
 from verifiers.format import format_check
 from verifiers.gsm8k import gsm8k_check
@@ -1407,5 +1408,181 @@ H13_PROPERTIES: list[Property] = (
     + [Property(f"h13_{v}_words_restated", v, h13_words_restated(v), 100)
        for v in ("math", "gsm8k")]
     + [Property(f"h13_{v}_nothing_inside_number", v, h13_nothing_inside_number(v), 100)
+       for v in ("math", "gsm8k")]
+)
+
+
+# ---------------------------------------------------------------------------------------
+# h16 (issue 30, round 3): what stands before and beside the final commitment
+# ---------------------------------------------------------------------------------------
+
+# Letters of many scripts: an earlier answer's label is a random word of one of them, so no
+# word list can be what refuses it. (Digits and numeral characters are left out: a label
+# holds none; CJK draws from common characters that are no numerals.)
+H16_SCRIPTS = {
+    "latin": "abcdefghijklmnopqrstuvwxyz\u00e5\u00e4\u00f6\u00f8\u00e6\u00e9\u00e8\u00fc\u015f\u011f\u0131\u00e7\u0142\u0144\u015b\u017a\u017c\u0151\u0171",
+    "cyrillic": "\u0430\u0431\u0432\u0433\u0434\u0435\u0436\u0437\u0438\u0439\u043a\u043b\u043c\u043d\u043e\u043f\u0440\u0441\u0442\u0443\u0444\u0445\u0446\u0447\u0448\u0449\u044b\u044d\u044e\u044f",
+    "greek": "\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6\u03b7\u03b8\u03b9\u03ba\u03bb\u03bc\u03bd\u03be\u03bf\u03c0\u03c1\u03c3\u03c4\u03c5\u03c6\u03c7\u03c8\u03c9\u03ac\u03ad\u03ae\u03af\u03cc\u03cd\u03ce",
+    "hebrew": "\u05d0\u05d1\u05d2\u05d3\u05d4\u05d5\u05d6\u05d7\u05d8\u05d9\u05db\u05dc\u05de\u05e0\u05e1\u05e2\u05e4\u05e6\u05e7\u05e8\u05e9\u05ea",
+    "arabic": "\u0627\u0628\u062a\u062b\u062c\u062d\u062e\u062f\u0630\u0631\u0632\u0633\u0634\u0635\u0636\u0637\u0638\u0639\u063a\u0641\u0642\u0643\u0644\u0645\u0646\u0647\u0648\u064a",
+    "thai": "\u0e01\u0e02\u0e04\u0e07\u0e08\u0e09\u0e0a\u0e0b\u0e0d\u0e14\u0e15\u0e16\u0e17\u0e19\u0e1a\u0e1b\u0e1c\u0e1e\u0e1f\u0e21\u0e22\u0e23\u0e25\u0e27\u0e28\u0e2a\u0e2b\u0e2d\u0e2e\u0e33",
+    "hangul": "".join(chr(c) for c in range(0xAC00, 0xD7A4, 97)),
+    "cjk": "\u7b54\u6848\u7ed3\u679c\u662f\u7684\u4e3a\u503c\u89e3\u9898\u5f97\u6700\u7ec8\u6240\u4ee5\u56de\u6587\u5b57\u8bcd",
+    "devanagari": "\u0915\u0916\u0917\u0918\u091a\u091b\u091c\u091d\u091f\u0920\u0921\u0922\u0923\u0924\u0925\u0926\u0927\u0928\u092a\u092b\u092c\u092d\u092e\u092f\u0930\u0932\u0935\u0936\u0938\u0939",
+}
+# What may stand between an earlier answer and the final one without ending the paragraph:
+# nothing, a line break, and markup that renders nothing or a rule.
+H16_SEPARATORS = ["\n", " ", "${}$ ", "${ }$\n", r"$\operatorname{}{}$", r"$\text{}{}$", r"$\,{}$",
+                  "\u200b", " --- \n", "\n* * *\n", "<span></span>", "<!-- -->\n", r" \quad ",
+                  "<br>", "\n---\n", " ${}$\n"]
+H16_WRONG_FORMS = ["{}", "${}$", "**{}**", "\\({}\\)", "`{}`", "{} units"]
+H16_FINALS = {
+    "math": [r"\boxed{{{}}}", r"$\boxed{{{}}}$", "The answer is {}.", "#### {}",
+             r"The final answer is $\boxed{{{}}}$."],
+    "gsm8k": ["#### {}", "The answer is {}", r"\boxed{{{}}}"],
+}
+
+
+@st.composite
+def h16_word(draw: st.DrawFn) -> str:
+    """A random word of a random script."""
+    script = draw(st.sampled_from(sorted(H16_SCRIPTS)))
+    word = draw(st.text(alphabet=H16_SCRIPTS[script], min_size=2, max_size=10))
+    return word.capitalize() if draw(st.booleans()) else word
+
+
+@st.composite
+def h16_earlier_label(draw: st.DrawFn, verifier: str) -> Case:
+    """``Svar: 7`` + invisible markup + ``\\boxed{5}``: an earlier ``<word>: <value>`` in a
+    random word of a random script, in the final answer's paragraph, is a second answer
+    (never paid), whatever stands between it and the final answer."""
+    gold = draw(st.integers(0, 10**4))
+    wrong = draw(st.integers(0, 10**4).filter(lambda w: w != gold))
+    label = draw(h16_word())
+    colon = draw(st.sampled_from([": ", ":", " : ", "\uff1a", ":** ", ": $"]))
+    value = draw(st.sampled_from(H16_WRONG_FORMS)).format(wrong)
+    if colon.endswith("$"):
+        value = f"{wrong}$"
+    sep = draw(st.sampled_from(H16_SEPARATORS))
+    final = draw(st.sampled_from(H16_FINALS[verifier])).format(gold)
+    pre = draw(st.sampled_from(REASONING))
+    return Case(f"{pre}{label}{colon}{value}{sep}{final}", str(gold), "not_paid",
+                ("h16_earlier_label", f"sep={sep!r}", verifier))
+
+
+H16_OPS = [("+", lambda a, b: a + b), ("-", lambda a, b: a - b), ("*", lambda a, b: a * b),
+           (r"\times", lambda a, b: a * b), (r"\cdot", lambda a, b: a * b),
+           ("times", lambda a, b: a * b), ("plus", lambda a, b: a + b), ("x", lambda a, b: a * b)]
+
+
+@st.composite
+def h16_worked_chain(draw: st.DrawFn, verifier: str) -> Case:
+    """``Monday: 6$`` / ``Tuesday: 12$`` / ``Total: 6+12=18$`` / ``#### 18``: labelled givens
+    (labels are random words of random scripts) that the paragraph's arithmetic then uses,
+    leading into the final answer, are worked reasoning: paid."""
+    a, b = draw(st.integers(2, 999)), draw(st.integers(1, 999))
+    if a < b:
+        a, b = b, a
+    op, fn = draw(st.sampled_from(H16_OPS))
+    result = fn(a, b)
+    unit = draw(st.sampled_from(["", "$", " apples", " km"]))
+    # (no label is an answer word: "Answer: 2 + 1 = 3" then a box on the next line is the
+    # lead-in rule's case, and "Answer: 2" an earlier answer, not this property's)
+    labels = h16_word().filter(lambda w: not _LABEL_RE.search(f"{w}: "))
+    lines = [f"{draw(labels)}: {a}{unit}", f"{draw(labels)}: {b}{unit}"]
+    if draw(st.booleans()):
+        lines.reverse()
+    math = draw(st.booleans()) and op.startswith("\\")
+    step = f"${a} {op} {b} = {result}$" if math or op.startswith("\\") else f"{a} {op} {b} = {result}"
+    lines.append(f"{draw(labels)}: {step}{unit}")
+    final = draw(st.sampled_from(H16_FINALS[verifier])).format(result)
+    return Case(draw(st.sampled_from(REASONING)) + "\n".join(lines) + "\n" + final, str(result),
+                "paid", ("h16_worked_chain", f"op={op}", verifier))
+
+
+@st.composite
+def h16_two_choices(draw: st.DrawFn) -> Case:
+    """``Answer: D`` then ``Answer: C``: two multiple-choice letters, two answers (never
+    paid); the same letter twice is paid."""
+    gold = draw(st.sampled_from("ABCDE"))
+    other = draw(st.sampled_from("ABCDE"))
+    first = draw(st.sampled_from(["Answer: {}", "The answer is ({}).", "**Answer:** {}",
+                                  r"$\boxed{{{}}}$", "#### {}"])).format(other)
+    final = draw(st.sampled_from(["Answer: {}", r"\boxed{{{}}}", "The answer is {}."])).format(gold)
+    # (same letter on one line, "Answer: A \boxed{A}", is a lead-in with a word in its gap:
+    # the lead-in rule refuses it, so the paid direction uses a new line)
+    sep = draw(st.sampled_from(["\n", " ", "\n${}$ "])) if other != gold else "\n"
+    return Case(f"{first}{sep}{final}", gold, "paid" if other == gold else "not_paid",
+                ("h16_two_choices", f"same={other == gold}"))
+
+
+H16_QUALIFIED_LEADS = ["So it's ", "The answer's ", "The answer is ", "So the answer is ",
+                       "It is ", "", "Final: "]
+H16_QUALIFIERS = ["\u2248 ", " ~ ", "\u2243 ", "\u2252 ", r"\approx ", r"\sim ", r"\simeq ",
+                  r"\le ", r"\ge ", "< ", "> ", "\u2264 ", "\u2265 ", r"\leq ", r"\geq ",
+                  r"\lesssim ", ">= ", "<= "]
+
+
+@st.composite
+def h16_qualified_box(draw: st.DrawFn, verifier: str) -> Case:
+    """``So it's ≈ $\\boxed{5}$``, ``$x \\le \\boxed{5}$``: an approximation or a bound right
+    before the answer, after prose or an opening delimiter, is not the value (never paid);
+    after an expression it derives the value (``$\\sqrt{26} \\approx \\boxed{5.1}$``,
+    paid)."""
+    n = draw(st.integers(1, 10**4))
+    sign = draw(st.sampled_from(H16_QUALIFIERS))
+    if draw(st.booleans()):
+        lead = draw(st.sampled_from(H16_QUALIFIED_LEADS))
+        where = draw(st.sampled_from(["outside", "inside", "variable"]))
+        if where == "outside":
+            text = f"{lead}{sign}$\\boxed{{{n}}}$."
+        elif where == "inside":
+            text = f"{lead}${sign}\\boxed{{{n}}}$."
+        else:
+            if "approx" in sign or "sim" in sign or "\u2248" in sign or "~" in sign or "\u2243" in sign or "\u2252" in sign:
+                sign = r"\le "  # ("$x \approx \boxed{5}$" derives x's rounded value)
+            text = f"{lead}$x {sign}\\boxed{{{n}}}$."
+        return Case(draw(st.sampled_from(REASONING)) + text, str(n), "not_paid",
+                    ("h16_qualified", f"sign={sign!r}", where, verifier))
+    k = draw(st.integers(2, 999))
+    text = f"${k} \\cdot {n} / {k} \\approx \\boxed{{{n}}}$."
+    return Case(draw(st.sampled_from(REASONING)) + text, str(n), "paid",
+                ("h16_approx_derivation", verifier))
+
+
+@st.composite
+def h16_unlisted_command(draw: st.DrawFn, verifier: str) -> Case:
+    """``$\\mathtip{}{7}$ Ответ: $\\boxed{5}$``: a LaTeX command that is not on the list of
+    those that typeset their argument in place, holding a value, and a negative space or a
+    raise that moves a value over others: what renders is uncertain (never paid)."""
+    from verifiers.latex_commands import RENDERING_COMMANDS
+
+    gold = draw(st.integers(0, 10**4))
+    wrong = draw(st.integers(0, 10**4).filter(lambda w: w != gold))
+    if draw(st.booleans()):
+        name = draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                            min_size=2, max_size=12).filter(lambda s: s not in RENDERING_COMMANDS))
+        args = draw(st.sampled_from(["{{{w}}}", "{{}}{{{w}}}", "[x]{{{w}}}", " {{{w}}}{{}}",
+                                     "{{The answer is {w}.}}{{}}", "{w}"])).format(w=wrong)
+        hider = f"$\\{name}{args}$"
+        tag = f"name={name}"
+    else:
+        shift = draw(st.sampled_from([r"\kern-{k}em", r"\mkern-{k}mu", r"\hspace{{-{k}em}}",
+                                      r"\hskip-{k}em", r"\raise{k}em\hbox", r"\lower{k}em\hbox",
+                                      r"\!\!\!\!"])).format(k=draw(st.integers(1, 200)))
+        hider = draw(st.sampled_from(["${s}{{The answer is {w}.}}$", "$\\llap{{{w}}}{s}$",
+                                      "${s}{{{w}}}$"])).format(s=shift, w=wrong)
+        tag = f"shift={shift}"
+    sep = draw(st.sampled_from([" ", "\n", " Ответ: ", " Therefore, "]))
+    final = draw(st.sampled_from(H16_FINALS[verifier])).format(gold)
+    return Case(f"{hider}{sep}{final}", str(gold), "not_paid", ("h16_unlisted", tag, verifier))
+
+
+H16_PROPERTIES: list[Property] = (
+    [Property(f"h16_{v}_earlier_label", v, h16_earlier_label(v), 300) for v in ("math", "gsm8k")]
+    + [Property(f"h16_{v}_worked_chain", v, h16_worked_chain(v), 200) for v in ("math", "gsm8k")]
+    + [Property("h16_math_two_choices", "math", h16_two_choices(), 100)]
+    + [Property(f"h16_{v}_qualified_box", v, h16_qualified_box(v), 200) for v in ("math", "gsm8k")]
+    + [Property(f"h16_{v}_unlisted_command", v, h16_unlisted_command(v), 200)
        for v in ("math", "gsm8k")]
 )

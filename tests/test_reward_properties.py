@@ -197,3 +197,12 @@ def test_h9_every_tail_template_is_scored_as_labelled() -> None:
         if VERIFIERS["math"](Case(text, "C", "")).reward == 1.0:
             wrong.append(("math", "second_choice", text))
     assert not wrong, wrong
+
+
+# h16: issue 30 round 3 (earlier answers under any label and behind invisible markup, two
+# choice letters, a bound or approximation before the box, unlisted LaTeX commands, and the
+# worked arithmetic that stays paid): generated in ``reward_grammar.H16_PROPERTIES``.
+from reward_grammar import H16_PROPERTIES  # noqa: E402
+
+for _prop in H16_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -196,6 +196,27 @@ def _unwrap_box(content: str) -> tuple[str, str | None]:
     return content, "boxes nested too deep"
 
 
+# A relation other than "=" right before the answer bounds it ("$x \le \boxed{5}$", "So the
+# answer is \ge $\boxed{5}$"): the answer is a bound, not the value. (Not a ">" that closes
+# a tag, nor the arrows "->", "=>".)
+_BOUND_BEFORE_RE = re.compile(
+    r"(?:(?<![-=>])<|(?<![-=<])>|<=|>=|=<|[\u2264\u2265\u2266\u2267\u226a\u226b\u2272\u2273\u2a7d\u2a7e\u227a\u227b]|"
+    r"\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant|leqq|geqq|ll|gg|lesssim|gtrsim|prec|succ|"
+    r"preceq|succeq|nless|ngtr|nleq|ngeq|lneq|gneq)(?![A-Za-z]))\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z"
+)
+_TAG_BEFORE_RE = re.compile(r"<[A-Za-z/][^<>]{0,300}>\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z")
+# An approximation sign right before the answer with no expression on its left: after a
+# word, a contraction, a colon or an opening delimiter ("So it's \u2248 $\boxed{5}$", "The
+# answer is $\approx \boxed{5}$"), it qualifies the answer; after an expression
+# ("$\sqrt{24} \approx \boxed{4.9}$") it derives it. (A "~" glued to a word is LaTeX's tie.)
+_APPROX_SIGN_BEFORE_RE = re.compile(
+    r"(?:^|[:(\[{]|\$|\\\(|\\\[|(?<![\\A-Za-z])[^\W\d_]{2,}|'s|\u2019s)[ \t]*"
+    r"(?:(?<=[\s:(\[{$])~|[\u2248\u2243\u2252\u223c\u2245\u2273\u2272]|\\(?:approx|sim|simeq|thickapprox|thicksim|approxeq)"
+    r"(?![A-Za-z]))[ \t]*(?:(?:\$\$?|\\\(|\\\[)[ \t]*)?\Z",
+    re.MULTILINE,
+)
+
+
 def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[str, str] | None:
     """A hedge or approximation word just before the commitment at ``start`` ("not
     \boxed{5}", "about \boxed{18}"); for a form that opens its own line (``####``, a tag) only
@@ -206,8 +227,10 @@ def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[st
     before = text[max(0, k - 60) : k]
     if _HEDGE_BEFORE_RE.search(before):
         return HEDGED, "another answer offered just before it"
-    if _APPROX_BEFORE_RE.search(before):
+    if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
         return HEDGED, "an approximate answer"
+    if _BOUND_BEFORE_RE.search(before) and not _TAG_BEFORE_RE.search(before):
+        return HEDGED, "a bound before the answer, not its value"
     return None
 
 
@@ -607,6 +630,16 @@ def _runs_on(text: str, clause_end: int, math_open: int | None) -> bool:
     return _CLAUSE_BREAK_RE.search(between) is None and _TAIL_VALUE_RE.search(between) is None
 
 
+# A multiple-choice letter is a value too ("Answer: D\nAnswer: C" offers two choices).
+_CHOICE_RE = re.compile(r"\(?[A-J]\)?\.?|\([a-j]\)\.?|\*\*\(?[A-J]\)?\*\*")
+
+
+# The words that open the next clause, cut off the end of a clause read up to it.
+_NEXT_LEAD_RE = re.compile(
+    r"[\s,;.]+(?:(?:the|our|my|so|thus|hence|therefore|final|and|then)[\s,]*)+\Z", re.IGNORECASE
+)
+
+
 _CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
 
 
@@ -644,7 +677,7 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
             return (*values, "\\ldots")  # more different lines than one answer can be
         for line in lines:  # each different line read once ("#### 5" a million times is one)
             value = _clean(line)
-            if _TAIL_VALUE_RE.search(value):
+            if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
                 values.append(value)
     # Earlier "answer is" clauses whose math is closed before the final answer starts
     # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
@@ -659,17 +692,87 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
             return (*values, "\\ldots")
         labels.append(m)
     for k, m in enumerate(labels):
-        if not _opens_clause(head, m) or _runs_on(text, para_start + m.end(), math_open):
-            continue
         # a clause ends where the next lead-in starts ("Ответ: 7 ${ }$ The final answer is")
         stop = labels[k + 1].start() if k + 1 < len(labels) else len(head)
+        runs_on = para_start + stop >= (math_open or 0) and _runs_on(text, para_start + m.end(), math_open)
+        if not _opens_clause(head, m) or runs_on:
+            continue
         clause = _read_clause(head[m.start() : min(stop, m.end() + MAX_BOX_CHARS)], m.end() - m.start())
         if clause is None:
             continue
         # (a GSM8K calculator note "<<8=8>>" is no side)
         value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
         value = _ADVERB_RE.sub("", value)
-        if _TAIL_VALUE_RE.search(value):
+        value = _NEXT_LEAD_RE.sub("", value)  # "Answer: B The answer is A": "B"
+        if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
             values.append(value)
+    labelled_lines = _labelled_lines(text, para_start, start)
+    if labelled_lines is None:
+        return (*values, "\\ldots")
+    values += labelled_lines
     return tuple(v for v in dict.fromkeys(values) if v)
+
+
+# A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
+_LETTER = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])"
+# "<label>: <value>" or "<label> <value>" on its line, the label one to four words of any
+# script without a digit ("Svar: 7", "답: 7", "Cevap: **7**", "Monday: 6$", "Svar 7"), the
+# value one number (in math, bold or code, with a sign or currency); around the colon and
+# after the value, anything without another value (markup, "${}$", "---", a unit).
+_LABELLED_LINE_RE = re.compile(
+    rf"^(?P<lead>[^\w\n=&]*)(?<!\\)(?P<label>{_LETTER}+(?:[ \t'\u2019-]+{_LETTER}+){{0,3}})"
+    r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]+[^\w\n]{0,40}?)"
+    r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
+    r"(?![\d.,]\d)(?![^\W\d_])(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_REST_WORD_RE = re.compile(rf"{_LETTER}+")
+_MAX_LABELLED_LINES = 64  # in one paragraph, more than any worked solution lists
+_CONSUMED_WINDOW = 2_000  # how far after its line a labelled value is looked for as an operand
+
+
+def _labelled_lines(text: str, para_start: int, start: int) -> list[str] | None:
+    """The values of the ``<label>: <value>`` lines of the final answer's paragraph before
+    ``start`` that no later arithmetic uses: whatever the label's word (no word list can name
+    every language's "answer"), a value stated alone on its line is offered as an answer
+    unless a later line of the paragraph (the final one included) computes with it, as a
+    worked solution's steps do ("Monday: 6$" then "Total: 6+12+36=54$"). None when there are
+    more such lines than any solution lists."""
+    line_end = text.find("\n", start)
+    hi = len(text) if line_end < 0 else line_end
+    found: list[str] = []
+    for count, m in enumerate(_LABELLED_LINE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        words = _REST_WORD_RE.findall(m.group("label"))
+        if len(words[-1]) == 1 and words[-1].isascii():
+            continue  # a variable ("N = 5", "x: 7"): a step of a derivation, no answer
+        rest = _COMMAND_RE.sub(" ", m.group("rest"))
+        if _TAIL_VALUE_RE.search(rest) or _BOX_RE.search(m.group("rest")):
+            continue  # another value on the line: a computation, no lone value
+        if m.group("colon") is None and (
+            "#" in m.group("lead") or len(_REST_WORD_RE.findall(rest)) > 2 or _COMMIT_WORD_RE.search(rest)
+        ):
+            continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
+        if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(_clean(m.group("value")))
+    return found
+
+
+_OPERATOR = (
+    r"(?:[-+*/\u00d7\u00b7\u00f7(^{]|\\cdot|\\times|\\div|"
+    r"\b(?:times|plus|minus|by|of|x|multiplied|divided|[Tt]imes|[Pp]lus|[Mm]inus)\b)"
+)
+
+
+def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
+    """Whether ``number`` stands as an operand of arithmetic in ``text[lo:hi]``: next to an
+    operator, an opening parenthesis or brace, or an operator word ("13(2)=26", "40000-8000-800",
+    "7 times 38")."""
+    n = re.escape(number)
+    operand = re.compile(
+        rf"{_OPERATOR}[ \t$]*{n}(?![\d.,]\d)|(?<![\d.,]){n}[ \t$]*(?:{_OPERATOR}|\))"
+    )
+    return operand.search(text, lo, hi) is not None
 

@@ -478,8 +478,8 @@ def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) ->
     if last is None:
         return None
     gap = text[last.end() : start]
-    if _LEAD_IN_STOP_RE.search(gap):
-        return None
+    if _LEAD_IN_STOP_RE.search(gap) or ("\n" in gap and gap.split("\n", 1)[0].strip(" \t*:")):
+        return None  # (a lead-in whose own line holds its value is a clause: the paragraph rule)
     again = None
     for again in _RECOMMIT_RE.finditer(gap):  # noqa: B007 - the last one
         pass
