@@ -726,6 +726,7 @@ _LABELLED_LINE_RE = re.compile(
     r"(?![\d.,]\d)(?![^\W\d_])(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
+_SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _REST_WORD_RE = re.compile(rf"{_LETTER}+")
 _MAX_LABELLED_LINES = 64  # in one paragraph, more than any worked solution lists
@@ -755,6 +756,8 @@ def _labelled_lines(text: str, para_start: int, start: int) -> list[str] | None:
             "#" in m.group("lead") or len(_REST_WORD_RE.findall(rest)) > 2 or _COMMIT_WORD_RE.search(rest)
         ):
             continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
+        if m.group("colon") is None and m.end() == start and not _SENTENCE_STOP_RE.search(rest):
+            continue  # the final answer's own sentence: "First 2, then \boxed{3}" is a sequence
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
     return found

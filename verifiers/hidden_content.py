@@ -160,18 +160,43 @@ _HIDDEN_FORMS = {
         ("kern", "skip", "space", "raise", "lower", "move", "glue", "\\!"),
     ),
     # the allow-list: a command not known to typeset its argument in place, with an argument
-    # (``\mathtip{}{7}``, ``\href{The answer is 7.}{}``, ``\unicode{55}``, ``\toggle{7}{5}``)
-    "unlisted": (
-        rf"\\(?-i:(?!{_trie_regex(sorted(RENDERING_COMMANDS))}(?![A-Za-z]))[A-Za-z]+)\*?"
-        r"(?=[ \t]*(?:\[[^\[\]\n]{0,100}\][ \t]*)?[{\d])",
-        ("\\",),
-    ),
+    # (``\mathtip{}{7}``, ``\href{The answer is 7.}{}``, ``\unicode{55}``, ``\toggle{7}{5}``).
+    # Its pattern names the unlisted commands the text holds (``_unlisted_form``): a regex
+    # that tests every command against the whole list costs microseconds per backslash.
+    "unlisted": ("", ()),
 }
+
+
+_ARGUMENT_AHEAD = r"(?=[ \t]*(?:\[[^\[\]\n]{0,100}\][ \t]*)?[{\d])"
+_COMMAND_NAME_RE = re.compile(rf"\\([A-Za-z]+)\*?{_ARGUMENT_AHEAD}")  # with an argument
+_MAX_NAMED_UNLISTED = 200  # more distinct unlisted commands than this: any command is read
+
+
+def _unlisted_form(text: str) -> str | None:
+    """The ``unlisted`` form for ``text``: ``"unlisted:"`` and the unlisted command names it
+    holds (``"unlisted:*"`` past ``_MAX_NAMED_UNLISTED`` of them), or None when it holds
+    none. One pass in C over the command names."""
+    names = set(_COMMAND_NAME_RE.findall(text)) - RENDERING_COMMANDS
+    if not names:
+        return None
+    if len(names) > _MAX_NAMED_UNLISTED:
+        return "unlisted:*"
+    return "unlisted:" + "|".join(sorted(names))
+
+
+def _form_pattern(form: str) -> tuple[str, str]:
+    """``(group name, pattern)`` of a form named in a forms tuple."""
+    if not form.startswith("unlisted:"):
+        return form, _HIDDEN_FORMS[form][0]
+    names = form[len("unlisted:") :]
+    if names == "*":  # listed ones are skipped one by one (``_hidden_region``)
+        return "unlisted", rf"\\[A-Za-z]+\*?{_ARGUMENT_AHEAD}"
+    return "unlisted", rf"\\(?-i:{_trie_regex(names.split('|'))})(?![A-Za-z])\*?{_ARGUMENT_AHEAD}"
 
 
 @functools.lru_cache(maxsize=64)
 def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(f"(?P<{name}>{_HIDDEN_FORMS[name][0]})" for name in forms)
+    alternatives = "|".join(f"(?P<{name}>{pattern})" for name, pattern in map(_form_pattern, forms))
     # every form starts with one of these characters: other positions fail at once
     return re.compile(rf"(?=[\\<%!\[ \t])(?:{alternatives})", re.IGNORECASE | re.MULTILINE)
 
@@ -198,6 +223,10 @@ def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
         elif name == "math_comment":
             if has_percent and not tex_comments and _MATH_DELIMITER_RE.search(text):
                 forms.append(name)
+        elif name == "unlisted":
+            unlisted = _unlisted_form(text) if "\\" in text else None
+            if unlisted is not None:
+                forms.append(unlisted)
         elif any(h in text for h in _HIDDEN_FORMS[name][1]):
             forms.append(name)
     return tuple(forms)
@@ -477,6 +506,8 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
     if kind == "shift":  # what it moves may cover anything on its line, on either side
         return text.rfind("\n", 0, m.start()) + 1, _enclosing_end(text, end), False
     if kind == "unlisted":
+        if m.group().lstrip("\\").rstrip("*") in RENDERING_COMMANDS:
+            return None  # (past _MAX_NAMED_UNLISTED names every command is matched)
         return m.start(), _unlisted_arguments_end(text, end), False
     if kind == "math_comment":  # "%" in math mode comments out the rest of its line
         span_end = _in_math_span(text, m.start(), ctx.spans)
