@@ -31,6 +31,7 @@ REFUSED = [
     ("gsm8k", "Svar 7\n#### 5", "5"),
     ("math", "He has 6 apples.\n\\boxed{5}", "5"),
     ("math", "He has 6 apples. \\boxed{5}", "5"),
+    ("math", "He has 6 apples. So \\boxed{5}", "5"),  # "so" after its sentence: no derivation
     # S3: two choice letters
     ("math", "Answer: D\nAnswer: C", "C"),
     ("math", "Answer: B The answer is A.", "A"),
@@ -64,7 +65,7 @@ PAID = [
      "266"),
     ("gsm8k", "Let N = smallest number\n3N = 15\nN = 5\nThe largest number is 7.\n#### 7", "7"),
     ("math", "In 2024 we get \\boxed{5}", "5"),  # the sentence commits to the box
-    ("math", "He has 6 apples. So \\boxed{5}", "5"),
+    ("math", "First 2, then \\boxed{3}", "3"),  # one sentence: a sequence into the box
     ("math", "Answer: C\nAnswer: C", "C"),
     ("math", "Answer: 5\n\\boxed{5}", "5"),  # a clause on its own line, then the same box
     ("math", r"$\sqrt{24} \approx \boxed{4.9}$", "4.9"),  # an approximation that derives it

@@ -1,0 +1,98 @@
+r"""Lines that offer a value whatever their label's word (issue 30, round 3): the
+``paragraph`` rule of the grammar in ``verifiers.math_extract`` reads, besides boxes, tags and
+"answer" clauses in known languages, every ``<label>: <value>`` or ``<label> <value>`` line
+of the final answer's paragraph (``Svar: 7``, ``답: 7``, ``He has 6 apples.``) as an answer,
+unless later arithmetic of the paragraph uses its number: then it is a step of a worked
+solution (``Monday: 6$`` ... ``Total: 6+12+36=54$``). No word list can name every language's
+"answer"; the shape and the use of the value can be read in any.
+"""
+
+from __future__ import annotations
+
+import re
+
+from verifiers.answer_tail import _TAIL_VALUE_RE, _clean
+
+__all__ = ["labelled_values"]
+
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
+
+
+# Words that commit the value after them: what comes before is its derivation, not another answer.
+_COMMIT_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|equals?|gives?|giving|get|gets|got|yields?|yielding|makes?|"
+    r"becomes?|so|thus|hence|therefore|answer|final|result|total|obtain|find|have|has|we|which|"
+    # (not "then": "**6** then \boxed{5}" is a sequence of two answers, "then y = 4" commits by "=")
+    # (not "of": it is Dutch for "or"; "the sum of" commits by "sum")
+    r"namely|means|remains?|leaves?|left|in|for|at|on|by|with|all|sum|product)\b",
+    re.IGNORECASE,
+)
+
+
+# A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
+_LETTER = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])"
+# "<label>: <value>" or "<label> <value>" on its line, the label one to four words of any
+# script without a digit ("Svar: 7", "답: 7", "Cevap: **7**", "Monday: 6$", "Svar 7"), the
+# value one number (in math, bold or code, with a sign or currency); around the colon and
+# after the value, anything without another value (markup, "${}$", "---", a unit).
+_LABELLED_LINE_RE = re.compile(
+    rf"^(?P<lead>[^\w\n=&]*)(?<!\\)(?P<label>{_LETTER}+(?:[ \t'\u2019-]+{_LETTER}+){{0,3}})"
+    r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]+[^\w\n]{0,40}?)"
+    r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
+    r"(?![\d.,]\d)(?![^\W\d_])(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+_SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_REST_WORD_RE = re.compile(rf"{_LETTER}+")
+_MAX_LABELLED_LINES = 64  # in one paragraph, more than any worked solution lists
+_CONSUMED_WINDOW = 2_000  # how far after its line a labelled value is looked for as an operand
+
+
+def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
+    """The values of the ``<label>: <value>`` lines of the final answer's paragraph before
+    ``start`` that no later arithmetic uses: whatever the label's word (no word list can name
+    every language's "answer"), a value stated alone on its line is offered as an answer
+    unless a later line of the paragraph (the final one included) computes with it, as a
+    worked solution's steps do ("Monday: 6$" then "Total: 6+12+36=54$"). None when there are
+    more such lines than any solution lists."""
+    line_end = text.find("\n", start)
+    hi = len(text) if line_end < 0 else line_end
+    found: list[str] = []
+    for count, m in enumerate(_LABELLED_LINE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        words = _REST_WORD_RE.findall(m.group("label"))
+        if len(words[-1]) == 1 and words[-1].isascii():
+            continue  # a variable ("N = 5", "x: 7"): a step of a derivation, no answer
+        rest = _COMMAND_RE.sub(" ", m.group("rest"))
+        if _TAIL_VALUE_RE.search(rest) or _BOX_RE.search(m.group("rest")):
+            continue  # another value on the line: a computation, no lone value
+        own = _SENTENCE_STOP_RE.split(rest, 1)[0]  # the rest of the value's own sentence
+        if m.group("colon") is None and (
+            "#" in m.group("lead") or len(_REST_WORD_RE.findall(rest)) > 2 or _COMMIT_WORD_RE.search(own)
+        ):
+            continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
+        if m.group("colon") is None and m.end() == start and not _SENTENCE_STOP_RE.search(rest):
+            continue  # the final answer's own sentence: "First 2, then \boxed{3}" is a sequence
+        if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(_clean(m.group("value")))
+    return found
+
+
+_OPERATOR = (
+    r"(?:[-+*/\u00d7\u00b7\u00f7(^{]|\\cdot|\\times|\\div|"
+    r"\b(?:times|plus|minus|by|of|x|multiplied|divided|[Tt]imes|[Pp]lus|[Mm]inus)\b)"
+)
+
+
+def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
+    """Whether ``number`` stands as an operand of arithmetic in ``text[lo:hi]``: next to an
+    operator, an opening parenthesis or brace, or an operator word ("13(2)=26", "40000-8000-800",
+    "7 times 38")."""
+    n = re.escape(number)
+    operand = re.compile(
+        rf"{_OPERATOR}[ \t$]*{n}(?![\d.,]\d)|(?<![\d.,]){n}[ \t$]*(?:{_OPERATOR}|\))"
+    )
+    return operand.search(text, lo, hi) is not None
+
