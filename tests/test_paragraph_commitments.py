@@ -86,3 +86,10 @@ def test_earlier_or_hidden_answer_is_refused(verifier: str, completion: str, gol
 @pytest.mark.parametrize(("verifier", "completion", "gold"), PAID)
 def test_neighbour_stays_paid(verifier: str, completion: str, gold: str) -> None:
     assert _REWARDS[verifier](completion, gold) == 1.0
+
+
+def test_countdown_target_line_is_no_second_answer() -> None:
+    # countdown reads no labelled lines: "Target: 16" names the goal its expression reaches
+    from verifiers.countdown import countdown_reward
+
+    assert countdown_reward("Target: 16\n<answer>2*8</answer>", "16", numbers=[2, 8]) == 1.0

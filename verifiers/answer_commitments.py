@@ -569,7 +569,8 @@ def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, st
     alternative = _alternative_before(text, start)
     if isinstance(alternative, tuple):
         return alternative
-    values = _paragraph_values(text, start)
+    # (no labelled lines: a countdown completion's "Target: 16" names the goal, not an answer)
+    values = _paragraph_values(text, start, labelled_lines=False)
     return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
 
 
@@ -647,7 +648,7 @@ _ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|jus
                         re.IGNORECASE)
 
 
-def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
+def _paragraph_values(text: str, start: int, *, labelled_lines: bool = True) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
     whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
@@ -705,8 +706,8 @@ def _paragraph_values(text: str, start: int) -> tuple[str, ...]:
         value = _NEXT_LEAD_RE.sub("", value)  # "Answer: B The answer is A": "B"
         if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
             values.append(value)
-    labelled_lines = labelled_values(text, para_start, start)
-    if labelled_lines is None:
+    from_lines = labelled_values(text, para_start, start) if labelled_lines else []
+    if from_lines is None:
         return (*values, "\\ldots")
-    values += labelled_lines
+    values += from_lines
     return tuple(v for v in dict.fromkeys(values) if v)
