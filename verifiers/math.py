@@ -121,6 +121,7 @@ from verifiers.math_forms import (
     drop_assignment,
     labelled_values,
     latex_from_unicode,
+    numerals_side_by_side,
     split_top_level,
     symbolic_power,
     words_key,
@@ -307,6 +308,10 @@ def _compare(
     apart = digits_apart(pred)
     if apart is not None and digits_apart(gold) is None:
         return False, MALFORMED, {"path": "screen", "stray": f"digits apart: {apart!r}"}
+    beside = numerals_side_by_side(pred)
+    if beside is not None and numerals_side_by_side(gold) is None:
+        # "5 \frac{2}{2}" is 5 times 1 to the parsers: two values, not a mixed number
+        return False, MALFORMED, {"path": "screen", "stray": f"numerals side by side: {beside!r}"}
     if _canonical(gold) == _canonical(pred):
         return True, CORRECT, {"path": "string"}
     g_words = words_key(gold)
