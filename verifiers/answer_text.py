@@ -33,7 +33,11 @@ is normalised once, before anything reads it (``visible_text``):
 3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment), LaTeX
    spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
    and text wrappers around words (``\text{ or }``, ``\textbf{or}``): the words stay.
-   A thousands separator between digits (``1\,000``, ``1\!000``) is kept.
+   A thousands separator between digits (``1\,000``, ``1\!000``) is kept. Inline code
+   (```57```) shows its text, styled: it reads as bold (``**57**``).
+4. **The end of the turn**: a chat template's end-of-turn token (``<|im_end|>``,
+   ``<|eot_id|>``, ``</s>`` in a text that opens no ``<s>``, ...) in a raw decode ends the
+   text; prose after it is dropped and a value after it is a hidden value.
 
 Every step is one regex pass or one ``find`` walk, so the whole pass is linear.
 
@@ -292,7 +296,8 @@ _END_TOKEN_RE = re.compile(_END_TOKEN)
 _END_TOKEN_OR_S_RE = re.compile(f"{_END_TOKEN}|</s>")
 _STRIKE_OPEN_RE = re.compile(r"<s[\s>]", re.IGNORECASE)
 _AFTER_END_RE = re.compile(rf"(?:\s|{_END_TOKEN}|</s>)*")
-# Inline code (`57`) shows its text: the backticks draw nothing. Fences (```) are left alone.
+# Inline code (`57`) shows its text, styled: read as bold, a value on display as bold is (so
+# "`1 + 1` or #### 1" still offers two values). Fences (```) are left alone.
 _INLINE_CODE_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
 
 
@@ -346,7 +351,7 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
                     text = after.sub(word, before.sub(as_word, text))
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
-    if "<" in text:
+    if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):
         text, after_end = _end_of_turn(text)
         hidden = hidden or after_end
     if "<" in text:
@@ -363,7 +368,7 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         text = _SPACED_THOUSANDS_RE.sub("", text)
         text = _MARKUP_RE.sub(_markup_to_space, text)
     if "`" in text:
-        text = _INLINE_CODE_RE.sub(r"\1", text)
+        text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden
 
 
