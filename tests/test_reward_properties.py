@@ -197,3 +197,11 @@ def test_h9_every_tail_template_is_scored_as_labelled() -> None:
         if VERIFIERS["math"](Case(text, "C", "")).reward == 1.0:
             wrong.append(("math", "second_choice", text))
     assert not wrong, wrong
+
+
+# h17: issue 30's chat end tokens, inline code and numerals side by side
+# (``reward_grammar.H17_PROPERTIES``).
+from reward_grammar import H17_PROPERTIES  # noqa: E402
+
+for _prop in H17_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
