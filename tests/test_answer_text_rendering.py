@@ -196,3 +196,4 @@ def test_the_answer_in_inline_code_is_read(completion: str) -> None:
     assert math_check(completion, "58").reward == 0.0
     # two values stay two values
     assert math_check(completion.replace("57", "57` or `58"), "57").reward == 0.0
+

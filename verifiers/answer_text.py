@@ -299,6 +299,9 @@ _AFTER_END_RE = re.compile(rf"(?:\s|{_END_TOKEN}|</s>)*")
 # Inline code (`57`) shows its text, styled: read as bold, a value on display as bold is (so
 # "`1 + 1` or #### 1" still offers two values). Fences (```) are left alone.
 _INLINE_CODE_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
+# Past this many backticks the spans are left as written (bold displays cost the readers a
+# step each; no answer needs them), as past MAX_CURRENCY_SIGNS.
+MAX_INLINE_CODE_MARKS = 2_000
 
 
 def _end_of_turn(text: str) -> tuple[str, str | None]:
@@ -367,7 +370,7 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         # space (else it reads as a list of three)
         text = _SPACED_THOUSANDS_RE.sub("", text)
         text = _MARKUP_RE.sub(_markup_to_space, text)
-    if "`" in text:
+    if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
         text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden
 
