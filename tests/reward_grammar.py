@@ -1586,3 +1586,79 @@ H16_PROPERTIES: list[Property] = (
     + [Property(f"h16_{v}_unlisted_command", v, h16_unlisted_command(v), 200)
        for v in ("math", "gsm8k")]
 )
+
+
+# ---------------------------------------------------------------------------------------
+# h17 (issue 30): chat end tokens, inline code, numerals side by side
+# ---------------------------------------------------------------------------------------
+
+H17_END_TOKENS = ["<|im_end|>", "<|eot_id|>", "<|endoftext|>", "</s>", "<|end|>",
+                  "<end_of_turn>", "<|eot|>", "<|end_of_text|>", "<\uff5cend\u2581of\u2581sentence\uff5c>"]
+
+
+@st.composite
+def h17_end_tokens(draw: st.DrawFn, verifier: str) -> Case:
+    """A correct case followed by end tokens is paid; a value after an end token, in any
+    position, is never paid (the turn ended before it: the reader cannot tell which counts)."""
+    base = draw(math_correct() if verifier == "math" else gsm8k_correct())
+    token = draw(st.sampled_from(H17_END_TOKENS))
+    if draw(st.booleans()):
+        tail = draw(st.sampled_from(["", "\n", " ", "\n\n"])) + draw(st.sampled_from(["", token]))
+        return Case(base.completion + token + tail, base.gold, "paid",
+                    ("h17_end", "at_end", token))
+    n = draw(st.integers(-50, 10**6))
+    other = n + draw(st.integers(1, 99))
+    commit = draw(st.sampled_from(["\\boxed{{{}}}", "#### {}", "The answer is {}.", "<answer>{}</answer>"]))
+    joiner = draw(st.sampled_from(["", "\n", "\n\n", " ", "\nThe answer is "]))
+    after = draw(st.sampled_from(["{}", "\\boxed{{{}}}", "#### {}", "{} apples"]))
+    pre = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):  # the gold after the end token, another value before it
+        body = commit.format(other) + token + joiner + after.format(n)
+    else:
+        body = commit.format(n) + token + joiner + after.format(other)
+    return Case(pre + body, str(n), "not_paid", ("h17_end", "value_after", token))
+
+
+@st.composite
+def h17_inline_code(draw: st.DrawFn, verifier: str) -> Case:
+    """The gold in inline code is paid in the forms it is paid bare; code beside the answer
+    holding another value is a second value."""
+    n = draw(st.integers(-50, 10**6))
+    forms = ["#### `{}`", "The answer is `{}`.", "Final answer: `{}`", "\\boxed{{`{}`}}"]
+    form = draw(st.sampled_from(forms))
+    pre = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):
+        return Case(pre + form.format(n), str(n), "paid", ("h17_code", form))
+    other = n + draw(st.integers(1, 99))
+    joiner = draw(st.sampled_from([" or ", " ", ", ", " / ", "; ", " and "]))
+    body = (form.format(f"{n}`{joiner}`{other}") if draw(st.booleans())
+            else f"`{other}`{joiner}" + form.format(n))
+    return Case(pre + body, str(n), "not_paid", ("h17_code", form, repr(joiner)))
+
+
+@st.composite
+def h17_numerals_side_by_side(draw: st.DrawFn) -> Case:
+    """A number beside a fraction of digits: a mixed number only as the whole answer with a
+    whole of 1 or more and a proper fraction; otherwise two values, neither paid."""
+    whole = draw(st.integers(0, 99))
+    num, den = draw(st.integers(0, 9)), draw(st.integers(1, 9))
+    frac = draw(st.sampled_from([r"\frac", r"\dfrac", r"\tfrac"])) + f"{{{num}}}{{{den}}}"
+    gap = draw(st.sampled_from(["", " ", "\\ ", "\\,", "\u3000", "~"]))
+    first = draw(st.booleans())
+    text = f"{whole}{gap}{frac}" if first else f"{frac}{gap}{whole}"
+    form = draw(st.sampled_from(sorted(MATH_COMMITS)))
+    value = draw(st.sampled_from(["whole", "fraction", "product", "sum"]))
+    q = Fraction(num, den)
+    gold = {"whole": Fraction(whole), "fraction": q, "product": whole * q, "sum": whole + q}[value]
+    mixed = first and whole >= 1 and 0 < q < 1 and value == "sum"
+    inner = text if form in ("boxed", "fbox", "display_boxed", "boxed_dollar",
+                             "the_answer_is_math", "equals_math") else f"${text}$"
+    return Case(MATH_COMMITS[form].format(inner), _plain(gold), "paid" if mixed else "not_paid",
+                ("h17_side_by_side", value, f"first={first}", f"gap={gap!r}"))
+
+
+H17_PROPERTIES: list[Property] = (
+    [Property(f"h17_{v}_end_tokens", v, h17_end_tokens(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"h17_{v}_inline_code", v, h17_inline_code(v), 100) for v in ("math", "gsm8k")]
+    + [Property("h17_math_numerals_side_by_side", "math", h17_numerals_side_by_side(), 150)]
+)

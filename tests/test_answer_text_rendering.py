@@ -154,3 +154,46 @@ def test_past_the_cap_the_rest_reads_as_hidden() -> None:
     text = "\\phantom{x}" * (MAX_HIDDEN_FORMS + 5) + " 6 \\boxed{5}"
     shown, hidden = read_visible(text)
     assert "\\boxed" not in shown and hidden is not None
+
+
+# h17, issue 30: a chat template's end token closes the turn; inline code shows its text.
+END_TOKENS = ["<|im_end|>", "<|eot_id|>", "<|endoftext|>", "</s>", "<|end|>", "<end_of_turn>",
+              "<|eot|>", "<\uff5cend\u2581of\u2581sentence\uff5c>"]
+
+
+@pytest.mark.parametrize("token", END_TOKENS)
+@pytest.mark.parametrize("body", ["The answer is 57.", "**Answer: 57**", "#### 57", "\\boxed{57}"])
+def test_an_end_token_at_the_end_is_the_end_of_the_answer(token: str, body: str) -> None:
+    for tail in ("", "\n", f"\n{token}{token}\n"):
+        completion = body + token + tail
+        assert math_check(completion, "57").reward == 1.0, completion
+        assert gsm8k_check(completion, "57").reward == 1.0, completion
+        assert math_check(completion, "58").reward == 0.0, completion
+
+
+@pytest.mark.parametrize("token", END_TOKENS)
+def test_a_value_after_an_end_token_is_refused(token: str) -> None:
+    # what follows the end of the turn is not shown as the answer: a value there is hidden
+    for completion, gold in ((f"#### 57{token}\n#### 58", "58"), (f"#### 57{token}\n#### 58", "57"),
+                             (f"\\boxed{{57}}{token}fifty-eight", "57")):
+        verdict = math_check(completion, gold)
+        assert verdict.reward == 0.0 and verdict.reason == "malformed", (completion, verdict)
+    # prose after it is dropped with the rest of the turn
+    assert math_check(f"#### 57{token}Hope this helps!", "57").reward == 1.0
+
+
+def test_strike_through_is_no_end_token() -> None:
+    assert math_check("<s>\\boxed{57}</s>", "57").reward == 0.0
+    assert math_check("<s>56</s> \\boxed{57}", "57").reward == 0.0
+    assert read_visible("<s>5</s> x</s>")[1] is not None
+
+
+@pytest.mark.parametrize("completion", ["#### `57`", "The answer is `57`.", "\\boxed{`57`}",
+                                        "Final answer: `57`"])
+def test_the_answer_in_inline_code_is_read(completion: str) -> None:
+    assert math_check(completion, "57").reward == 1.0
+    assert gsm8k_check(completion, "57").reward == 1.0
+    assert math_check(completion, "58").reward == 0.0
+    # two values stay two values
+    assert math_check(completion.replace("57", "57` or `58"), "57").reward == 0.0
+

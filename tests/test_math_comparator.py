@@ -197,3 +197,53 @@ def test_degrees_in_a_trig_argument_are_degrees(fn: str, angle: int) -> None:
     assert math_check(rf"\boxed{{\{fn} {angle}}}", gold).reward == 0.0
     assert math_check(rf"\boxed{{\{fn} {angle}^{{\circ}}}}", gold).reward == 1.0
     assert math_check(rf"\boxed{{\{fn} \frac{{{angle}\pi}}{{180}}}}", gold).reward == 1.0
+
+
+# h17, issue 30's long profile: a whole number beside an improper fraction was read as their
+# product (paid 5 for "5 \frac{2}{2}"); "\approx" written as Unicode and Greek or other
+# letters reached the parsers unread.
+@pytest.mark.parametrize(
+    ("gold", "pred", "paid"),
+    [
+        ("0", r"0 \frac{2}{2}", False),
+        ("5", r"5 \frac{2}{2}", False),
+        ("6", r"5 \frac{2}{2}", False),
+        ("0", r"\frac{-16}{2}\ 0", False),
+        ("1/2", r"0 \frac{1}{2}", False),
+        ("3", r"3\frac{0}{2}", False),
+        ("5/4", r"2.5\frac{1}{2}", False),
+        ("1/4", r"\frac{1}{2}\frac{1}{2}", False),
+        ("5/2", r"3\frac{1}{2}+1", False),  # a mixed number or a product: ambiguous
+        ("7/2", r"3 \frac{1}{2}", True),
+        ("-7/2", r"-3\dfrac{1}{2}", True),
+        (r"137 \frac{1}{2}", "137.5", True),
+        (r"\frac{2\sqrt{3}}{3}", r"2\frac{\sqrt{3}}{3}", True),  # a coefficient, not a numeral
+        ("x^2/2", r"x^2\frac{1}{2}", True),  # an exponent, not a whole number
+        ("16", "16 \u2248 1000", False),
+        ("3.25", "3.25 \u2248 \\dfrac{9}{4}", False),
+        (r"\frac{\sqrt{3}}{3}", "\\frac{\\sqrt{3}}{3} \u2248 0.577", True),  # a checked rounding
+        ("0", r"\frac{1}{2} \Phi 0", False),  # a free symbol times 0
+        ("0", "\\frac{1}{2} \u03a6 0", False),
+        ("0", r"0\alpha", False),
+        (r"2\theta", "2\u03b8", True),
+        ("57", "57\u5143", False),
+    ],
+)
+def test_numerals_side_by_side_and_unread_characters(gold: str, pred: str, paid: bool) -> None:
+    equal, reason, details = _compare(gold, pred, 10.0)
+    assert bool(equal) is paid, (reason, details)
+
+
+# h17, issue 30's held-out attack: a printed decimal of 12 or more significant digits is an
+# inexact side (a float printout), so it stands for every value that truncates or rounds to it
+# at its last digit: sqrt(2) and sqrt(2) + 10^-14 both take 1.41421356237310, a value 10^-13
+# away does not, and exact values are still compared exactly (10^{100}+1 is not 10^{100}).
+def test_a_printed_decimal_is_an_inexact_side() -> None:
+    printout = r"\boxed{1.41421356237310}"
+    for gold in (r"\sqrt{2}", r"\sqrt{2}+10^{-14}"):
+        verdict = math_check(printout, gold)
+        assert verdict.reward == 1.0 and verdict.details.get("printed_digits"), verdict
+    assert math_check(printout, r"\sqrt{2}+10^{-13}").reward == 0.0
+    assert math_check(r"\boxed{1.4142135623}", r"\sqrt{2}").reward == 0.0  # 11 digits
+    assert math_check(r"\boxed{1.41421356237311}", r"\sqrt{2}").reward == 0.0  # wrong last digit
+    assert math_check(r"\boxed{10^{100}+1}", "10^{100}").reward == 0.0

@@ -167,3 +167,25 @@ def test_a_joined_list_pays_for_a_solution_set_with_the_same_members_only(member
     assert not _equal(gold, ", ".join(perm[:-1]))
     assert not _equal(gold, ", ".join([*perm, extra]))
     assert not _equal(members[0], ", ".join(perm))
+
+
+_FRAC_COMMANDS = st.sampled_from([r"\frac", r"\dfrac", r"\tfrac"])
+_GAPS = st.sampled_from(["", " ", "\\ ", "\\,", "~", "  "])
+
+
+@FAST
+@given(whole=st.integers(0, 999), num=st.integers(0, 12), den=st.integers(1, 12),
+       frac=_FRAC_COMMANDS, gap=_GAPS, first=st.booleans())
+def test_a_number_beside_a_fraction_is_a_mixed_number_or_two_values(whole, num, den, frac, gap,
+                                                                     first):
+    # h17, issue 30: "5 \frac{2}{2}" was read as the product 5 (and paid for 5); a whole number
+    # of 1 or more just before a proper fraction with a numerator is a mixed number, and any
+    # other number beside a fraction of digits is two values, equal to none of the readings.
+    fraction = f"{frac}{{{num}}}{{{den}}}"
+    text = f"{whole}{gap}{fraction}" if first else f"{fraction}{gap}{whole}"
+    q = Fraction(num, den)
+    mixed = first and whole >= 1 and 0 < q < 1
+    readings = {Fraction(whole), q, whole * q, whole + q}
+    for value in readings:
+        gold = f"{value.numerator}/{value.denominator}" if value.denominator > 1 else str(value)
+        assert _equal(gold, text) is (mixed and value == whole + q), (gold, text)

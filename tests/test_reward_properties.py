@@ -206,3 +206,10 @@ from reward_grammar import H16_PROPERTIES  # noqa: E402
 
 for _prop in H16_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# h17: issue 30's chat end tokens, inline code and numerals side by side
+# (``reward_grammar.H17_PROPERTIES``).
+from reward_grammar import H17_PROPERTIES  # noqa: E402
+
+for _prop in H17_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -33,7 +33,11 @@ is normalised once, before anything reads it (``visible_text``):
 3. **Markup reads as a space**: HTML/XML tags (except ``<answer>``, a commitment), LaTeX
    spacing commands (``\,``, ``\quad``, ``\hspace{..}``, ``\kern``, ``\hfill``, ``\strut``),
    and text wrappers around words (``\text{ or }``, ``\textbf{or}``): the words stay.
-   A thousands separator between digits (``1\,000``, ``1\!000``) is kept.
+   A thousands separator between digits (``1\,000``, ``1\!000``) is kept. Inline code
+   (```57```) shows its text, styled: it reads as bold (``**57**``).
+4. **The end of the turn**: a chat template's end-of-turn token (``<|im_end|>``,
+   ``<|eot_id|>``, ``</s>`` in a text that opens no ``<s>``, ...) in a raw decode ends the
+   text; prose after it is dropped and a value after it is a hidden value.
 
 Every step is one regex pass or one ``find`` walk, so the whole pass is linear.
 
@@ -280,6 +284,41 @@ _NOTHING_BETWEEN_DIGITS_RE = re.compile(
 )
 
 
+# A chat template's end-of-turn token, as a raw decode that keeps special tokens prints it
+# (NFKC has read DeepSeek's fullwidth bars as "|"). The turn ends there: what follows is not
+# shown as part of the answer. "</s>" is also HTML's strike-through: an end token only in a
+# text that opens no <s> element.
+_END_TOKEN = (
+    r"<\|(?:im_end|eot_id|eot|end|endoftext|end_of_text|return|end▁of▁sentence)\|>"
+    r"|<end_of_turn>|<eos>"
+)
+_END_TOKEN_RE = re.compile(_END_TOKEN)
+_END_TOKEN_OR_S_RE = re.compile(f"{_END_TOKEN}|</s>")
+_STRIKE_OPEN_RE = re.compile(r"<s[\s>]", re.IGNORECASE)
+_AFTER_END_RE = re.compile(rf"(?:\s|{_END_TOKEN}|</s>)*")
+# Inline code (`57`) shows its text, styled: read as bold, a value on display as bold is (so
+# "`1 + 1` or #### 1" still offers two values). Fences (```) are left alone.
+_INLINE_CODE_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
+# Past this many backticks the spans are left as written (bold displays cost the readers a
+# step each; no answer needs them), as past MAX_CURRENCY_SIGNS.
+MAX_INLINE_CODE_MARKS = 2_000
+
+
+def _end_of_turn(text: str) -> tuple[str, str | None]:
+    """``text`` up to its first end-of-turn token, and a description of the value after it
+    when one follows (a turn that ends before its last value hides that value), else None."""
+    pattern = _END_TOKEN_RE if _STRIKE_OPEN_RE.search(text) else _END_TOKEN_OR_S_RE
+    m = pattern.search(text)
+    if m is None:
+        return text, None
+    rest = m.end()
+    if _AFTER_END_RE.fullmatch(text, rest) is not None:
+        return text[: m.start()], None
+    if holds_value(text, rest, len(text)) or _DIGIT_RE.search(text, rest) is not None:
+        return text[: m.start()], f"a value after the end of the turn {m.group()!r}"
+    return text[: m.start()], None
+
+
 def _markup_to_space(m: re.Match[str]) -> str:
     words = m.group("words")
     if words is None:
@@ -315,6 +354,9 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
                     text = after.sub(word, before.sub(as_word, text))
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
+    if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):
+        text, after_end = _end_of_turn(text)
+        hidden = hidden or after_end
     if "<" in text:
         # "44<!-- -->27", "270<span></span>5" render one number: what draws nothing between
         # two digits reads as nothing, not as a space (a digit inside is a hidden value: below)
@@ -328,6 +370,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         # space (else it reads as a list of three)
         text = _SPACED_THOUSANDS_RE.sub("", text)
         text = _MARKUP_RE.sub(_markup_to_space, text)
+    if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
+        text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden
 
 

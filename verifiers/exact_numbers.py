@@ -341,7 +341,8 @@ def _mixed(sign: str, whole: str | None, inner_sign: str, num: str, den: str) ->
             return None
         frac = -frac
     if whole:
-        if frac >= 1:  # "3 5/2" is not a mixed number either
+        # "3 5/2", "0 1/2" and "3 0/2" are no mixed numbers either: two values side by side
+        if frac >= 1 or frac == 0 or _to_int(whole) == 0:
             return None
         frac += _to_int(whole)
     return -frac if sign == "-" else frac

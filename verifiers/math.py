@@ -78,6 +78,12 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
   ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
   ``exact_numbers.long_decimal_matches`` holds the rule.
+- a number beside a fraction of digits is a mixed number only when the whole answer is one
+  (``3\frac{1}{2}`` is 7/2: a whole number of 1 or more, a proper fraction); any other
+  (``5 \frac{2}{2}``, ``\frac{1}{2} 3``, ``3\frac{1}{2}+1``) is two values, reason
+  ``malformed``: the parsers would read a product (``math_forms.numerals_side_by_side``).
+  A character outside ASCII that ``math_forms.latex_from_unicode`` does not read (``16 ≈ 1000``
+  reads ``\approx``) is a stray token; Greek letters but ``\pi`` are free symbols.
 - issue 30: an ordered tuple is compared in order and is never a set (``(2,1)`` is not
   ``\{1,2\}``, nor ``(1,2)``); a percent gold also takes the fraction (``0.5`` for ``50\%``);
   a condition on one variable is the set it describes (``(5,\infty)`` for ``x > 5``, never
@@ -121,6 +127,7 @@ from verifiers.math_forms import (
     drop_assignment,
     labelled_values,
     latex_from_unicode,
+    numerals_side_by_side,
     split_top_level,
     symbolic_power,
     words_key,
@@ -307,6 +314,10 @@ def _compare(
     apart = digits_apart(pred)
     if apart is not None and digits_apart(gold) is None:
         return False, MALFORMED, {"path": "screen", "stray": f"digits apart: {apart!r}"}
+    beside = numerals_side_by_side(pred)
+    if beside is not None and numerals_side_by_side(gold) is None:
+        # "5 \frac{2}{2}" is 5 times 1 to the parsers: two values, not a mixed number
+        return False, MALFORMED, {"path": "screen", "stray": f"numerals side by side: {beside!r}"}
     if _canonical(gold) == _canonical(pred):
         return True, CORRECT, {"path": "string"}
     g_words = words_key(gold)

@@ -15,6 +15,12 @@ Each function is pure string work in linear time (no sympy), used by ``verifiers
   only runs when the gold has several values.
 - **Digits apart.** ``2\quad 5`` is two numbers, not 25: spacing between digits is a
   thousands separator only before a group of exactly three digits (``1\,000``, ``10,\!080``).
+- **Numerals side by side.** A whole number just before a proper fraction of digits is a
+  mixed number when it is the whole answer (``3\frac{1}{2}`` is 7/2); any other number or
+  fraction of digits beside a fraction of digits (``5 \frac{2}{2}``, ``0 \frac{1}{2}``,
+  ``2.5\frac{1}{2}``, ``\frac{1}{2} 3``, ``\frac{1}{2}\frac{1}{2}``, ``3\frac{1}{2} + 1``)
+  is two values: the parsers would read a product, and a product with 1 or 0 hides the other
+  value.
 - **Words.** A word answer (``Monday``, ``\text{even}``) compares without case; symbols never
   do (``R`` is not ``r``, ``\Pi`` is not ``\pi``).
 """
@@ -28,6 +34,7 @@ __all__ = [
     "as_solution_list",
     "choice_letter",
     "digits_apart",
+    "numerals_side_by_side",
     "drop_assignment",
     "labelled_values",
     "latex_from_unicode",
@@ -168,6 +175,33 @@ def digits_apart(text: str) -> str | None:
     return None
 
 
+# A fraction of digits (\frac{2}{2}, \dfrac{-16}{2}, \frac12), and a number not in an exponent
+# or subscript (x^2\frac{1}{2} is x^2 times a half). Spacing between is matched as whole runs.
+_DIGIT_ARG = r"(?:\{\s*[-+]?\s*\d+(?:\.\d+)?\s*\}|\d)"
+_DIGIT_FRAC = rf"\\[dt]?frac\s*{_DIGIT_ARG}\s*{_DIGIT_ARG}"
+_NUMERAL = r"(?<![\w.^_\\])(?<!\^\{)(?<!_\{)\d+(?:[.,]\d+)*"
+_SIDE_BY_SIDE_RE = re.compile(
+    rf"{_NUMERAL}(?:{_SPACING})?(?={_DIGIT_FRAC})|{_DIGIT_FRAC}(?:{_SPACING})?(?=\d|\\[dt]?frac)"
+)
+
+
+def numerals_side_by_side(text: str) -> str | None:
+    r"""The first number or fraction of digits set just before a fraction of digits, or a
+    fraction of digits just before a number (two values the parsers would multiply); None
+    if there is none. The caller reads a whole answer that is a mixed number first
+    (``exact_numbers.parse_number``: ``3rac{1}{2}`` is 7/2), so a match is never one.
+
+    >>> numerals_side_by_side(r"0 rac{2}{2}"), numerals_side_by_side(r"rac{1}{2}3")
+    ('0 ', '\\frac{1}{2}')
+    >>> numerals_side_by_side(r"x^2rac{1}{2}"), numerals_side_by_side(r"2rac{\sqrt{3}}{3}")
+    (None, None)
+    """
+    if "frac" not in text:
+        return None
+    m = _SIDE_BY_SIDE_RE.search(text)
+    return None if m is None else m.group(0)
+
+
 _WORDS_RE = re.compile(r"[A-Za-z]{3,}(?: [A-Za-z]{3,})*")
 
 
@@ -217,7 +251,33 @@ _UNICODE = {
     "∅": r"\emptyset ",
     "∪": r"\cup ",
     "ℝ": r"\mathbb{R}",
+    "ℤ": r"\mathbb{Z}",
+    "ℕ": r"\mathbb{N}",
+    "ℚ": r"\mathbb{Q}",
+    "ℂ": r"\mathbb{C}",
+    "≈": r"\approx ",
+    "∈": r"\in ",
+    "∩": r"\cap ",
+    "∖": r"\setminus ",
+    "→": r"\to ",
+    "⌊": r"\lfloor ",
+    "⌋": r"\rfloor ",
+    "⌈": r"\lceil ",
+    "⌉": r"\rceil ",
 }
+# Greek letters as their commands, in code point order (the lower and upper case blocks skip
+# one code point before sigma): "2θ" is 2\theta, π the constant \pi, and "Φ" a free symbol
+# as \Phi is.
+_GREEK = [
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi",
+    "psi", "omega",
+]  # fmt: skip
+_UNICODE.update({chr(0x3B1 + k): f"\\{name} " for k, name in enumerate(_GREEK) if k < 17})
+_UNICODE.update({chr(0x3C3 + k): f"\\{name} " for k, name in enumerate(_GREEK[17:])})
+_UNICODE.update({chr(0x391 + k): f"\\{name.capitalize()} " for k, name in enumerate(_GREEK)
+                 if k < 17})
+_UNICODE.update({chr(0x3A3 + k): f"\\{name.capitalize()} " for k, name in enumerate(_GREEK[17:])})
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
 _SUPERSCRIPT_RE = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")

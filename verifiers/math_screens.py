@@ -129,6 +129,12 @@ def stray_token(gold: str, pred: str) -> str | None:
     for m in _STRAY_RE.finditer(pred):
         if _STRAY_ALIASES.get(m.group(0), m.group(0)) not in gold_tokens:
             return m.group(0)
+    # A character no reader maps to LaTeX (``math_forms.latex_from_unicode`` ran first) is no
+    # part of an answer the parsers read: "16 ≈ 1000" must not reach them as "16".
+    if not pred.isascii():
+        other = next((c for c in pred if not c.isascii() and c not in gold), None)
+        if other is not None:
+            return other
     # Words in \text{} are a number, a unit, a count noun, or text the gold also holds:
     # "\text{not } 5" and "5 \text{(approx)}" are no answers, though the parsers read both as 5.
     gold_lower = gold.lower()
@@ -261,15 +267,36 @@ _JUXTAPOSED_RE = re.compile(
 )
 
 
+# A Greek letter other than pi is a free symbol, as a Latin one is ("0 \Phi" is no constant).
+_GREEK_SYMBOL_RE = re.compile(
+    r"\\(?:(?:var)?(?:epsilon|theta|rho|sigma|phi)|alpha|beta|gamma|delta|zeta|eta|iota|kappa|"
+    r"lambda|mu|nu|xi|omicron|tau|upsilon|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|"
+    r"Upsilon|Phi|Psi|Omega)(?![A-Za-z])"
+)
+
+
 def unmatched_letter(gold: str, pred: str) -> str | None:
     r"""A letter of ``pred`` that a gold with no letter at all does not have, or two values
     side by side: against a constant gold, ``0 A 1`` is no constant (sympy reads ``0*A*1 = 0``:
-    a free symbol that multiplies a zero must not vanish) and ``0\% 1.0`` no single value."""
+    a free symbol that multiplies a zero must not vanish) and ``0\% 1.0`` no single value.
+    Greek letters (``\alpha``, but not ``\pi``) and letters of any script are letters too."""
     bare_gold = _NOT_LETTERS_RE.sub(" ", gold)
-    if _ANY_LETTER_RE.search(bare_gold) is not None or _NOT_A_CONSTANT_RE.search(bare_gold):
+    if (
+        _ANY_LETTER_RE.search(bare_gold) is not None
+        or _NOT_A_CONSTANT_RE.search(bare_gold)
+        or _GREEK_SYMBOL_RE.search(gold)
+    ):
         return None
-    m = _LETTER_RE.search(_NOT_LETTERS_RE.sub(" ", pred))
+    greek = _GREEK_SYMBOL_RE.search(pred)
+    if greek is not None:
+        return greek.group(0)
+    bare_pred = _NOT_LETTERS_RE.sub(" ", pred)
+    m = _LETTER_RE.search(bare_pred)
     if m is not None:
         return m.group(0)
+    if not bare_pred.isascii():
+        other = next((c for c in bare_pred if c.isalpha() and not c.isascii()), None)
+        if other is not None:
+            return other
     j = _JUXTAPOSED_RE.search(pred)
     return None if j is None else j.group(0)
