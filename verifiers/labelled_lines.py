@@ -39,7 +39,10 @@ _LABELLED_LINE_RE = re.compile(
     rf"^(?P<lead>[^\w\n=&]*)(?<!\\)(?P<label>{_LETTER}+(?:[ \t'\u2019-]+{_LETTER}+){{0,3}})"
     r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]+[^\w\n]{0,40}?)"
     r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
-    r"(?![\d.,]\d)(?![^\W\d_])(?P<rest>[^\n]*)$",
+    # After a colon label a letter may follow the number at once: an invisible space removed
+    # ("Svar: 1\u200bThe final answer ..."), a unit ("7cm"), text of a script written without
+    # spaces. Without a colon, "He has 5x" is a term, not a value.
+    r"(?![\d.,]\d)(?(colon)|(?![^\W\d_]))(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
 _SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
