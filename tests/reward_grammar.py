@@ -885,7 +885,7 @@ H9_CHOICE_NOT_PAID = [r"\boxed{{{g}}} (or {o})", r"\boxed{{{g}}} or ({o})", r"\b
 # The gold with ordinary prose after (or before) it. Each must be paid.
 H9_PAID = ["{c}, which is the number of apples.", "{b} (since {a} + {d} = {g})",
            "$\\boxed{{{g}}}$ is the answer.", "{c}\n\nWait, let me verify: {a} + {d} = {g}. Yes.",
-           "{c} apples.", "{c} in total.", "{c}\n\nIt is not hard to check this.",
+           "{c} apples.", "{c} in total.",
            "{c} $\\blacksquare$", "{c}\n\nHope this helps!", "{c} square units.",
            "If we add them, we get {b}.", "{c} different ways to choose them.",
            "Zach can have at most {b} pencils left over.", "{c} (option B is incorrect)",

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from fractions import Fraction
 
+from verifiers.answer_closing import unread_closing
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
 from verifiers.exact_numbers import parse_number, read_words
 from verifiers.number_words import read_number_words
@@ -160,7 +162,60 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     other = _other_value(_FIGURE_RE.sub(" ", rest), answers)
     if other is not None:
         return HEDGED, f"another value after the final answer: {other[:40]!r}"
+    return _unread_later(_FIGURE_RE.sub(" ", rest) if "[asy]" in rest else rest, answers)
+
+
+def _own_start(rest: str) -> int:
+    """Where the answer's own sentence starts in ``rest``: after a display's close on the next
+    line (``\\boxed{5}\n\\]``)."""
+    start = 0
+    for _ in range(8):
+        close = _DISPLAY_CLOSE_RE.match(rest, start)
+        if close is None:
+            break
+        start = close.end()
+    return start
+
+
+# "Yes" answering a question about the answer ("Wait, is that right? Yes: 2 + 3 = 5.").
+_YES_RE = re.compile(r"[\s*_>#-]*(?:yes|yeah|indeed|correct)\b", re.IGNORECASE)
+
+
+def _unread_later(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why a sentence after the answer's own sentence is not positively readable, or None.
+    Each later sentence must be closing prose (``verifiers.answer_closing``), a restatement
+    of the answer or a check whose result is it, in allow-listed words; a question must be
+    answered "yes" by the next sentence. The values were read by ``_other_value`` already."""
+    stop = _OWN_END_RE.search(rest, _own_start(rest))
+    if stop is None:
+        return None
+    pos, question = stop.end(), None
+    for m in _OWN_END_RE.finditer(rest + "\n", pos):
+        sentence = rest[pos : m.start()]
+        pos = m.end()
+        if not sentence.strip(" \t*#>-_`$"):
+            continue
+        if question is not None:
+            if not _YES_RE.match(sentence):
+                return HEDGED, f"a question about the answer, not answered yes: {question[:40]!r}"
+            question = None
+        unread = unread_closing(sentence)
+        if unread is not None and _has_value(sentence):
+            unread = unread_closing(sentence, math=True)
+        if unread is not None:
+            return HEDGED, (
+                f"unread_tail: a later sentence is no allow-listed closing ({unread[:20]!r}): "
+                f"{sentence.strip()[:40]!r}"
+            )
+        if m.group(0) in "?\uff1f\u061f":
+            question = sentence.strip()
+    if question is not None:
+        return HEDGED, f"a question about the answer, not answered yes: {question[:40]!r}"
     return None
+
+
+def _has_value(sentence: str) -> bool:
+    return any(c.isdigit() for c in sentence) or _TAIL_VALUE_RE.search(sentence) is not None
 
 
 # Words that multiply or divide the value before them (a closed class: multipliers, powers,
@@ -482,7 +537,7 @@ _OWN_DRESSING_RE = re.compile(
     r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
     r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
     r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
-    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
+    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
 )
 
 
@@ -604,9 +659,28 @@ def _prose_ok(text: str) -> bool:
     """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
     a negation or judgement, a bound, an approximation, "or", a value word), and no word of
     another script that is not an answer phrase."""
-    if _OWN_PROSE_RE.search(text):
+    if _OWN_PROSE_RE.search(text) or _stray_symbol(text):
         return False
     return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+# Symbols prose may hold besides ASCII, letters, marks, spaces and punctuation: end-of-proof
+# and check marks, degree, currency signs, multiplication and minus signs.
+_PROSE_SYMBOLS = frozenset("\u220e\u25a0\u25a1\u2713\u2714\u2705\u00b0\u20ac\u00a3\u00a5\u20b9\u00a2\u00d7\u00b7\u2212")
+
+
+def _stray_symbol(text: str) -> bool:
+    """Whether ``text`` holds a character that is neither ASCII, a letter, a mark, a space,
+    punctuation nor an allow-listed symbol: an emoji, a superscript, a numeral character, a
+    math symbol (an allow-list: ``\\boxed{5} Actually 🔟`` says another value)."""
+    if text.isascii():
+        return False
+    for c in text:
+        if c.isascii() or c in _PROSE_SYMBOLS:
+            continue
+        if unicodedata.category(c)[0] not in "LMZP" or unicodedata.category(c) == "Lm":
+            return True
+    return False
 
 
 # A clause whose subject is something named other than the answer.
@@ -846,3 +920,41 @@ _ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
 # A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
 _FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
 
+
+
+# A ``####`` line's or an answer clause's amount, then what follows it on the line.
+_LINE_AMOUNT_RE = re.compile(r"\$?\s*[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]*\d)")
+# What may start the rest of the line for it to be read as a tail: a word of two letters or
+# more, a parenthesis, an end-of-proof or check mark (after closing markup). A digit, an
+# operator or a fraction after the amount belongs to it ("2 1/2", "5 \frac{1}{2}").
+_LINE_REST_RE = re.compile(
+    r"(?:\s|\$|\*\*|\\[,;: ])*(?:[A-Za-z\u00c0-\u024f]{2}|\(|[\u220e\u25a0\u25a1\u2713\u2714\u2705\u3002]|"
+    r"\\(?:blacksquare|square|Box|qed|checkmark)(?![A-Za-z]))"
+)
+# Words after an amount that make it another math value: "5 pi" is 5π, "2 sqrt 3" a radical.
+_MATH_WORD_RE = re.compile(
+    r"(?:\s|\$|\*\*)*(?:pi|tau|sqrt|root|roots|sin|cos|tan|log|ln|exp|inf|infinity|mod)\b",
+    re.IGNORECASE,
+)
+_UNIT_RUN_RE = re.compile(r"[ \t]+([A-Za-z]+(?:[ \t]+[A-Za-z]+){0,3})")
+
+
+def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
+    """A ``####`` line's or an answer clause's text read as its amount and a tail
+    (``57 ∎``, ``18 total``, ``57 That is our answer.``, ``5 (guess)``): ``(amount with the
+    unit words the comparators read, why the rest is no allow-listed tail or None)``; None
+    when the text is no amount followed by words or marks (the comparator reads it whole)."""
+    m = _LINE_AMOUNT_RE.match(answer)
+    if m is None or not _LINE_REST_RE.match(answer, m.end()) or _MATH_WORD_RE.match(answer, m.end()):
+        return None
+    value = m.group(0).lstrip("$").strip()
+    problem = hedge_after(answer, m.end(), (value,))
+    keep = m.end()
+    run = _UNIT_RUN_RE.match(answer, keep)
+    if run is not None:  # "10 cents each": keep the unit the comparators check
+        words = list(re.finditer(r"[A-Za-z]+", run.group(0)))
+        for n in range(len(words), 0, -1):
+            if read_words(" ".join(w.group(0) for w in words[:n])) is not None:
+                keep = run.start() + words[n - 1].end()
+                break
+    return answer[:keep].strip(), problem
