@@ -197,3 +197,11 @@ def test_h9_every_tail_template_is_scored_as_labelled() -> None:
         if VERIFIERS["math"](Case(text, "C", "")).reward == 1.0:
             wrong.append(("math", "second_choice", text))
     assert not wrong, wrong
+
+
+# h15: issue 30 round 3 (what follows the answer's own sentence is an allow-list of closing
+# words): generated in ``reward_grammar.H15_PROPERTIES``.
+from reward_grammar import H15_PROPERTIES  # noqa: E402
+
+for _prop in H15_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

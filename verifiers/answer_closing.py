@@ -128,9 +128,9 @@ _OTHER_SCRIPT_PHRASES = (
     "התשובה|היא|"
     "คำตอบ|คือ"
 )
+OTHER_SCRIPT_WORDS = tuple(_OTHER_SCRIPT_PHRASES.split("|"))
 _OTHER_SCRIPT_RE = re.compile(
-    "(?:" + "|".join(re.escape(read_visible(w)[0]) for w in _OTHER_SCRIPT_PHRASES.split("|"))
-    + ")+",
+    "(?:" + "|".join(re.escape(read_visible(w)[0]) for w in OTHER_SCRIPT_WORDS) + ")+",
     re.IGNORECASE,
 )
 

@@ -627,6 +627,10 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
             return why
         if len(word) == 1 and body[1:2].isdigit():
             return why  # "\\boxed{3} e3": an exponent
+        if word.lower() in ("i", "v", "x", "a") and not _LATIN_WORD_RE.match(
+            body, _skip_spaces(body, head.end())
+        ):
+            return why  # "\\boxed{5} I" (a Roman one; NFKC reads "Ⅰ" so), "\\boxed{5} a"
         if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
             nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
             if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
@@ -659,9 +663,16 @@ def _prose_ok(text: str) -> bool:
     """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
     a negation or judgement, a bound, an approximation, "or", a value word), and no word of
     another script that is not an answer phrase."""
-    if _OWN_PROSE_RE.search(text) or _stray_symbol(text):
+    if _OWN_PROSE_RE.search(text) or _stray_symbol(text) or _LONE_NUMERAL_RE.search(text):
         return False
     return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+# A Roman numeral letter standing alone as a word, not before another word ("apples I",
+# NFKC's reading of "apples Ⅰ"); a lower-case "x" is a variable ("the value of x").
+_LONE_NUMERAL_RE = re.compile(
+    r"(?<![\w'\-.])[IVXiv](?![\w'\-])(?!\.[a-z]\.)(?![ \t]+[A-Za-z])"
+)
 
 
 # Symbols prose may hold besides ASCII, letters, marks, spaces and punctuation: end-of-proof
@@ -712,8 +723,10 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
         return True
     words = inner.split()
     if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
+        # a unit or count noun as the comparators read it ("dollars", "apples"), or closing
+        # words ("(final answer)"); any other word is unread ("(guess)", "(tentative)")
         read = read_words(inner)
-        return read is not None and read[0] == 1
+        return (read is not None and read[0] == 1) or unread_closing(inner) is None
     return False
 
 
@@ -943,12 +956,11 @@ def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
     """A ``####`` line's or an answer clause's text read as its amount and a tail
     (``57 ∎``, ``18 total``, ``57 That is our answer.``, ``5 (guess)``): ``(amount with the
     unit words the comparators read, why the rest is no allow-listed tail or None)``; None
-    when the text is no amount followed by words or marks (the comparator reads it whole)."""
+    when the comparators read the text whole, as before (``5 thousand``, ``2 1/2``,
+    ``1 more``: a word right after the amount that compares or scales it stays with it)."""
     m = _LINE_AMOUNT_RE.match(answer)
     if m is None or not _LINE_REST_RE.match(answer, m.end()) or _MATH_WORD_RE.match(answer, m.end()):
         return None
-    value = m.group(0).lstrip("$").strip()
-    problem = hedge_after(answer, m.end(), (value,))
     keep = m.end()
     run = _UNIT_RUN_RE.match(answer, keep)
     if run is not None:  # "10 cents each": keep the unit the comparators check
@@ -957,4 +969,13 @@ def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
             if read_words(" ".join(w.group(0) for w in words[:n])) is not None:
                 keep = run.start() + words[n - 1].end()
                 break
-    return answer[:keep].strip(), problem
+    if not answer[keep:].strip():
+        return None
+    head = _LATIN_WORD_RE.match(answer, _skip_spaces(answer, keep))
+    if head is not None and (_CLOSED_HEAD_RE.fullmatch(head.group(0)) or _COMPARE_HEAD_RE.fullmatch(head.group(0))):
+        return None
+    value = m.group(0).lstrip("$").strip()
+    return answer[:keep].strip(), hedge_after(answer, keep, (value,))
+
+
+_COMPARE_HEAD_RE = re.compile(r"more|less|fewer|extra|additional|again|times|percent", re.IGNORECASE)
