@@ -59,7 +59,10 @@ CLOSING_WORDS = frozenset(
     let let's me double-check double-checked recheck rechecked
     thanks thank for reading question problem
     ok okay great good sure confident certain clear
-    step steps of to in on our sanity quick final-answer
+    step steps of to in on our sanity quick final-answer count
+    satisfies satisfy satisfied equation equations original condition conditions
+    substituting substitute substituted plugging plug plugged back into by requirement
+    requirements
     """.split()  # noqa: SIM905 - a word list reads best as prose
 )
 
@@ -78,8 +81,9 @@ CLOSING_WORDS_EUROPEAN = frozenset(
 # Phrases whose words are not free words. Matched whole, case-insensitively, and removed
 # before the free words are read.
 _CLOSING_PHRASES_RE = re.compile(
+    # "I hope it is correct." closes the few-shot format of Minerva and lm-eval-harness
     r"\b(?:i\s+)?hope\s+(?:this|that|it)\s+(?:helps|helped|is\s+clear|is\s+helpful|"
-    r"makes\s+sense)\b|"
+    r"makes\s+sense|is\s+correct|is\s+right)\b|\bmaybe\s+this\s+helps\b|"
     r"\b(?:let\s+me\s+know|feel\s+free\s+to\s+ask)\s+if\s+(?:you\s+have\s+(?:any\s+)?"
     r"(?:other\s+|more\s+|further\s+|additional\s+)?questions|anything\s+is\s+unclear|"
     r"you\s+need\s+(?:more|further|any)\s+help|something\s+is\s+unclear)\b|"

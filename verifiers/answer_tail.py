@@ -969,13 +969,14 @@ def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
             if read_words(" ".join(w.group(0) for w in words[:n])) is not None:
                 keep = run.start() + words[n - 1].end()
                 break
-    if not answer[keep:].strip():
-        return None
+    if not answer[keep:].strip() or answer[keep:].lstrip().startswith("/"):
+        return None  # nothing after the unit, or a rate the comparators read ("eggs/day")
     head = _LATIN_WORD_RE.match(answer, _skip_spaces(answer, keep))
     if head is not None and (_CLOSED_HEAD_RE.fullmatch(head.group(0)) or _COMPARE_HEAD_RE.fullmatch(head.group(0))):
         return None
     value = m.group(0).lstrip("$").strip()
-    return answer[:keep].strip(), hedge_after(answer, keep, (value,))
+    # the whole rest is read, unit words included: "1 als $n$ even is" conditions it
+    return answer[:keep].strip(), hedge_after(answer, m.end(), (value,))
 
 
 _COMPARE_HEAD_RE = re.compile(r"more|less|fewer|extra|additional|again|times|percent", re.IGNORECASE)
