@@ -111,7 +111,7 @@ _MARKS = set("\u2713\u2714\u2705\u220e\u25a0\u25a1")
 _MATH_SIGNS = set("+-*/=()^.,\u00d7\u00b7\u00f7\u2212")
 
 _TOKEN_RE = re.compile(
-    r"(?P<space>\s+)|(?P<cmd>\\[A-Za-z]+|\\.)|(?P<digits>\d+)|"
+    r"(?P<space>\s+)|(?P<env>\\end\s*\{[A-Za-z*]{1,20}\})|(?P<cmd>\\[A-Za-z]+|\\.)|(?P<digits>\d+)|"
     r"(?P<word>[^\W\d_]+(?:['\u2019.-][^\W\d_]+)*)|(?P<other>.)",
     re.DOTALL,
 )
@@ -150,7 +150,7 @@ def unread_closing(sentence: str, *, math: bool = False) -> str | None:
     tokens = list(_TOKEN_RE.finditer(text))
     for n, t in enumerate(tokens):
         kind, piece = t.lastgroup, t.group(0)
-        if kind == "space":
+        if kind in ("space", "env"):  # an environment's end closes a display
             continue
         if kind == "word":
             if not _word_ok(piece, math):
