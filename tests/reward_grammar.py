@@ -1424,9 +1424,11 @@ import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from verifiers.answer_closing import (  # noqa: E402
+    ARTICLE_NEXT,
     CLOSING_WORDS,
     CLOSING_WORDS_EUROPEAN,
     OTHER_SCRIPT_WORDS,
+    PRONOUN_I_NEXT,
 )
 from verifiers.answer_text import read_visible  # noqa: E402
 
@@ -1476,13 +1478,17 @@ h15_emoji = st.characters(min_codepoint=0x1F300, max_codepoint=0x1FAFF).filter(
 h15_roman = st.builds(lambda n, lower: _roman(n).lower() if lower else _roman(n),
                       st.integers(2, 3999), st.booleans())
 h15_roman_chars = st.characters(min_codepoint=0x2160, max_codepoint=0x2188)
+# (in a later sentence, NFKC reads "Ⅰ"/"ⅰ" as the pronoun "I", paid before a verb: "Ⅰ have
+# checked"; alone or before another word it is refused, tested in test_reward_properties)
+h15_later_roman_chars = h15_roman_chars.filter(lambda c: c not in "\u2160\u2170")
 h15_superscripts = st.text(alphabet=_SUPERSCRIPTS, min_size=1, max_size=3)
 # Anything outside the closing vocabulary: one of these makes a later sentence unread.
 h15_unread = st.one_of(h15_unicode_words, st.sampled_from(H15_POOL_UNREAD), h15_emoji,
-                       h15_roman, h15_roman_chars, h15_superscripts)
+                       h15_roman, h15_later_roman_chars, h15_superscripts)
 h15_vocab_words = st.one_of(
     st.sampled_from(H15_VOCAB),
-    st.tuples(st.sampled_from(["I", "a", "an"]), st.sampled_from(H15_VOCAB)).map(" ".join))
+    st.sampled_from(sorted(PRONOUN_I_NEXT)).map(lambda w: f"I {w}"),
+    st.tuples(st.sampled_from(["a", "an"]), st.sampled_from(sorted(ARTICLE_NEXT))).map(" ".join))
 
 
 def _h15_sentence(words: list[str], capital: bool) -> str:

@@ -23,9 +23,9 @@ only a few words. So a later sentence may hold only:
 Left out on purpose: negators (``not``, ``no``, ``never``, ``n't``), hedges (``maybe``,
 ``think``, ``guess``, ``hope`` alone), conditions (``if`` alone, ``unless``), scalers and
 relations (``double``, ``half``, ``more``, ``less``, ``opposite``, ``up``), number words of
-any language (``one``, ``dozen``, ``sechs``), ``actually``, ``wait`` alone. ``I`` and
-``a`` stand only before another word (alone they read as a Roman numeral and a variable:
-``The answer is I.``).
+any language (``one``, ``dozen``, ``sechs``), ``actually``, ``wait`` alone. ``I``, ``a`` and
+``an`` stand only before a word of ``PRONOUN_I_NEXT`` / ``ARTICLE_NEXT`` (alone they read as
+a Roman numeral and a variable: ``The answer is I.``).
 
 >>> unread_closing("Therefore the answer above is correct.")
 >>> unread_closing("Actually double that.")
@@ -138,8 +138,18 @@ _OTHER_SCRIPT_RE = re.compile(
     re.IGNORECASE,
 )
 
-# Words that stand only before another word: alone they are a Roman numeral or a variable.
-_LEADING_ONLY = frozenset({"i", "a", "an"})
+# "I", "a" and "an" stand only before a word of their own list (a verb; a noun or adjective):
+# alone or before another word they can be a Roman numeral or a variable ("The answer is I.",
+# "Ⅰ above", which NFKC reads as "I above").
+PRONOUN_I_NEXT = frozenset({
+    "am", "have", "had", "was", "verified", "checked", "confirmed", "double-checked",
+    "rechecked", "found", "get", "got", "obtain", "obtained", "computed", "calculated",
+})
+ARTICLE_NEXT = frozenset({
+    "final", "correct", "good", "great", "quick", "sanity", "check", "total", "complete",
+    "result", "solution", "answer", "value", "number", "consistent", "double-check",
+})
+_LEADING_ONLY = {"i": PRONOUN_I_NEXT, "a": ARTICLE_NEXT, "an": ARTICLE_NEXT}
 
 
 def unread_closing(sentence: str, *, math: bool = False) -> str | None:
@@ -155,9 +165,14 @@ def unread_closing(sentence: str, *, math: bool = False) -> str | None:
         if kind == "word":
             if not _word_ok(piece, math):
                 return piece
-            if piece.lower() in _LEADING_ONLY:
+            follow = _LEADING_ONLY.get(piece.lower())
+            if follow is not None:
                 nxt = tokens[n + 1 : n + 3]
-                if not (len(nxt) == 2 and nxt[0].lastgroup == "space" and nxt[1].lastgroup == "word"):
+                if not (
+                    len(nxt) == 2
+                    and nxt[0].lastgroup == "space"
+                    and nxt[1].group(0).lower() in follow
+                ):
                     return piece
             continue
         if kind == "cmd":
