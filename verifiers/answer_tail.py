@@ -11,7 +11,7 @@ import re
 import unicodedata
 from fractions import Fraction
 
-from verifiers.answer_closing import unread_closing
+from verifiers.answer_closing import CLOSING_WORDS, unread_closing
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
 from verifiers.exact_numbers import parse_number, read_words
 from verifiers.number_words import read_number_words
@@ -637,6 +637,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return why
             if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
                 return why
+        if not _heads_ok(body):
+            return why
         return None if _prose_ok(body) else why
     if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
         return None  # "\boxed{17} = x": the answer named by its variable
@@ -648,9 +650,69 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
     if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
         rest_words = body[1:].lstrip(" -\u2013\u2014")
         head = _LATIN_WORD_RE.match(rest_words)
-        if head is not None and not _CLOSED_HEAD_RE.fullmatch(head.group(0)) and _prose_ok(body):
+        if (
+            head is not None
+            and not _CLOSED_HEAD_RE.fullmatch(head.group(0))
+            and _heads_ok(rest_words)
+            and _prose_ok(body)
+        ):
             return None
     return why
+
+
+# The words that may open the rest of the answer's sentence, or a clause of it after a comma,
+# semicolon or dash (an allow-list: "\\boxed{5} Actually double that.", "\\boxed{5} the
+# opposite", "\\boxed{5} apples, but double that" refuse): a closing word ("is our answer",
+# "in total", "which is ..."), a unit or count noun ("apples", "cm", "people"), a word
+# before one ("different ways", "dozen eggs"), "more"/"fewer"/"less" before "than", or a
+# determiner before a closing word or count noun ("the total", "the number of apples").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "this", "that", "our"})
+_IRREGULAR_PLURALS = frozenset({
+    "people", "children", "men", "women", "feet", "teeth", "mice", "geese", "sheep", "fish",
+    "deer", "moose", "series", "species", "aircraft", "cattle", "police", "staff",
+})
+_HEAD_EXTRA = frozenset({"left", "remaining", "altogether", "apiece", "each", "per", "since",
+                         "because", "then", "there", "who", "that", "where", "whose",
+                         # what a count or probability is of: "a \\boxed{\\frac{2}{3}} chance
+                         # of winning", "only \\boxed{1} such number", "\\boxed{3} digits"
+                         "such", "chance", "chances", "probability", "digit", "digits",
+                         "independent", "possible", "distinct"})
+_CLAUSE_BREAK_RE = re.compile(r"[,;]|\s[-\u2013\u2014]+\s")
+
+
+def _counts(word: str) -> bool:
+    lower = word.lower()
+    return read_words(lower) is not None or lower in _IRREGULAR_PLURALS
+
+
+def _head_ok(words: list[str]) -> bool:
+    """Whether the words that open a clause after the value are allow-listed (above)."""
+    first = words[0].lower()
+    nxt = words[1].lower() if len(words) > 1 else ""
+    if first in _DETERMINERS:
+        return bool(nxt) and (nxt in CLOSING_WORDS or _counts(nxt) or (
+            len(words) > 2 and _counts(words[2])))
+    if first in ("more", "fewer", "less"):
+        return nxt == "than"
+    if first in CLOSING_WORDS or first in _HEAD_EXTRA or _counts(first):
+        return True
+    # an adjective before a count noun ("different ways"; not "Eigentlich das": a plural's
+    # "-s" is read only on a word of four letters or more)
+    return words[0].islower() and words[0].isascii() and any(
+        len(w) >= 4 and _counts(w) for w in words[1:3])
+
+
+def _heads_ok(body: str) -> bool:
+    """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body)]
+    for start in starts:
+        words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(body[start : start + 80])]
+        lead = body[start : start + 80].lstrip(" \t$*")
+        if not words or not lead[:1].isalpha():
+            continue  # a clause that opens with a value or math is read by the value rules
+        if not _head_ok(words[:3]):
+            return False
+    return True
 
 
 def _skip_spaces(text: str, i: int) -> int:
