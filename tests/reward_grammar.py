@@ -1491,6 +1491,11 @@ h15_vocab_words = st.one_of(
     st.tuples(st.sampled_from(["a", "an"]), st.sampled_from(sorted(ARTICLE_NEXT))).map(" ".join))
 
 
+_H15_CLAUSE_RE = re.compile(
+    r"\b(?:answers?|antwort|r\u00e9ponse|respuesta|resposta|risposta|final)\s+(?:is|ist|est|es|"
+    r"\u00e9|\u00e8|are|was|were|be|would|will|should)\b", re.IGNORECASE)
+
+
 def _h15_sentence(words: list[str], capital: bool) -> str:
     text = " ".join(words)
     return text[:1].upper() + text[1:] if capital else text
@@ -1508,6 +1513,9 @@ def h15_later_sentence(draw: st.DrawFn, verifier: str) -> Case:
         at = draw(st.integers(0, len(words)))
         words.insert(at, draw(h15_unread))
     sentence = _h15_sentence(words, draw(st.booleans()))
+    # "... answer is." opens a new answer clause with no value (the reader's commitment
+    # rule, not the tail's): left out of the sentences that must be paid
+    assume(unread or not _H15_CLAUSE_RE.search(sentence))
     sep = draw(st.sampled_from(H15_SEPARATORS))
     end = draw(st.sampled_from(H15_ENDS))
     text = draw(st.sampled_from(REASONING)) + H15_COMMITS[form].format(n) + sep + sentence + end

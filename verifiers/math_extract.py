@@ -563,10 +563,11 @@ def _finish(
     ):
         answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
     problem = None
-    if source in ("####", "answer_is"):
-        split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
-        if split is not None:
-            answer, problem = split
+    split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
+    if split is not None and source in ("####", "answer_is"):
+        answer, problem = split
+    elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
+        problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
     if problem is None and _approximate(answer):
         problem = (HEDGED, "an approximate answer")
     if problem is None and source != "boxed" and "?" in answer:
