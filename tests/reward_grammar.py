@@ -1539,8 +1539,9 @@ def h15_own_sentence_symbol(draw: st.DrawFn, verifier: str) -> Case:
     form = draw(st.sampled_from(["\\boxed{{{}}}", "$\\boxed{{{}}}$", "#### {}"]))
     words = draw(st.lists(st.sampled_from(["apples", "in total", "is the answer", "total",
                                            "Actually", "so", "ok"]), max_size=2))
-    # (after words, NFKC's "x" of "ⅹ" reads as a variable: "the value of x")
-    symbol = draw(h15_own_symbols.filter(lambda c: not words or c != "\u2179"))
+    symbol = draw(h15_own_symbols)
+    if words and symbol == "\u2179":
+        symbol = "\u2169"  # after words, NFKC's "x" of "ⅹ" is a variable ("the value of x")
     tail = " ".join([*words, symbol])
     return Case(form.format(n) + " " + tail, str(n), "not_paid",
                 ("h15_own_symbol", f"symbol={symbol!r}", verifier))
@@ -1557,7 +1558,9 @@ def h15_parenthetical(draw: st.DrawFn, verifier: str) -> Case:
     n = draw(st.integers(0, 10**5))
     form = draw(st.sampled_from(["#### {}", "\\boxed{{{}}}", "The answer is {}."]))
     if draw(st.booleans()):
-        inner = draw(st.one_of(h15_unicode_words.filter(lambda w: not w.isascii()), h15_emoji,
+        # (a word that reads as ASCII after normalising, "ſ" as "s", is left out)
+        inner = draw(st.one_of(h15_unicode_words.filter(
+            lambda w: not unicodedata.normalize("NFKC", read_visible(w)[0]).isascii()), h15_emoji,
                                st.sampled_from(["guess", "tentative", "estimate", "unverified",
                                                 "roughly", "ballpark", "rounded", "or so"])))
         expect = "not_paid"
