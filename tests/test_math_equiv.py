@@ -196,7 +196,7 @@ def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, re
         (r"\boxed{\approx 5}", "5", "hedged"),  # an approximation is a hedge (issue 22)
         (r"\boxed{\implies 5}", "5", "malformed"),
         (r"\boxed{5 \ldots}", "5", "malformed"),
-        (r"\boxed{5 \;\text{(wrong)}}", "5", "wrong"),
+        (r"\boxed{5 \;\text{(wrong)}}", "5", "hedged"),  # issue 30 r3: a parenthesis is read by the tail allow-list
         (r"\boxed{5 \vee 6}", "5", "hedged"),
         (r"\boxed{5 \vee 6}", "6", "hedged"),
         # math-verify would read these as the last number; our parser cannot read them at all

@@ -637,7 +637,7 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return why
             if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
                 return why
-        if not _heads_ok(body):
+        if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
             return why
         return None if _prose_ok(body) else why
     if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
@@ -680,14 +680,17 @@ _HEAD_EXTRA = frozenset({"left", "remaining", "altogether", "apiece", "each", "p
 _CLAUSE_BREAK_RE = re.compile(r"[,;]|\s[-\u2013\u2014]+\s")
 
 
-def _counts(word: str) -> bool:
+def _counts(word: str, one: bool = False) -> bool:
+    """Whether ``word`` names what a value counts (a singular noun only after one: "1 apple")."""
     lower = word.lower()
-    return read_words(lower) is not None or lower in _IRREGULAR_PLURALS
+    return read_words(lower, after_one=one) is not None or lower in _IRREGULAR_PLURALS
 
 
-def _head_ok(words: list[str]) -> bool:
+def _head_ok(words: list[str], one: bool) -> bool:
     """Whether the words that open a clause after the value are allow-listed (above)."""
     first = words[0].lower()
+    if one and first == words[0] and _counts(first, one) and not _CLOSED_HEAD_RE.fullmatch(first):
+        return first not in ("actually", "double", "half", "opposite", "negative", "reciprocal")
     nxt = words[1].lower() if len(words) > 1 else ""
     if first in _DETERMINERS:
         return bool(nxt) and (nxt in CLOSING_WORDS or _counts(nxt) or (
@@ -702,7 +705,7 @@ def _head_ok(words: list[str]) -> bool:
         len(w) >= 4 and _counts(w) for w in words[1:3])
 
 
-def _heads_ok(body: str) -> bool:
+def _heads_ok(body: str, one: bool = False) -> bool:
     """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
     starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body)]
     for start in starts:
@@ -710,7 +713,7 @@ def _heads_ok(body: str) -> bool:
         lead = body[start : start + 80].lstrip(" \t$*")
         if not words or not lead[:1].isalpha():
             continue  # a clause that opens with a value or math is read by the value rules
-        if not _head_ok(words[:3]):
+        if not _head_ok(words[:3], one and start == 0):
             return False
     return True
 
