@@ -97,8 +97,8 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"\boxed{5}. On second thought, I am unsure.", 0.0, "retraction"),
     ("5", r"\boxed{5}. So the answer is not 5.", 0.0, "retraction"),
     ("5", r"\boxed{5}. Wait, let me verify this. Yes, it checks out.", 1.0, "retraction"),
-    ("5", r"\boxed{5}. This is actually quite elegant.", 1.0, "retraction"),
-    ("5", r"\boxed{5}. Alternatively, we can argue by symmetry.", 1.0, "retraction"),
+    ("5", r"\boxed{5}. This is actually quite elegant.", 0.0, "retraction"),  # issue 30 r3: no closing word (README)
+    ("5", r"\boxed{5}. Alternatively, we can argue by symmetry.", 0.0, "retraction"),  # issue 30 r3: no closing word (README)
     (
         "44",
         r"So $17^{-1}\equiv \boxed{44}\pmod{83}$. We may check our answer: $17\cdot 44 = 748$, so our answer is correct.",
@@ -258,7 +258,7 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", r"so $x = \boxed{5}$. (or $6$)", 0.0, "alternative_after"),
     ("5", "The answer is $5$.\n\n(maybe 6)", 0.0, "alternative_after"),
     ("5", "The angle is $\\boxed{5}$.\n[asy]\ndraw((0,0)--(1,1));\n[/asy] (or $6$)", 0.0, "retraction"),
-    ("5", r"So $\boxed{5}$. (Note: this counts the empty set.)", 1.0, "alternative_after"),
+    ("5", r"So $\boxed{5}$. (Note: this counts the empty set.)", 0.0, "alternative_after"),  # issue 30 r3: no closing word (README)
     ("5", "The answer is 6, or the answer is 5.", 0.0, "alternative_before"),
     ("5", "The answer is 6. The other answer is 5.", 0.0, "alternative_before"),
     ("5", "Or, the final answer is 5.", 0.0, "alternative_before"),
@@ -492,5 +492,5 @@ CASES += [
     ("0", "\uc815\ub2f5\uc740 0\uc774 \uc544\ub2d9\ub2c8\ub2e4.", 0.0, "i30_props"),
     ("0", "So we get\n1\n[//]: # (So we get\n0)\n", 0.0, "i30_props"),
     ("5", r"\boxed{5} is not correct.", 0.0, "i30_negation"),
-    ("5", r"\boxed{5}. It is not hard to check.", 1.0, "i30_negation"),
+    ("5", r"\boxed{5}. It is not hard to check.", 0.0, "i30_negation"),  # issue 30 r3: no closing word (README)
 ]

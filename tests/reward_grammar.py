@@ -886,7 +886,7 @@ H9_CHOICE_NOT_PAID = [r"\boxed{{{g}}} (or {o})", r"\boxed{{{g}}} or ({o})", r"\b
 # The gold with ordinary prose after (or before) it. Each must be paid.
 H9_PAID = ["{c}, which is the number of apples.", "{b} (since {a} + {d} = {g})",
            "$\\boxed{{{g}}}$ is the answer.", "{c}\n\nWait, let me verify: {a} + {d} = {g}. Yes.",
-           "{c} apples.", "{c} in total.", "{c}\n\nIt is not hard to check this.",
+           "{c} apples.", "{c} in total.",
            "{c} $\\blacksquare$", "{c}\n\nHope this helps!", "{c} square units.",
            "If we add them, we get {b}.", "{c} different ways to choose them.",
            "Zach can have at most {b} pencils left over.", "{c} (option B is incorrect)",
@@ -1661,4 +1661,172 @@ H17_PROPERTIES: list[Property] = (
     [Property(f"h17_{v}_end_tokens", v, h17_end_tokens(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"h17_{v}_inline_code", v, h17_inline_code(v), 100) for v in ("math", "gsm8k")]
     + [Property("h17_math_numerals_side_by_side", "math", h17_numerals_side_by_side(), 150)]
+)
+
+
+# ---------------------------------------------------------------------------------------
+# h15: issue 30 round 3 - what follows the answer's own sentence is an allow-list. A later
+# sentence is paid only when it is made of the documented closing vocabulary
+# (``verifiers.answer_closing``); a sentence with any other word (random words of many
+# scripts, English words from a large pool), an emoji, a Roman numeral or a superscript is
+# refused, whatever it says.
+# ---------------------------------------------------------------------------------------
+
+import re  # noqa: E402
+import unicodedata  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from verifiers.answer_closing import (  # noqa: E402
+    ARTICLE_NEXT,
+    CLOSING_WORDS,
+    CLOSING_WORDS_EUROPEAN,
+    OTHER_SCRIPT_WORDS,
+    PRONOUN_I_NEXT,
+)
+from verifiers.answer_text import read_visible  # noqa: E402
+
+_H15_OTHER_SCRIPT_RE = re.compile("(?:" + "|".join(map(re.escape, OTHER_SCRIPT_WORDS)) + ")+")
+
+
+def _h15_closing_word(word: str) -> bool:
+    """Whether ``word``, as a reader sees it, is in the documented closing vocabulary."""
+    seen = unicodedata.normalize("NFKC", read_visible(word)[0]).strip().lower()
+    return (seen in CLOSING_WORDS or seen in CLOSING_WORDS_EUROPEAN
+            or _H15_OTHER_SCRIPT_RE.fullmatch(seen) is not None)
+
+
+def _h15_pool() -> list[str]:
+    """A large pool of English words: every word of the README (about 3,000), many of them
+    words a policy could revise, hedge or count with."""
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{2,}", text)})
+
+
+H15_POOL_UNREAD = [w for w in _h15_pool() if not _h15_closing_word(w)]
+# The free closing words a generated sentence may use ("i", "a", "an" stand only before
+# another word: they are drawn as the first word of a pair below).
+H15_VOCAB = sorted((CLOSING_WORDS | CLOSING_WORDS_EUROPEAN) - {"i", "a", "an"})
+H15_COMMITS = {"boxed": r"\boxed{{{}}}", "boxed_dollar": r"$\boxed{{{}}}$", "hashes": "#### {}",
+               "the_answer_is": "The answer is {}.", "final_answer_bold": "**Final Answer:** {}"}
+H15_SEPARATORS = ["\n", "\n\n", ".\n\n", "\n\n---\n\n"]
+H15_ENDS = [".", "!", ""]
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"),
+                           (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"),
+                           (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+h15_unicode_words = st.text(
+    alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Lo", "Lm")), min_size=1,
+    max_size=8).filter(lambda w: not _h15_closing_word(w))
+h15_emoji = st.characters(min_codepoint=0x1F300, max_codepoint=0x1FAFF).filter(
+    lambda c: unicodedata.category(c) == "So")
+h15_roman = st.builds(lambda n, lower: _roman(n).lower() if lower else _roman(n),
+                      st.integers(2, 3999), st.booleans())
+h15_roman_chars = st.characters(min_codepoint=0x2160, max_codepoint=0x2188)
+# (in a later sentence, NFKC reads "Ⅰ"/"ⅰ" as the pronoun "I", paid before a verb: "Ⅰ have
+# checked"; alone or before another word it is refused, tested in test_reward_properties)
+h15_later_roman_chars = h15_roman_chars.filter(lambda c: c not in "\u2160\u2170")
+h15_superscripts = st.text(alphabet=_SUPERSCRIPTS, min_size=1, max_size=3)
+# Anything outside the closing vocabulary: one of these makes a later sentence unread.
+h15_unread = st.one_of(h15_unicode_words, st.sampled_from(H15_POOL_UNREAD), h15_emoji,
+                       h15_roman, h15_later_roman_chars, h15_superscripts)
+h15_vocab_words = st.one_of(
+    st.sampled_from(H15_VOCAB),
+    st.sampled_from(sorted(PRONOUN_I_NEXT)).map(lambda w: f"I {w}"),
+    st.tuples(st.sampled_from(["a", "an"]), st.sampled_from(sorted(ARTICLE_NEXT))).map(" ".join))
+
+
+_H15_CLAUSE_RE = re.compile(
+    r"\b(?:answers?|antwort|r\u00e9ponse|respuesta|resposta|risposta|final)\s+(?:is|ist|est|es|"
+    r"\u00e9|\u00e8|are|was|were|be|would|will|should)\b", re.IGNORECASE)
+
+
+def _h15_sentence(words: list[str], capital: bool) -> str:
+    text = " ".join(words)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+@st.composite
+def h15_later_sentence(draw: st.DrawFn, verifier: str) -> Case:
+    """A correct answer, then a later sentence of random words: paid only when every word is
+    in the closing vocabulary (``paid``), refused when any word or symbol is not."""
+    n = draw(st.integers(0, 10**5))
+    form = draw(st.sampled_from(sorted(H15_COMMITS)))
+    words = draw(st.lists(h15_vocab_words, min_size=1, max_size=6))
+    unread = draw(st.booleans())
+    if unread:
+        at = draw(st.integers(0, len(words)))
+        words.insert(at, draw(h15_unread))
+    sentence = _h15_sentence(words, draw(st.booleans()))
+    # "... answer is." opens a new answer clause with no value (the reader's commitment
+    # rule, not the tail's): left out of the sentences that must be paid
+    assume(unread or not _H15_CLAUSE_RE.search(sentence))
+    sep = draw(st.sampled_from(H15_SEPARATORS))
+    end = draw(st.sampled_from(H15_ENDS))
+    text = draw(st.sampled_from(REASONING)) + H15_COMMITS[form].format(n) + sep + sentence + end
+    return Case(text, str(n), "not_paid" if unread else "paid",
+                ("h15_later", f"unread={unread}", f"form={form}", verifier))
+
+
+# Symbols that are no punctuation, after the value in its own sentence: another value. (A
+# Roman numeral character that NFKC reads as one letter of a unit, "Ⅼ" as L for litres, is
+# left out: after normalising, "5 L" is five litres.)
+h15_own_symbols = st.one_of(h15_emoji, h15_superscripts, h15_roman_chars.filter(
+    lambda c: unicodedata.normalize("NFKC", c) not in tuple("LCDMlcdm")))
+
+
+@st.composite
+def h15_own_sentence_symbol(draw: st.DrawFn, verifier: str) -> Case:
+    """``\\boxed{5} Actually 🔟``, ``#### 260 ²⁵⁹``: a symbol after the value on its own line
+    (after any words) is refused; the same words without it are paid when they are closing
+    words."""
+    n = draw(st.integers(0, 10**5))
+    form = draw(st.sampled_from(["\\boxed{{{}}}", "$\\boxed{{{}}}$", "#### {}"]))
+    words = draw(st.lists(st.sampled_from(["apples", "in total", "is the answer", "total",
+                                           "Actually", "so", "ok"]), max_size=2))
+    symbol = draw(h15_own_symbols)
+    if words and symbol == "\u2179":
+        symbol = "\u2169"  # after words, NFKC's "x" of "ⅹ" is a variable ("the value of x")
+    tail = " ".join([*words, symbol])
+    return Case(form.format(n) + " " + tail, str(n), "not_paid",
+                ("h15_own_symbol", f"symbol={symbol!r}", verifier))
+
+
+H15_UNITS = ["dollars", "cm", "meters", "apples", "square units", "km", "final answer",
+             "in total"]
+
+
+@st.composite
+def h15_parenthetical(draw: st.DrawFn, verifier: str) -> Case:
+    """``#### 5 (guess)``: a parenthesis after the value holds a unit, a restatement, a check
+    or closing words; any other word (random, of any script) is refused."""
+    n = draw(st.integers(0, 10**5))
+    form = draw(st.sampled_from(["#### {}", "\\boxed{{{}}}", "The answer is {}."]))
+    if draw(st.booleans()):
+        # (a word that reads as ASCII after normalising, "ſ" as "s", is left out)
+        inner = draw(st.one_of(h15_unicode_words.filter(
+            lambda w: not unicodedata.normalize("NFKC", read_visible(w)[0]).isascii()), h15_emoji,
+                               st.sampled_from(["guess", "tentative", "estimate", "unverified",
+                                                "roughly", "ballpark", "rounded", "or so"])))
+        expect = "not_paid"
+    else:
+        inner, expect = draw(st.sampled_from(H15_UNITS)), "paid"
+    text = form.format(n)
+    text = text[:-1] + f" ({inner})." if text.endswith(".") else text + f" ({inner})"
+    return Case(text, str(n), expect, ("h15_paren", f"inner={inner!r}", verifier))
+
+
+H15_PROPERTIES: list[Property] = (
+    [Property(f"h15_{v}_later_sentence", v, h15_later_sentence(v), 300) for v in ("math", "gsm8k")]
+    + [Property(f"h15_{v}_own_sentence_symbol", v, h15_own_sentence_symbol(v), 150)
+       for v in ("math", "gsm8k")]
+    + [Property(f"h15_{v}_parenthetical", v, h15_parenthetical(v), 150) for v in ("math", "gsm8k")]
 )

@@ -196,7 +196,7 @@ def test_only_known_units_are_dressing_and_units_must_agree(completion, gold, re
         (r"\boxed{\approx 5}", "5", "hedged"),  # an approximation is a hedge (issue 22)
         (r"\boxed{\implies 5}", "5", "malformed"),
         (r"\boxed{5 \ldots}", "5", "malformed"),
-        (r"\boxed{5 \;\text{(wrong)}}", "5", "wrong"),
+        (r"\boxed{5 \;\text{(wrong)}}", "5", "hedged"),  # issue 30 r3: a parenthesis is read by the tail allow-list
         (r"\boxed{5 \vee 6}", "5", "hedged"),
         (r"\boxed{5 \vee 6}", "6", "hedged"),
         # math-verify would read these as the last number; our parser cannot read them at all
@@ -235,6 +235,10 @@ def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, go
         ("The answer is 5?", "5"),
         (r"\boxed{5}. Hmm, not sure.", "5"),
         (r"\boxed{5} Wait, that's wrong.", "5"),
+        # issue 30 r3: after the answer's sentence only closing words are read ("actually",
+        # "no" are none), so these are refused though they keep the answer
+        (r"\boxed{5}. This is actually quite elegant.", "5"),
+        (r"\boxed{5}. No further simplification is possible.", "5"),
     ],
 )
 def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, gold):
@@ -255,11 +259,9 @@ def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, g
         (r"\boxed{1\,000}", "1000"),
         (r"\boxed{12 \; \text{cm}}", "12"),
         ("The answer is $5$, which is prime.", "5"),
-        (r"\boxed{5}. This is actually quite elegant.", "5"),
-        (r"\boxed{5}. No further simplification is possible.", "5"),
         (r"\boxed{5} (option B is incorrect)", "5"),
         # "wait" or "hmm" that goes on to keep the answer is no retraction (reasoning models)
-        (r"\boxed{5}.\n\nWait, let me verify this. Yes, it checks out.", "5"),
+        ("\\boxed{5}.\n\nWait, let me verify this. Yes, it checks out.", "5"),
         (r"The answer is $5$. Hmm, let me double-check: 2 + 3 = 5.", "5"),
         # a long check after the answer is no retraction
         (

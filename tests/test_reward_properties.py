@@ -213,3 +213,20 @@ from reward_grammar import H17_PROPERTIES  # noqa: E402
 
 for _prop in H17_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# h15: issue 30 round 3 (what follows the answer's own sentence is an allow-list of closing
+# words): generated in ``reward_grammar.H15_PROPERTIES``.
+from reward_grammar import H15_PROPERTIES  # noqa: E402
+
+for _prop in H15_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+
+def test_h15_roman_one_is_no_closing_word() -> None:
+    from verifiers.math import math_reward
+
+    # NFKC reads "Ⅰ" as "I": the pronoun stands only before a verb of its list
+    for tail in ("\u2160 above.", "I.", "The answer is I.", "I answer.", "a.", "The answer is a."):
+        assert math_reward("\\boxed{5}\n\n" + tail, "5") == 0.0, tail
+    for tail in ("I have checked it.", "\u2160 have verified this.", "A quick check: 2 + 3 = 5."):
+        assert math_reward("\\boxed{5}\n\n" + tail, "5") == 1.0, tail

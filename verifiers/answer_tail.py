@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from fractions import Fraction
 
+from verifiers.answer_closing import CLOSING_WORDS, unread_closing
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
 from verifiers.exact_numbers import parse_number, read_words
 from verifiers.number_words import read_number_words
@@ -160,7 +162,60 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     other = _other_value(_FIGURE_RE.sub(" ", rest), answers)
     if other is not None:
         return HEDGED, f"another value after the final answer: {other[:40]!r}"
+    return _unread_later(_FIGURE_RE.sub(" ", rest) if "[asy]" in rest else rest, answers)
+
+
+def _own_start(rest: str) -> int:
+    """Where the answer's own sentence starts in ``rest``: after a display's close on the next
+    line (``\\boxed{5}\n\\]``)."""
+    start = 0
+    for _ in range(8):
+        close = _DISPLAY_CLOSE_RE.match(rest, start)
+        if close is None:
+            break
+        start = close.end()
+    return start
+
+
+# "Yes" answering a question about the answer ("Wait, is that right? Yes: 2 + 3 = 5.").
+_YES_RE = re.compile(r"[\s*_>#-]*(?:yes|yeah|indeed|correct)\b", re.IGNORECASE)
+
+
+def _unread_later(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why a sentence after the answer's own sentence is not positively readable, or None.
+    Each later sentence must be closing prose (``verifiers.answer_closing``), a restatement
+    of the answer or a check whose result is it, in allow-listed words; a question must be
+    answered "yes" by the next sentence. The values were read by ``_other_value`` already."""
+    stop = _OWN_END_RE.search(rest, _own_start(rest))
+    if stop is None:
+        return None
+    pos, question = stop.end(), None
+    for m in _OWN_END_RE.finditer(rest + "\n", pos):
+        sentence = rest[pos : m.start()]
+        pos = m.end()
+        if not sentence.strip(" \t*#>-_`$"):
+            continue
+        if question is not None:
+            if not _YES_RE.match(sentence):
+                return HEDGED, f"a question about the answer, not answered yes: {question[:40]!r}"
+            question = None
+        unread = unread_closing(sentence)
+        if unread is not None and _has_value(sentence):
+            unread = unread_closing(sentence, math=True)
+        if unread is not None:
+            return HEDGED, (
+                f"unread_tail: a later sentence is no allow-listed closing ({unread[:20]!r}): "
+                f"{sentence.strip()[:40]!r}"
+            )
+        if m.group(0) in "?\uff1f\u061f":
+            question = sentence.strip()
+    if question is not None:
+        return HEDGED, f"a question about the answer, not answered yes: {question[:40]!r}"
     return None
+
+
+def _has_value(sentence: str) -> bool:
+    return any(c.isdigit() for c in sentence) or _TAIL_VALUE_RE.search(sentence) is not None
 
 
 # Words that multiply or divide the value before them (a closed class: multipliers, powers,
@@ -482,7 +537,7 @@ _OWN_DRESSING_RE = re.compile(
     r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
     r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
     r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
-    r"\bQ\.?E\.?D\b\.?|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
+    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
 )
 
 
@@ -572,12 +627,18 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
             return why
         if len(word) == 1 and body[1:2].isdigit():
             return why  # "\\boxed{3} e3": an exponent
+        if word.lower() in ("i", "v", "x", "a") and not _LATIN_WORD_RE.match(
+            body, _skip_spaces(body, head.end())
+        ):
+            return why  # "\\boxed{5} I" (a Roman one; NFKC reads "Ⅰ" so), "\\boxed{5} a"
         if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
             nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
             if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
                 return why
             if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
                 return why
+        if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
+            return why
         return None if _prose_ok(body) else why
     if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
         return None  # "\boxed{17} = x": the answer named by its variable
@@ -589,9 +650,72 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
     if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
         rest_words = body[1:].lstrip(" -\u2013\u2014")
         head = _LATIN_WORD_RE.match(rest_words)
-        if head is not None and not _CLOSED_HEAD_RE.fullmatch(head.group(0)) and _prose_ok(body):
+        if (
+            head is not None
+            and not _CLOSED_HEAD_RE.fullmatch(head.group(0))
+            and _heads_ok(rest_words)
+            and _prose_ok(body)
+        ):
             return None
     return why
+
+
+# The words that may open the rest of the answer's sentence, or a clause of it after a comma,
+# semicolon or dash (an allow-list: "\\boxed{5} Actually double that.", "\\boxed{5} the
+# opposite", "\\boxed{5} apples, but double that" refuse): a closing word ("is our answer",
+# "in total", "which is ..."), a unit or count noun ("apples", "cm", "people"), a word
+# before one ("different ways", "dozen eggs"), "more"/"fewer"/"less" before "than", or a
+# determiner before a closing word or count noun ("the total", "the number of apples").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "this", "that", "our"})
+_IRREGULAR_PLURALS = frozenset({
+    "people", "children", "men", "women", "feet", "teeth", "mice", "geese", "sheep", "fish",
+    "deer", "moose", "series", "species", "aircraft", "cattle", "police", "staff",
+})
+_HEAD_EXTRA = frozenset({"left", "remaining", "altogether", "apiece", "each", "per", "since",
+                         "because", "then", "there", "who", "that", "where", "whose",
+                         # what a count or probability is of: "a \\boxed{\\frac{2}{3}} chance
+                         # of winning", "only \\boxed{1} such number", "\\boxed{3} digits"
+                         "such", "chance", "chances", "probability", "digit", "digits",
+                         "independent", "possible", "distinct"})
+_CLAUSE_BREAK_RE = re.compile(r"[,;]|\s[-\u2013\u2014]+\s")
+
+
+def _counts(word: str, one: bool = False) -> bool:
+    """Whether ``word`` names what a value counts (a singular noun only after one: "1 apple")."""
+    lower = word.lower()
+    return read_words(lower, after_one=one) is not None or lower in _IRREGULAR_PLURALS
+
+
+def _head_ok(words: list[str], one: bool) -> bool:
+    """Whether the words that open a clause after the value are allow-listed (above)."""
+    first = words[0].lower()
+    if one and first == words[0] and _counts(first, one) and not _CLOSED_HEAD_RE.fullmatch(first):
+        return first not in ("actually", "double", "half", "opposite", "negative", "reciprocal")
+    nxt = words[1].lower() if len(words) > 1 else ""
+    if first in _DETERMINERS:
+        return bool(nxt) and (nxt in CLOSING_WORDS or _counts(nxt) or (
+            len(words) > 2 and _counts(words[2])))
+    if first in ("more", "fewer", "less"):
+        return nxt == "than"
+    if first in CLOSING_WORDS or first in _HEAD_EXTRA or _counts(first):
+        return True
+    # an adjective before a count noun ("different ways"; not "Eigentlich das": a plural's
+    # "-s" is read only on a word of four letters or more)
+    return words[0].islower() and words[0].isascii() and any(
+        len(w) >= 4 and _counts(w) for w in words[1:3])
+
+
+def _heads_ok(body: str, one: bool = False) -> bool:
+    """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body)]
+    for start in starts:
+        words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(body[start : start + 80])]
+        lead = body[start : start + 80].lstrip(" \t$*")
+        if not words or not lead[:1].isalpha():
+            continue  # a clause that opens with a value or math is read by the value rules
+        if not _head_ok(words[:3], one and start == 0):
+            return False
+    return True
 
 
 def _skip_spaces(text: str, i: int) -> int:
@@ -604,9 +728,35 @@ def _prose_ok(text: str) -> bool:
     """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
     a negation or judgement, a bound, an approximation, "or", a value word), and no word of
     another script that is not an answer phrase."""
-    if _OWN_PROSE_RE.search(text):
+    if _OWN_PROSE_RE.search(text) or _stray_symbol(text) or _LONE_NUMERAL_RE.search(text):
         return False
     return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+# A Roman numeral letter standing alone as a word, not before another word ("apples I",
+# NFKC's reading of "apples Ⅰ"); a lower-case "x" is a variable ("the value of x").
+_LONE_NUMERAL_RE = re.compile(
+    r"(?<![\w'\-.])[IVXiv](?![\w'\-])(?!\.[a-z]\.)(?![ \t]+[A-Za-z])"
+)
+
+
+# Symbols prose may hold besides ASCII, letters, marks, spaces and punctuation: end-of-proof
+# and check marks, degree, currency signs, multiplication and minus signs.
+_PROSE_SYMBOLS = frozenset("\u220e\u25a0\u25a1\u2713\u2714\u2705\u00b0\u20ac\u00a3\u00a5\u20b9\u00a2\u00d7\u00b7\u2212")
+
+
+def _stray_symbol(text: str) -> bool:
+    """Whether ``text`` holds a character that is neither ASCII, a letter, a mark, a space,
+    punctuation nor an allow-listed symbol: an emoji, a superscript, a numeral character, a
+    math symbol (an allow-list: ``\\boxed{5} Actually 🔟`` says another value)."""
+    if text.isascii():
+        return False
+    for c in text:
+        if c.isascii() or c in _PROSE_SYMBOLS:
+            continue
+        if unicodedata.category(c)[0] not in "LMZP" or unicodedata.category(c) == "Lm":
+            return True
+    return False
 
 
 # A clause whose subject is something named other than the answer.
@@ -638,8 +788,10 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
         return True
     words = inner.split()
     if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
+        # a unit or count noun as the comparators read it ("dollars", "apples"), or closing
+        # words ("(final answer)"); any other word is unread ("(guess)", "(tentative)")
         read = read_words(inner)
-        return read is not None and read[0] == 1
+        return (read is not None and read[0] == 1) or unread_closing(inner) is None
     return False
 
 
@@ -846,3 +998,50 @@ _ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
 # A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
 _FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
 
+
+
+# A ``####`` line's or an answer clause's amount, then what follows it on the line.
+_LINE_AMOUNT_RE = re.compile(r"\$?\s*[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]*\d)")
+# What may start the rest of the line for it to be read as a tail: a word of two letters or
+# more, a parenthesis, an end-of-proof or check mark (after closing markup). A digit, an
+# operator or a fraction after the amount belongs to it ("2 1/2", "5 \frac{1}{2}").
+_LINE_REST_RE = re.compile(
+    r"(?:\s|\$|\*\*|\\[,;: ])*(?:[A-Za-z\u00c0-\u024f]{2}|\(|[\u220e\u25a0\u25a1\u2713\u2714\u2705\u3002]|"
+    r"\\(?:blacksquare|square|Box|qed|checkmark)(?![A-Za-z]))"
+)
+# Words after an amount that make it another math value: "5 pi" is 5π, "2 sqrt 3" a radical.
+_MATH_WORD_RE = re.compile(
+    r"(?:\s|\$|\*\*)*(?:pi|tau|sqrt|root|roots|sin|cos|tan|log|ln|exp|inf|infinity|mod)\b",
+    re.IGNORECASE,
+)
+_UNIT_RUN_RE = re.compile(r"[ \t]+([A-Za-z]+(?:[ \t]+[A-Za-z]+){0,3})")
+
+
+def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
+    """A ``####`` line's or an answer clause's text read as its amount and a tail
+    (``57 ∎``, ``18 total``, ``57 That is our answer.``, ``5 (guess)``): ``(amount with the
+    unit words the comparators read, why the rest is no allow-listed tail or None)``; None
+    when the comparators read the text whole, as before (``5 thousand``, ``2 1/2``,
+    ``1 more``: a word right after the amount that compares or scales it stays with it)."""
+    m = _LINE_AMOUNT_RE.match(answer)
+    if m is None or not _LINE_REST_RE.match(answer, m.end()) or _MATH_WORD_RE.match(answer, m.end()):
+        return None
+    keep = m.end()
+    run = _UNIT_RUN_RE.match(answer, keep)
+    if run is not None:  # "10 cents each": keep the unit the comparators check
+        words = list(re.finditer(r"[A-Za-z]+", run.group(0)))
+        for n in range(len(words), 0, -1):
+            if read_words(" ".join(w.group(0) for w in words[:n])) is not None:
+                keep = run.start() + words[n - 1].end()
+                break
+    if not answer[keep:].strip() or answer[keep:].lstrip().startswith("/"):
+        return None  # nothing after the unit, or a rate the comparators read ("eggs/day")
+    head = _LATIN_WORD_RE.match(answer, _skip_spaces(answer, keep))
+    if head is not None and (_CLOSED_HEAD_RE.fullmatch(head.group(0)) or _COMPARE_HEAD_RE.fullmatch(head.group(0))):
+        return None
+    value = m.group(0).lstrip("$").strip()
+    # the whole rest is read, unit words included: "1 als $n$ even is" conditions it
+    return answer[:keep].strip(), hedge_after(answer, m.end(), (value,))
+
+
+_COMPARE_HEAD_RE = re.compile(r"more|less|fewer|extra|additional|again|times|percent", re.IGNORECASE)

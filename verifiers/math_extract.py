@@ -115,6 +115,7 @@ from verifiers.answer_tail import (
     _sentence_end,
     _sentence_start,
     hedge_after,
+    split_line_answer,
 )
 from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
@@ -562,7 +563,12 @@ def _finish(
     ):
         answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
     problem = None
-    if _approximate(answer):
+    split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
+    if split is not None and source in ("####", "answer_is"):
+        answer, problem = split
+    elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
+        problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
+    if problem is None and _approximate(answer):
         problem = (HEDGED, "an approximate answer")
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")

@@ -1,0 +1,202 @@
+r"""Closing prose: what a sentence AFTER the final answer's own sentence may say (issue 30).
+
+A later sentence is paid only when it is positively readable; ``verifiers.answer_tail``
+reads its values (a restatement of the answer, a check whose result is the answer) and
+this module reads its words. The words are an allow-list, not a deny-list of hedges: a
+policy can revise an answer with words no list of retractions holds (``Actually double
+that.``, ``Eigentlich das Doppelte.``, ``Actually a dozen.``), while a closing remark needs
+only a few words. So a later sentence may hold only:
+
+- whitespace, punctuation and closing markup (``$``, ``**``, ``\]``, ``\end{align*}``,
+  text wrappers such as ``\text``), an end-of-proof mark or a check mark;
+- words of ``CLOSING_WORDS`` (English, and "answer"/"is"/"so" in a few European
+  languages), in any case;
+- a whole phrase of ``_CLOSING_PHRASES_RE`` (``I hope this helps``, ``Let me know if you
+  have any questions``): their words ("hope", "if", "unclear") are not free words, since
+  free they could doubt or condition the answer (``If that is right.``);
+- words of another script that say "answer", "is", "so" (``verifiers.answer_tail``'s
+  ``_ANSWER_PHRASES``, the same allow-list the answer's own sentence uses);
+- where the caller has read the sentence's values as a check or a restatement
+  (``math=True``): digits, plain arithmetic signs, single-letter variables and a few math
+  commands (``\frac``, ``\sqrt``, ``\cdot``).
+
+Left out on purpose: negators (``not``, ``no``, ``never``, ``n't``), hedges (``maybe``,
+``think``, ``guess``, ``hope`` alone), conditions (``if`` alone, ``unless``), scalers and
+relations (``double``, ``half``, ``more``, ``less``, ``opposite``, ``up``), number words of
+any language (``one``, ``dozen``, ``sechs``), ``actually``, ``wait`` alone. ``I``, ``a`` and
+``an`` stand only before a word of ``PRONOUN_I_NEXT`` / ``ARTICLE_NEXT`` (alone they read as
+a Roman numeral and a variable: ``The answer is I.``).
+
+>>> unread_closing("Therefore the answer above is correct.")
+>>> unread_closing("Actually double that.")
+'Actually'
+>>> unread_closing("I hope this helps!")
+>>> unread_closing("The answer is I.")
+'I'
+"""
+
+from __future__ import annotations
+
+import re
+
+from verifiers.answer_text import read_visible
+
+# The free words of closing prose (lower case). Small and closed: each is a word a closing
+# remark needs and none negates, doubts, conditions, bounds, scales or counts.
+CLOSING_WORDS = frozenset(
+    """
+    the a an this that these those it its it's that's here above
+    is are was were be been being am i i'm i've we we've we're us our my you your
+    so thus therefore hence finally overall indeed yes yeah right correct exactly
+    answer answers final result results solution solutions value values number numbers
+    total sum product required requested desired expected wanted sought
+    as and with which also again all that's same
+    have has had get gets got obtain obtained find found gives
+    computed calculated derived shown stated claimed boxed written above-mentioned
+    check checks checked checking verify verified verifying verification confirm confirmed
+    confirms consistent works work holds out matches match agrees
+    done complete completes completed solved proof end q.e.d qed
+    let let's me double-check double-checked recheck rechecked
+    thanks thank for reading question problem
+    ok okay great good sure confident certain clear
+    step steps of to in on our sanity quick final-answer count
+    satisfies satisfy satisfied equation equations original condition conditions
+    substituting substitute substituted plugging plug plugged back into by requirement
+    requirements
+    """.split()  # noqa: SIM905 - a word list reads best as prose
+)
+
+# Other languages' words for the same closing sentences ("Das ist die Antwort.", "C'est la
+# réponse.", "Esa es la respuesta final."), Latin script.
+CLOSING_WORDS_EUROPEAN = frozenset(
+    """
+    das ist die der antwort endg\u00fcltige endergebnis ergebnis also somit
+    c'est la le est r\u00e9ponse finale donc r\u00e9sultat voil\u00e0
+    es esa esta respuesta resultado entonces por tanto
+    \u00e9 resposta portanto
+    \u00e8 risposta quindi risultato
+    """.split()  # noqa: SIM905 - a word list reads best as prose
+)
+
+# Phrases whose words are not free words. Matched whole, case-insensitively, and removed
+# before the free words are read.
+_CLOSING_PHRASES_RE = re.compile(
+    # "I hope it is correct." closes the few-shot format of Minerva and lm-eval-harness
+    r"\b(?:i\s+)?hope\s+(?:this|that|it)\s+(?:helps|helped|is\s+clear|is\s+helpful|"
+    r"makes\s+sense|is\s+correct|is\s+right)\b|\bmaybe\s+this\s+helps\b|"
+    r"\b(?:let\s+me\s+know|feel\s+free\s+to\s+ask)\s+if\s+(?:you\s+have\s+(?:any\s+)?"
+    r"(?:other\s+|more\s+|further\s+|additional\s+)?questions|anything\s+is\s+unclear|"
+    r"you\s+need\s+(?:more|further|any)\s+help|something\s+is\s+unclear)\b|"
+    r"\bfeel\s+free\s+to\s+ask\b|\bany\s+(?:other\s+|more\s+|further\s+)?questions\b|"
+    r"\b(?:it|this|that)\s+adds\s+up\b|\bmakes\s+sense\b|"
+    # "one" as a pronoun, never a count ("This is the one.")
+    r"\b(?:the|this|that)\s+(?:(?:right|correct|same|only)\s+)?one\b|"
+    # "Wait" opening a check of the answer ("Wait, is that right?", "Wait, let me verify"),
+    # never alone: "Wait." announces a revision
+    r"\b(?:wait|hmm+)\b(?=[\s,]+(?:let|let's|is|was|does|did|are|were)\b)",
+    re.IGNORECASE,
+)
+
+# Math commands that draw nothing or only wrap, end a proof, or close a display.
+_MARKUP_COMMANDS = frozenset({
+    "text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "emph", "boxed", "quad",
+    "qquad", "blacksquare", "square", "Box", "qed", "checkmark", "end", "displaystyle",
+})
+# Math commands a check or a restatement may hold (its values were read by the caller).
+_MATH_COMMANDS = frozenset({"frac", "dfrac", "tfrac", "sqrt", "cdot", "times", "div", "left", "right"})
+
+_PUNCTUATION = set(".,;:!?'\"()[]{}-\u2013\u2014\u2026*_#>`$|/\u2019\u2018\u201c\u201d\u00ab\u00bb"
+                   "\u3002\uff0c\uff01\uff1f\u3001\uff1a\u0964\u061f\u060c")
+_MARKS = set("\u2713\u2714\u2705\u220e\u25a0\u25a1")
+_MATH_SIGNS = set("+-*/=()^.,\u00d7\u00b7\u00f7\u2212")
+
+_TOKEN_RE = re.compile(
+    r"(?P<space>\s+)|(?P<env>\\end\s*\{[A-Za-z*]{1,20}\})|(?P<cmd>\\[A-Za-z]+|\\.)|(?P<digits>\d+)|"
+    r"(?P<word>[^\W\d_]+(?:['\u2019.-][^\W\d_]+)*)|(?P<other>.)",
+    re.DOTALL,
+)
+
+_LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f'\u2019.\-]+")
+
+# Closing words of other scripts: "答案是", "所以", "Ответ", "입니다" (the answer-phrase list
+# of the own-sentence grammar) and a few closing words ("希望这有帮助" is left out: "希望"
+# also means "may it be").
+_OTHER_SCRIPT_PHRASES = (
+    "答案|最终答案|最終答案|答|是|为|為|所以|因此|结果|結果|故|即|正确|正確|"
+    "答え|は|です|よって|したがって|"
+    "정답|답|은|는|이다|입니다|따라서|그러므로|"
+    "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"
+    "उत्तर|है|अतः|इसलिए|परिणाम|जवाब|"
+    "ответ|это|итак|"
+    "απάντηση|η|είναι|"
+    "התשובה|היא|"
+    "คำตอบ|คือ"
+)
+OTHER_SCRIPT_WORDS = tuple(_OTHER_SCRIPT_PHRASES.split("|"))
+_OTHER_SCRIPT_RE = re.compile(
+    "(?:" + "|".join(re.escape(read_visible(w)[0]) for w in OTHER_SCRIPT_WORDS) + ")+",
+    re.IGNORECASE,
+)
+
+# "I", "a" and "an" stand only before a word of their own list (a verb; a noun or adjective):
+# alone or before another word they can be a Roman numeral or a variable ("The answer is I.",
+# "Ⅰ above", which NFKC reads as "I above").
+PRONOUN_I_NEXT = frozenset({
+    "am", "have", "had", "was", "verified", "checked", "confirmed", "double-checked",
+    "rechecked", "found", "get", "got", "obtain", "obtained", "computed", "calculated",
+})
+ARTICLE_NEXT = frozenset({
+    "final", "correct", "good", "great", "quick", "sanity", "check", "total", "complete",
+    "result", "solution", "answer", "value", "number", "consistent", "double-check",
+})
+_LEADING_ONLY = {"i": PRONOUN_I_NEXT, "a": ARTICLE_NEXT, "an": ARTICLE_NEXT}
+
+
+def unread_closing(sentence: str, *, math: bool = False) -> str | None:
+    """The first piece of ``sentence`` that closing prose may not hold (module doc), or None
+    when every piece is allow-listed. ``math=True``: the caller has read the sentence's values
+    as a check or a restatement of the answer, so digits and arithmetic are read too."""
+    text = _CLOSING_PHRASES_RE.sub(" ", sentence.replace("\u2019", "'"))
+    tokens = list(_TOKEN_RE.finditer(text))
+    for n, t in enumerate(tokens):
+        kind, piece = t.lastgroup, t.group(0)
+        if kind in ("space", "env"):  # an environment's end closes a display
+            continue
+        if kind == "word":
+            if not _word_ok(piece, math):
+                return piece
+            follow = _LEADING_ONLY.get(piece.lower())
+            if follow is not None:
+                nxt = tokens[n + 1 : n + 3]
+                if not (
+                    len(nxt) == 2
+                    and nxt[0].lastgroup == "space"
+                    and nxt[1].group(0).lower() in follow
+                ):
+                    return piece
+            continue
+        if kind == "cmd":
+            name = piece[1:]
+            if name in _MARKUP_COMMANDS or (math and name in _MATH_COMMANDS):
+                continue
+            if name in (",", ";", ":", "!", " ", "(", ")", "[", "]", "\\", "{", "}", "%"):
+                continue  # spacing, math delimiters, a line break
+            return piece
+        if kind == "digits":
+            if math:
+                continue
+            return piece
+        if piece in _PUNCTUATION or piece in _MARKS or (math and piece in _MATH_SIGNS):
+            continue
+        return piece
+    return None
+
+
+def _word_ok(word: str, math: bool) -> bool:
+    lower = word.lower()
+    if _LATIN_RE.fullmatch(word):
+        if lower in CLOSING_WORDS or lower in CLOSING_WORDS_EUROPEAN:
+            return True
+        # a variable of a check or restatement ("x = 5", "So n = 5.")
+        return math and len(word) == 1
+    return _OTHER_SCRIPT_RE.fullmatch(word) is not None
