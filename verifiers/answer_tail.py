@@ -707,7 +707,13 @@ def _head_ok(words: list[str], one: bool) -> bool:
 
 def _heads_ok(body: str, one: bool = False) -> bool:
     """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
-    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body)]
+    depth = [0] * (len(body) + 1)
+    for a, b in _enclosed_spans(body):
+        depth[a + 1] += 1
+        depth[b] -= 1
+    for i in range(1, len(depth)):
+        depth[i] += depth[i - 1]
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body) if depth[m.start()] <= 0]
     for start in starts:
         words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(body[start : start + 80])]
         lead = body[start : start + 80].lstrip(" \t$*")
@@ -716,6 +722,28 @@ def _heads_ok(body: str, one: bool = False) -> bool:
         if not _head_ok(words[:3], one and start == 0):
             return False
     return True
+
+
+def _enclosed_spans(text: str) -> list[tuple[int, int]]:
+    """Closed ``$..$`` spans and matched brackets of ``text``: a comma inside them separates
+    coordinates (``(x, y)``, ``$\\{1, 2\\}$``), not clauses. An opener never closed encloses
+    nothing, so it cannot shelter a clause ("apples (, actually double that")."""
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    dollar = -1
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for i, c in enumerate(text):
+        if c == "$" and (i == 0 or text[i - 1] != "\\"):
+            if dollar < 0:
+                dollar = i
+            else:
+                spans.append((dollar, i))
+                dollar = -1
+        elif c in "([{":
+            stack.append((c, i))
+        elif c in pairs and stack and stack[-1][0] == pairs[c]:
+            spans.append((stack.pop()[1], i))
+    return spans
 
 
 def _skip_spaces(text: str, i: int) -> int:
