@@ -59,7 +59,7 @@ CLOSING_WORDS = frozenset(
     let let's me double-check double-checked recheck rechecked
     thanks thank for reading question problem
     ok okay great good sure confident certain clear
-    step steps of to in on our sanity quick final-answer count
+    step steps of to in on our sanity quick final-answer count can see easily simply
     satisfies satisfy satisfied equation equations original condition conditions
     substituting substitute substituted plugging plug plugged back into by requirement
     requirements

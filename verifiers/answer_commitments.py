@@ -237,9 +237,14 @@ def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[st
         return HEDGED, "another answer offered just before it"
     if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
         return HEDGED, "an approximate answer"
-    if _BOUND_BEFORE_RE.search(before) and not _TAG_BEFORE_RE.search(before):
+    if (_BOUND_BEFORE_RE.search(before) and not _TAG_BEFORE_RE.search(before)
+            and not _BLOCKQUOTE_RE.fullmatch(text, text.rfind("\n", 0, k) + 1, k)):
         return HEDGED, "a bound before the answer, not its value"
     return None
+
+
+# Markdown's quote markers opening a line ("> **Answer:** 5", "> > 5"): no relation.
+_BLOCKQUOTE_RE = re.compile(r"[ \t]*(?:>[ \t]*)+")
 
 
 # What may join a value to the final commitment on its line without committing to either:
