@@ -1,4 +1,4 @@
-"""Census of the reward properties: run every generator of ``reward_grammar.PROPERTIES`` and
+"""Census of the reward properties: run every generator of ``reward_grammar.ALL_PROPERTIES`` and
 group the violations into classes instead of stopping at the first one.
 
     python tests/reward_census.py                 # CI sizes, derandomised
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reward_grammar import PROPERTIES, Case, Property, violation  # noqa: E402
+from reward_grammar import ALL_PROPERTIES, Case, Property, violation  # noqa: E402
 
 
 def census(prop: Property, examples: int, seed_value: int | None) -> dict[str, object]:
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     total_ran = total_failed = 0
     t0 = time.perf_counter()
-    for prop in PROPERTIES:
+    for prop in ALL_PROPERTIES:
         if args.only not in prop.name:
             continue
         out = census(prop, max(1, int(prop.examples * args.scale)), args.seed)

@@ -1830,3 +1830,9 @@ H15_PROPERTIES: list[Property] = (
        for v in ("math", "gsm8k")]
     + [Property(f"h15_{v}_parenthetical", v, h15_parenthetical(v), 150) for v in ("math", "gsm8k")]
 )
+
+
+# Every generated property, in the order the tests register them (the census runs them all).
+ALL_PROPERTIES: list[Property] = (
+    PROPERTIES + H13_PROPERTIES + H16_PROPERTIES + H17_PROPERTIES + H15_PROPERTIES
+)
