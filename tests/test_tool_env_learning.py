@@ -118,3 +118,79 @@ def test_spaced_keeps_the_final_checkpoint():
     assert tool_learning.spaced(list(range(1, 13)), 3) == [4, 8, 12]
     assert tool_learning.spaced([1, 2], 3) == [1, 2]
     assert tool_learning.spaced([1, 2, 3], 0) == [1, 2, 3]
+
+
+# --- benchmarks/guess_learning.py (a multi-turn env without a tool) and tool_copy_loss.py ---
+
+import guess_learning  # noqa: E402
+import tool_copy_loss  # noqa: E402
+
+
+def test_small_guess_env_is_a_valid_gymnasium_env_binary_search_always_wins():
+    from gymnasium.utils.env_checker import check_env
+
+    from envs.guess_number import optimal_turns
+
+    env = guess_learning.SmallGuessEnv()
+    check_env(env, skip_render_check=True)
+    assert (env.low, env.high, env.max_turns) == (1, 8, 4) == (1, 8, optimal_turns(1, 8))
+    for secret in range(1, 9):  # binary search finds every secret within the 4 guesses
+        env.reset(seed=0, options={"secret": secret})
+        low, high = 1, 8
+        for _ in range(4):
+            guess = (low + high) // 2
+            reply, reward, terminated, truncated, _ = env.step(str(guess))
+            if terminated:
+                break
+            low, high = (guess + 1, high) if reply[0]["content"] == "Higher." else (low, guess - 1)
+        assert terminated and reward == 1.0, secret
+
+
+def test_guess_benchmark_tabulates_and_plots_each_run(tiny_model, tmp_path):
+    out = tmp_path / "gl"
+    assert guess_learning.main([
+        "--algos", "gspo", "--minutes", "5", "--steps", "2", "--out", str(out),
+        "--model", str(tiny_model), "--eval-prompts", "4", "--eval-every", "1", "--threads", "1",
+        "--prompts-per-step", "2", "--group-size", "2"]) == 0
+    evals = [json.loads(line) for line in (out / "gspo" / "metrics.jsonl").read_text().splitlines()
+             if json.loads(line).get("kind") == "eval"]
+    assert [e["step"] for e in evals] == [0, 1, 2]
+    row = (out / "guess_learning.md").read_text().splitlines()[-1]
+    assert row.startswith("| gspo | 2 |")
+    assert f"| {100 * evals[0]['accuracy']:.1f}% | {100 * evals[-1]['accuracy']:.1f}% |" in row
+    assert (out / "guess_learning.png").stat().st_size > 0
+    # --no-train re-reads the same runs and writes the same table.
+    table = (out / "guess_learning.md").read_text()
+    (out / "guess_learning.md").unlink()
+    assert guess_learning.main(["--no-train", "--algos", "gspo", "--out", str(out)]) == 0
+    assert (out / "guess_learning.md").read_text() == table
+
+
+def test_copy_loss_measures_exactly_the_copied_digits(tiny_model, monkeypatch):
+    import torch
+
+    from policy_opt.models import policy
+
+    real_load = policy.load_policy
+
+    digits = torch.tensor([ord(c) for c in "0123456789"])  # byte tokens
+
+    class Oracle(torch.nn.Module):
+        """Knows every next token; on a digit, only that a digit comes (uniform over ten)."""
+
+        def forward(self, input_ids):
+            logits = torch.full((*input_ids.shape, 260), -1e4)
+            logits[0, :-1].scatter_(1, input_ids[0, 1:, None], 0.0)
+            is_digit = torch.isin(input_ids[0, 1:], digits)
+            logits[0, :-1][is_digit] = -1e4
+            logits[0, :-1][is_digit.nonzero()[:, 0][:, None], digits] = 0.0
+            return type("Out", (), {"logits": logits})()
+
+    losses = tool_copy_loss.copy_losses(str(tiny_model), rows=3)
+    assert losses["expression"] > 1.0 and losses["result"] > 1.0   # an untrained model
+    monkeypatch.setattr(policy, "load_policy",
+                        lambda path, verbose=False: (Oracle(), real_load(path, verbose=False)[1]))
+    losses = tool_copy_loss.copy_losses(str(tiny_model), rows=3)
+    # Exactly the uniform baseline: every measured position is a digit, and only digits count.
+    assert losses == pytest.approx({"expression": tool_copy_loss.UNIFORM,
+                                    "result": tool_copy_loss.UNIFORM}, abs=1e-4)
