@@ -1062,8 +1062,8 @@ def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
             if read_words(" ".join(w.group(0) for w in words[:n])) is not None:
                 keep = run.start() + words[n - 1].end()
                 break
-    if not answer[keep:].strip() or answer[keep:].lstrip().startswith("/"):
-        return None  # nothing after the unit, or a rate the comparators read ("eggs/day")
+    if not answer[keep:].strip() or answer[keep:].lstrip().startswith(("/", "^", "_")):
+        return None  # nothing after the unit, a rate ("eggs/day") or a power ("inches^2")
     head = _LATIN_WORD_RE.match(answer, _skip_spaces(answer, keep))
     if head is not None and (_CLOSED_HEAD_RE.fullmatch(head.group(0)) or _COMPARE_HEAD_RE.fullmatch(head.group(0))):
         return None
