@@ -1535,6 +1535,8 @@ def h16_qualified_box(draw: st.DrawFn, verifier: str) -> Case:
         lead = draw(st.sampled_from(H16_QUALIFIED_LEADS))
         where = draw(st.sampled_from(["outside", "inside", "variable"]))
         if where == "outside":
+            if not lead.strip() and sign.lstrip().startswith(">"):
+                lead = "So "  # a ">" opening a line is markdown's quote marker: no relation
             text = f"{lead}{sign}$\\boxed{{{n}}}$."
         elif where == "inside":
             text = f"{lead}${sign}\\boxed{{{n}}}$."

@@ -60,6 +60,7 @@ CLOSING_WORDS = frozenset(
     thanks thank for reading question problem
     ok okay great good sure confident certain clear
     step steps of to in on our sanity quick final-answer count can see easily simply
+    since because
     satisfies satisfy satisfied equation equations original condition conditions
     substituting substitute substituted plugging plug plugged back into by requirement
     requirements
@@ -86,7 +87,8 @@ _CLOSING_PHRASES_RE = re.compile(
     r"makes\s+sense|is\s+correct|is\s+right)\b|\bmaybe\s+this\s+helps\b|"
     r"\b(?:let\s+me\s+know|feel\s+free\s+to\s+ask)\s+if\s+(?:you\s+have\s+(?:any\s+)?"
     r"(?:other\s+|more\s+|further\s+|additional\s+)?questions|anything\s+is\s+unclear|"
-    r"you\s+need\s+(?:more|further|any)\s+help|something\s+is\s+unclear)\b|"
+    r"you\s+need\s+(?:more|further|any)\s+help|you\s+need\s+anything(?:\s+else)?|"
+    r"something\s+is\s+unclear)\b|"
     r"\bfeel\s+free\s+to\s+ask\b|\bany\s+(?:other\s+|more\s+|further\s+)?questions\b|"
     r"\b(?:it|this|that)\s+adds\s+up\b|\bmakes\s+sense\b|"
     # "one" as a pronoun, never a count ("This is the one.")
