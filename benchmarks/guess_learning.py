@@ -65,6 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     if code:
         return code
     out = Path(args.out)
+    missing = [str(out / a / "metrics.jsonl") for a in algos
+               if not (out / a / "metrics.jsonl").is_file()]
+    if missing:
+        p.error(f"no run to tabulate: {', '.join(missing)} not found (train first, or name "
+                "the --out folder that holds the runs)")
     runs = {a: read_metrics(out / a / "metrics.jsonl") for a in algos}
     lines = ["| algo | steps | train min | held-out greedy acc start | final | change (pts) |",
              "|---|---|---|---|---|---|"]

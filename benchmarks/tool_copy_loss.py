@@ -62,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    losses = copy_losses(args.model, args.rows, args.seed)
+    try:
+        losses = copy_losses(args.model, args.rows, args.seed)
+    except (OSError, ValueError) as err:  # a missing model folder, --rows 0: one line, no trace
+        p.error(str(err))
     print(f"{args.model}: loss per copied digit over {args.rows} tool exchanges "
           f"(baseline: uniform over digits, ln 10 = {UNIFORM:.3f} nats)")
     for name, label in (("expression", "expression -> tool call"),

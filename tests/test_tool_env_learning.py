@@ -194,3 +194,14 @@ def test_copy_loss_measures_exactly_the_copied_digits(tiny_model, monkeypatch):
     # Exactly the uniform baseline: every measured position is a digit, and only digits count.
     assert losses == pytest.approx({"expression": tool_copy_loss.UNIFORM,
                                     "result": tool_copy_loss.UNIFORM}, abs=1e-4)
+
+
+def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
+    for main, argv in ((tool_copy_loss.main, ["--model", str(tmp_path / "none")]),
+                       (tool_copy_loss.main, ["--rows", "0"]),
+                       (guess_learning.main, ["--no-train", "--out", str(tmp_path / "none")])):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert "error:" in err and "Traceback" not in err
