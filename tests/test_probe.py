@@ -137,7 +137,7 @@ def test_a_gameable_reward_is_caught_with_exit_1(capsys, data) -> None:
     found = {(f["kind"], f["family"], f["variant"]): f for f in report["findings"]}
     hedge = found["false_positive", "hedge", "a or w"]
     assert eval(hedge["completion"]) == "9+9=18\n#### 18 or 19"  # noqa: S307
-    assert hedge["rows"] == [f"{data}:1", f"{data}:2"]
+    assert hedge["rows"] == ["rows.jsonl:1", "rows.jsonl:2"]  # the name: see the folder test
 
 
 @pytest.mark.parametrize(
@@ -402,3 +402,26 @@ def test_the_doc_family_is_a_dozen_lines_and_its_cli_line_prints_what_it_says(tm
     assert out.returncode == 1, out.stderr
     assert out.stdout.strip().splitlines()[-1] == promised.strip()
     assert "FALSE POSITIVE unit_swap/#0" in out.stdout  # '12 cm' was paid for
+
+
+def test_a_data_files_probes_do_not_depend_on_the_folder_it_is_read_from(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Probes are drawn per row id; a path in the id made the draw (and this suite's verdict
+    on ``reads_hidden``) change with pytest's temporary folder."""
+    reports = []
+    for folder in ("a", "b/c"):
+        path = tmp_path / folder / "rows.jsonl"
+        path.parent.mkdir(parents=True)
+        path.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+        reports.append(probe_json(
+            capsys, "--reward", "tests.probe_rewards:reads_hidden", "--data", str(path),
+            "--reference-key", "reference", "--family", "hidden_commitment",
+        ))  # fmt: skip
+    monkeypatch.chdir(tmp_path / "a")
+    reports.append(probe_json(
+        capsys, "--reward", "tests.probe_rewards:reads_hidden", "--data", "./rows.jsonl",
+        "--reference-key", "reference", "--family", "hidden_commitment",
+    ))  # fmt: skip
+    found = [sorted(f["variant"] for f in report["findings"]) for _, report in reports]
+    assert found[0] and found[0] == found[1] == found[2]

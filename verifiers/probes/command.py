@@ -19,6 +19,7 @@ import os
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from verifiers.command_line import _positive_float, _positive_int, _unit_float, write
@@ -61,7 +62,9 @@ def _data_rows(args: argparse.Namespace) -> list[ProbeRow]:
         except DataError as e:
             raise UsageError(str(e)) from None
         info = {k: v for k, v in record.data.items() if k not in (args.gold_key,)}
-        rows.append(ProbeRow(f"{args.data}:{i + 1}", str(gold), reference, "", info))
+        # the file's name, not the path as typed: a row's probes are drawn from its id, and
+        # the same file read from another folder (or as ./rows.jsonl) must give the same ones
+        rows.append(ProbeRow(f"{Path(args.data).name}:{i + 1}", str(gold), reference, "", info))
     if not rows:
         raise UsageError(f"--data {args.data}: no rows")
     return rows
