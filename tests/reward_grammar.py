@@ -1838,3 +1838,140 @@ H15_PROPERTIES: list[Property] = (
 ALL_PROPERTIES: list[Property] = (
     PROPERTIES + H13_PROPERTIES + H16_PROPERTIES + H17_PROPERTIES + H15_PROPERTIES
 )
+
+
+# ---------------------------------------------------------------------------------------
+# r4: issue 30 round 4 (from the blind h18 set) - text that draws nothing but spells a value
+# (tag characters, runs of variation selectors), a choice letter in hidden markup, exact
+# values a transcendental hair off the gold, and a format answer inside a code fence.
+# ---------------------------------------------------------------------------------------
+
+
+def _tags(text: str) -> str:
+    return "".join(chr(0xE0000 + ord(c)) for c in text)
+
+
+def _selectors(text: str) -> str:
+    return "".join(chr(0xFE00 + b) if b < 16 else chr(0xE0100 + b - 16)
+                   for b in text.encode("utf-8"))
+
+
+R4_PAYLOADS = [" or {w}", "{w}", ", {w}", "+1", " or " + "six", " \\boxed{{{w}}}", "; {w}",
+               " (maybe {w})", "或{w}"]
+
+
+@st.composite
+def r4_invisible_payload(draw: st.DrawFn, verifier: str) -> Case:
+    """A value spelled in characters that draw nothing, right after the answer or anywhere
+    in the text: refused. The same encoding holding no value (a flag's tag sequence, a
+    lone emoji selector) before the reasoning changes nothing: paid."""
+    n = draw(st.integers(0, 3000))
+    w = draw(st.integers(0, 3000).filter(lambda v: v != n))
+    commits = GSM8K_COMMITS if verifier == "gsm8k" else MATH_COMMITS
+    form = draw(st.sampled_from(sorted(commits)))
+    answer = commits[form].format(str(n))
+    encode = draw(st.sampled_from([_tags, _selectors]))
+    reasoning = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):
+        payload = encode(draw(st.sampled_from(R4_PAYLOADS)).format(w=w))
+        where = draw(st.sampled_from(["after", "inside", "before"]))
+        if where == "after":
+            text = reasoning + answer + payload
+        elif where == "before":
+            text = payload + reasoning + answer
+        else:
+            cut = draw(st.integers(0, len(answer)))
+            text = reasoning + answer[:cut] + payload + answer[cut:]
+        return Case(text, str(n), "not_paid", ("r4_invisible", encode.__name__, where, verifier))
+    harmless = draw(st.sampled_from(["\U0001F3F4" + _tags("gbsct") + "\U000E007F",
+                                     "\u2764\ufe0f", "\U0001F3F4" + _tags("gbeng")]))
+    return Case(harmless + "\n" + reasoning + answer, str(n), "paid",
+                ("r4_invisible_harmless", verifier))
+
+
+@st.composite
+def r4_countdown_payload(draw: st.DrawFn) -> Case:
+    """``<answer>2*(3+5)`` + invisible ``+1``: the expression the text holds is another."""
+    case = draw(countdown_exact())
+    cut = case.completion.rfind("</answer>")
+    assume(cut > 0)
+    payload = draw(st.sampled_from([_tags, _selectors]))(draw(st.sampled_from(["+1", "-1", "*2"])))
+    return Case(case.completion[:cut] + payload + case.completion[cut:], case.gold, "not_paid",
+                ("r4_countdown_payload",), case.numbers)
+
+
+@st.composite
+def r4_hidden_choice(draw: st.DrawFn) -> Case:
+    """``\\boxed{B}`` with another choice letter in content that does not render."""
+    letters = "ABCDE"
+    gold = draw(st.sampled_from(letters))
+    other = draw(st.sampled_from([c for c in letters if c != gold]))
+    kind, template = draw(st.one_of(html_hiders(), st.just(("comment", "<!-- {} -->")),
+                                    st.just(("iffalse", "\\iffalse {} \\fi"))))
+    inner = draw(st.sampled_from(["{}", "({})", "{}."])).format(other)
+    hidden = template.format(inner)
+    text = draw(st.sampled_from(REASONING)) + f"\\boxed{{{gold}}} " + hidden
+    return Case(text, gold, "not_paid", ("r4_hidden_choice", kind))
+
+
+R4_OFFSETS = ["{n} + e^{{-{k}}}", "{n} - e^{{-{k}}}", "{n}\\cos(e^{{-{k}}})",
+              "{n}\\tanh({k})", "{n} + \\sin(e^{{-{k}}})", "{n} + 10^{{-{k}}}\\pi",
+              "{n}\\sqrt{{1 - e^{{-{k}}}}}", "{n} + \\frac{{1}}{{e^{{{k}}}}}"]
+R4_EXACT_EQUAL = ["{n}(\\sin^2({k}) + \\cos^2({k}))", "\\sqrt{{{n2}}}", "\\log_2 2^{{{n}}}",
+                  "{n} + \\ln(e^{{{k}}}) - {k}"]
+
+
+@st.composite
+def r4_transcendental_offset(draw: st.DrawFn) -> Case:
+    """An exact value a transcendental hair (1e-60 to 1e-400) from the gold is another value;
+    an exact value equal to the gold written the long way is the gold."""
+    n = draw(st.integers(1, 500))
+    k = draw(st.integers(60, 400))
+    form = draw(st.sampled_from(sorted(MATH_COMMITS)))
+    inner = r"\boxed{{{}}}" if form not in ("boxed", "boxed_dollar", "fbox",
+                                             "display_boxed") else "{}"
+    if draw(st.integers(0, 3)) == 0:
+        expr = draw(st.sampled_from(R4_EXACT_EQUAL)).format(n=n, k=draw(st.integers(2, 9)),
+                                                             n2=n * n)
+        return Case(MATH_COMMITS[form].format(inner.format(expr)), str(n), "paid",
+                    ("r4_exact_equal", form))
+    expr = draw(st.sampled_from(R4_OFFSETS)).format(n=n, k=k)
+    return Case(MATH_COMMITS[form].format(inner.format(expr)), str(n), "not_paid",
+                ("r4_transcendental", form))
+
+
+@st.composite
+def r4_format_fence(draw: st.DrawFn) -> Case:
+    """A well-formed completion inside a code fence is a code block: text outside the tags."""
+    case = draw(format_well_formed())
+    fence = draw(st.sampled_from(["```", "````", "~~~"]))
+    lang = draw(st.sampled_from(["", "xml", "html", "text", "markdown"]))
+    close = draw(st.sampled_from([fence, ""]))
+    text = f"{fence}{lang}\n{case.completion}\n{close}"
+    return Case(text, "", "not_paid", ("r4_fence", f"close={bool(close)}"))
+
+
+@st.composite
+def r4_coefficient_paren(draw: st.DrawFn) -> Case:
+    """``\\boxed{3(x+1)}``: a parenthesis glued to a number multiplies it (it was read as a
+    parenthetical remark after the amount and refused)."""
+    c, a = draw(st.integers(2, 40)), draw(st.integers(1, 30))
+    inner = draw(st.sampled_from(["x+{a}", "x-{a}", "{a}", "x^2+{a}", "2x-{a}", "n+{a}"]))
+    power = draw(st.sampled_from(["", "^2", "^3"]))
+    expr = f"{c}({inner.format(a=a)}){power}"
+    form = draw(st.sampled_from(["boxed", "boxed_dollar", "display_boxed", "final_answer",
+                                 "the_answer_is_math", "answer_tag"]))
+    return Case(draw(st.sampled_from(REASONING)) + MATH_COMMITS[form].format(expr), expr, "paid",
+                ("r4_coefficient_paren", form))
+
+
+R4_PROPERTIES: list[Property] = (
+    [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
+     for v in ("math", "gsm8k")]
+    + [Property("r4_countdown_invisible_payload", "countdown", r4_countdown_payload(), 80),
+       Property("r4_math_hidden_choice", "math", r4_hidden_choice(), 120),
+       Property("r4_math_transcendental_offset", "math", r4_transcendental_offset(), 80),
+       Property("r4_format_fence", "format", r4_format_fence(), 100),
+       Property("r4_math_coefficient_paren", "math", r4_coefficient_paren(), 100)]
+)
+ALL_PROPERTIES += R4_PROPERTIES

@@ -230,3 +230,10 @@ def test_h15_roman_one_is_no_closing_word() -> None:
         assert math_reward("\\boxed{5}\n\n" + tail, "5") == 0.0, tail
     for tail in ("I have checked it.", "\u2160 have verified this.", "A quick check: 2 + 3 = 5."):
         assert math_reward("\\boxed{5}\n\n" + tail, "5") == 1.0, tail
+
+# r4 (issue 30 round 4, the blind h18 set): invisible payloads, hidden choice letters,
+# transcendental offsets, fenced format answers (``reward_grammar.R4_PROPERTIES``).
+from reward_grammar import R4_PROPERTIES  # noqa: E402
+
+for _prop in R4_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -1054,6 +1054,8 @@ def split_line_answer(answer: str) -> tuple[str, tuple[str, str] | None] | None:
     m = _LINE_AMOUNT_RE.match(answer)
     if m is None or not _LINE_REST_RE.match(answer, m.end()) or _MATH_WORD_RE.match(answer, m.end()):
         return None
+    if answer.startswith("(", m.end()):
+        return None  # "3(x+1)", "2(3)": a parenthesis glued to the amount multiplies it
     keep = m.end()
     run = _UNIT_RUN_RE.match(answer, keep)
     if run is not None:  # "10 cents each": keep the unit the comparators check

@@ -229,6 +229,34 @@ def _bidi_near_value(text: str) -> str | None:
     return f"bidi control U+{ord(char):04X} {unicodedata.name(char, '')} by a value: {context!r}"
 
 
+# Characters that draw nothing but carry text: the tag block (U+E0020-E007E is ASCII moved
+# up by U+E0000) and runs of variation selectors (256 of them, one per byte: "emoji
+# smuggling"). A policy can spell " or 6" in them after a visible 5; stripped, the reader
+# would see one value where a model reading the tokens sees two. A payload that holds a
+# value is hidden content (refused); one that holds none (a flag's tag sequence) is dropped.
+_TAG_RUN_RE = re.compile("[\U000e0000-\U000e007f]+")
+_SELECTOR_RUN_RE = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}")
+
+
+def _selector_byte(c: str) -> int:
+    code = ord(c)
+    return code - 0xFE00 if code <= 0xFE0F else code - 0xE0100 + 16
+
+
+def _invisible_payload(text: str) -> str | None:
+    """A description of the first run of tag characters or variation selectors whose decoded
+    text holds a value, or None (one regex pass per kind, only over texts that hold one)."""
+    for m in _TAG_RUN_RE.finditer(text):
+        decoded = "".join(chr(ord(c) - 0xE0000) for c in m.group() if ord(c) >= 0xE0020)
+        if holds_value(decoded, 0, len(decoded)):
+            return f"a value spelled in invisible tag characters: {decoded[:40]!r}"
+    for m in _SELECTOR_RUN_RE.finditer(text):
+        decoded = bytes(map(_selector_byte, m.group())).decode("utf-8", "replace")
+        if holds_value(decoded, 0, len(decoded)):
+            return f"a value spelled in variation selectors: {decoded[:40]!r}"
+    return None
+
+
 def _numeric_chars() -> str:
     """A regex class body of the characters with a numeric value that are no decimal digit
     (``〇``, ``五``, ``Ⅻ``, ``½``): values a reader sees though ``\\d`` misses them. Superscripts
@@ -339,6 +367,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         chars = set(text)
         if not chars.isdisjoint(_BIDI_CHARS):
             hidden = _bidi_near_value(text)
+        if hidden is None and any(0xE0000 <= ord(c) <= 0xE01EF for c in chars):
+            hidden = _invisible_payload(text)
         # a plain table of the characters present: translate looks each one up in C
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}

@@ -99,6 +99,7 @@ _BLANK_NAME_WORDS = ("FILLER", "BLANK")
 # entities are decoded first (&nbsp;, &#8203;, &zwj;).
 _BLANK_ENTITIES = ("&nbsp;", "&#160;", "&#xa0;", "&ensp;", "&emsp;", "&thinsp;", "&zwj;",
                    "&zwnj;", "&shy;", "&#8203;", "&#x200b;", "&#x200B;")  # fmt: skip
+_FENCE_RE = re.compile(r"```|~~~")
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]{0,30}(?:\s[^<>]{0,200})?/?>")
 
 
@@ -236,7 +237,9 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
         outside += [text[c.end() : o.start()] for (_, c), (o, _) in zip(spans, spans[1:])]
         outside.append(text[spans[-1][1].end() :])
         for piece in outside:
-            if not _is_blank(piece):
+            # a code fence draws nothing itself but turns the tags into shown code: the
+            # completion is a code block, not the structure asked for
+            if not _is_blank(piece) or _FENCE_RE.search(piece):
                 shown = piece.strip()[:40]
                 return _fail(
                     "text_outside_tags",

@@ -614,12 +614,19 @@ _VALUE_RE = re.compile(r"\d|\\(?:boxed|fbox)|<answer>")
 _VALUE_WORD_RES = {w: re.compile(f"{w}(?![a-z])") for w in _VALUE_WORDS}
 
 
+# A multiple-choice letter: an upper-case A-J standing alone ("\\phantom{x}" is spacing, and
+# "A note" or "I think" starts a sentence, not a choice).
+_CHOICE_LETTER_RE = re.compile(r"(?<![\w\\])[A-J](?!\w)(?!\s+[a-z])")
+
+
 def holds_value(text: str, start: int, end: int) -> bool:
     # three passes in C (digits and boxes; other numerals; number words found by substring
     # before any word boundary is checked): one regex for all is several times slower
     if _VALUE_RE.search(text, start, end):
         return True
     region = text[start:end]
+    if _CHOICE_LETTER_RE.search(region):
+        return True  # "\\boxed{B} <!-- C -->": a hidden choice is a second answer
     if not region.isascii() and any(c.isnumeric() for c in set(region)):
         return True  # a numeral of any script: each distinct character tested once
     low = region.lower()

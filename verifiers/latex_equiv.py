@@ -55,6 +55,7 @@ import sympy
 from latex2sympy2_extended.latex2sympy2 import ConversionConfig, latex2sympy
 from latex2sympy2_extended.math_normalization import NormalizationConfig, normalize_latex
 from sympy import Eq, FiniteSet, Float, Interval, Rational, Tuple, Union
+from sympy.core.evalf import PrecisionExhausted
 from sympy.matrices import MatrixBase
 
 __all__ = ["parse_latex_answer", "symbolic_equiv"]
@@ -65,6 +66,7 @@ _NORMALIZATION = NormalizationConfig(
 # Symbols keep their case: R is not r (latex2sympy lower-cases them by default).
 _CONVERSION = ConversionConfig(lowercase_symbols=False)
 _PRECISION = 80  # significant digits of numeric evaluation
+_PROOF_DIGITS = 2_000  # working digits a strict evaluation may use to show two constants apart
 _REL_TOL = sympy.Rational(1, 10**50)
 _SEED = 20240601  # fixed: the same pair always gets the same random points
 _POINTS = 3  # agreeing points that make two expressions equal
@@ -151,6 +153,19 @@ def _close(a: Any, b: Any) -> bool | None:
         return None
 
 
+def _provably_apart(a: Any, b: Any) -> bool:
+    """Whether two exact constants that agree to the tolerance of :func:`_close` still differ:
+    sympy's strict evaluation of ``a - b`` gets its leading digits right or raises, so a
+    nonzero result is a proof (``5 + e^{-150}`` is not 5, ``\\tanh(100)`` is not 1, however
+    far past any fixed precision), while a difference that is zero (``\\sqrt{3+2\\sqrt{2}}``
+    against ``1+\\sqrt{2}``) exhausts ``_PROOF_DIGITS`` and is left to the tolerance."""
+    try:
+        value = (a - b).evalf(15, strict=True, maxn=_PROOF_DIGITS)
+    except (PrecisionExhausted, TypeError, ValueError, ArithmeticError):
+        return False
+    return bool(value.is_number and value != 0)
+
+
 def _expr_equal(a: Any, b: Any) -> bool:
     if a == b:
         return True
@@ -165,7 +180,7 @@ def _expr_equal(a: Any, b: Any) -> bool:
     if not free:
         if a.is_Rational and b.is_Rational:
             return False  # equal rationals were caught above
-        return bool(_close(a, b))
+        return bool(_close(a, b)) and not _provably_apart(a, b)
     try:
         if sympy.expand(a - b) == 0:
             return True
