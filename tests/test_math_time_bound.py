@@ -41,6 +41,8 @@ PATHOLOGICAL = [
     "{" * 200 + "2" + "}" * 200,
     r"\frac{1}{" * 60 + "2" + "}{1}" * 60,
     "(" * 40 + "x" + ")" * 40,  # 5.4 s at the 5 s default deadline before the nesting guard
+    "((1+1))" + "!" * 40,  # 3.8 s in the worker before the chain guard (h18's T1)
+    "((2))" + "!" * 30,
 ]
 
 
@@ -68,7 +70,8 @@ def test_in_process_paths_are_fast_on_pathological_answers(answer):
 
 @pytest.mark.parametrize(
     "answer",
-    [r"0.3^{{1.9}^{9999 \cdot 5}}", r"2^{9999 \cdot 5}", r"(9999 \cdot 5)!", r"0.3^{(99999)}"],
+    [r"0.3^{{1.9}^{9999 \cdot 5}}", r"2^{9999 \cdot 5}", r"(9999 \cdot 5)!", r"0.3^{(99999)}",
+     "((2))!!!", "(((2)))! ! ! !"],
 )
 def test_the_guard_sees_through_braces_products_and_parentheses(answer):
     assert runaway(answer) is not None
@@ -80,6 +83,8 @@ def test_the_guard_sees_through_braces_products_and_parentheses(answer):
         r"2^{2005} + 2^{2006}",
         r"x^{2} + 2^{10}",
         r"10!",
+        r"5!!",
+        r"1,\!000,\!000",
         r"\frac{9!}{2!\,7!}",
         r"3^{-2}",
         r"5^\circ",

@@ -32,6 +32,7 @@ _MAX_CARETS = 20
 MAX_NESTING = 12
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+_FACTORIAL_CHAIN_RE = re.compile(r"(?<!\\)!(?:\s*!){2,}")
 _COSTLY_ARGUMENT_RE = re.compile(r"\\(?:Gamma|[dt]?binom)(?![a-zA-Z])")
 
 
@@ -123,6 +124,10 @@ def runaway(text: str) -> str | None:
             big = "a power" if "^" in arg else (_too_big(arg) if arg else None)
             if big is not None:
                 return f"{m.group(0)[1:]} of {big}"
+    if _FACTORIAL_CHAIN_RE.search(text):
+        # "((2))!!!!..." is 2 at every step, but sympy evaluates the unevaluated chain it is
+        # given in time that grows with its length (40 signs: seconds); no answer writes three
+        return "factorial chain"
     for m in re.finditer(r"(?<!\\)!", text):
         arg = _group(text, m.start() - 1, -1)
         if "!" in arg.rstrip("!"):
