@@ -1965,6 +1965,45 @@ def r4_coefficient_paren(draw: st.DrawFn) -> Case:
                 ("r4_coefficient_paren", form))
 
 
+# (affirmed, negated) answer clauses: the negated one denies the value it names.
+R4_NEGATIONS = [
+    ("The answer is {}.", "The answer isn't {}."), ("It is {}.", "It isn’t {}."),
+    ("It is {}.", "It can't be {}."), ("The result is {}.", "The result won't be {}."),
+    ("La respuesta es {}.", "La respuesta no es {}."), ("A resposta é {}.", "A resposta não é {}."),
+    ("Svaret är {}.", "Svaret är inte {}."), ("Vastaus on {}.", "Vastaus ei ole {}."),
+    ("Svaret er {}.", "Svaret er ikke {}."),
+    ("Η απάντηση είναι {}.",
+     "Η απάντηση δεν είναι {}."),
+    ("Đáp án là {}.", "Đáp án không phải là {}."),
+]
+
+
+@st.composite
+def r4_negated_clause(draw: st.DrawFn, verifier: str) -> Case:
+    """``The answer isn't \\boxed{5}.``: a negated copula before the value denies it, in a
+    contraction or another language; the same clause without the negation pays."""
+    n = draw(st.integers(0, 3000))
+    affirmed, negated = draw(st.sampled_from(R4_NEGATIONS))
+    value = draw(st.sampled_from([str(n), f"\\boxed{{{n}}}", f"$\\boxed{{{n}}}$", f"**{n}**"]))
+    negate = draw(st.booleans())
+    text = draw(st.sampled_from(REASONING)) + (negated if negate else affirmed).format(value)
+    return Case(text, str(n), "not_paid" if negate else "paid",
+                ("r4_negated_clause", f"negated={negate}", verifier))
+
+
+@st.composite
+def r4_lowercase_continuation(draw: st.DrawFn, verifier: str) -> Case:
+    """``I think it's 4... or 5``: a period or ellipsis before a lower-case word ends no
+    sentence, so the closing sentence offers two values."""
+    n = draw(st.integers(0, 3000))
+    w = draw(st.integers(0, 3000).filter(lambda v: v != n))
+    stop = draw(st.sampled_from(["...", "…", ".", "!", ". . ."]))
+    link = draw(st.sampled_from(["or", "or maybe", "or perhaps", "and", "possibly", "maybe"]))
+    lead = draw(st.sampled_from(["I think it's ", "It is ", "So ", "Probably "]))
+    return Case(f"{lead}{w}{stop} {link} {n}", str(n), "not_paid",
+                ("r4_lowercase_continuation", stop, link, verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -1973,5 +2012,8 @@ R4_PROPERTIES: list[Property] = (
        Property("r4_math_transcendental_offset", "math", r4_transcendental_offset(), 80),
        Property("r4_format_fence", "format", r4_format_fence(), 100),
        Property("r4_math_coefficient_paren", "math", r4_coefficient_paren(), 100)]
+    + [Property(f"r4_{v}_negated_clause", v, r4_negated_clause(v), 120) for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_lowercase_continuation", v, r4_lowercase_continuation(v), 80)
+       for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -62,6 +62,12 @@ _HEDGE_BEFORE_RE = re.compile(
     # a copula its subject is the answer itself
     r"(?:is|are|was|were|be|'s)\s+(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
     r"beyond)|bukan|hindi|"
+    # contractions and the negated copulas of more languages ("The answer isn't \boxed{5}",
+    # "La respuesta no es \boxed{5}", Portuguese, Swedish, Finnish, Danish/Norwegian, Dutch,
+    # Hungarian, Greek, Vietnamese)
+    r"(?:is|are|was|were|ai|wo|ca|would|could|should|must|might|need|does|do|did)n['\u2019]t(?:\s+(?:be|equal))?|"
+    r"cannot(?:\s+be)?|no\s+es|n\u00e3o\s+\u00e9|inte|ei\s+ole|ikke|niet|nem|"
+    r"\u03b4\u03b5\u03bd(?:\s+\u03b5\u03af\u03bd\u03b1\u03b9)?|kh\u00f4ng(?:\s+ph\u1ea3i)?(?:\s+l\u00e0)?|"
     r"non(?:\s+(?:\u00e8|e|est))?|nie(?:\s+jest)?|mehr\s+als|weniger\s+als|m\u00e1s\s+de|"
     r"menos\s+de|plus\s+de|moins\s+de|"
     + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")

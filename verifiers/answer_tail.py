@@ -380,9 +380,13 @@ def _denied(rest: str, start: int, at: int, stop: int) -> bool:
     return bool(_DOUBT_RE.search(rest, start, stop) or _WRONG_RE.search(rest, start, stop))
 
 
+# A period before a lower-case word ends no sentence: "I think it's 4... or 5" is one.
+_OPENING_END_RE = re.compile(r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|\n")
+
+
 def _sentence_start(text: str, pos: int) -> int:
     m = None
-    for m in _SENTENCE_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
+    for m in _OPENING_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
         pass
     return max(0, pos - 400) if m is None else m.end()
 
@@ -988,8 +992,9 @@ _LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\
 # Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
 _DENIED_BEFORE_RE = re.compile(
     r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
-    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|isn't|aren't|wasn't|"
-    r"cannot(?:\s+be)?|can't(?:\s+be)?|couldn't(?:\s+be)?|won't(?:\s+be)?|doesn't|don't)"
+    r"exceeding|over|under|above|below|beyond|besides|instead\s+of|cannot(?:\s+be)?|"
+    r"(?:is|are|was|were|ai|wo|ca|would|could|should|must|might|need|does|do|did)n['\u2019]t"
+    r"(?:\s+(?:be|equal))?)"
     r"[\s$*(]*\Z"
     # other languages, without \b (no word boundary inside CJK text)
     r"|(?:\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u5e76\u975e|\u4e0d|\u975e|\u6ca1\u6709|\u9664\u4e86|"
@@ -997,6 +1002,7 @@ _DENIED_BEFORE_RE = re.compile(
     r"n\u00e3o\s+\u00e9|mais\s+que|m\u00e1s\s+que|plus\s+que|gr\u00f6\u00dfer\s+als|"
     r"non\s+(?:\u00e8|e|est)|nie\s+jest|bukan|hindi|kh\u00f4ng(?:\s+ph\u1ea3i)?|"
     r"mehr\s+als|weniger\s+als|m\u00e1s\s+de|menos\s+de|plus\s+de|moins\s+de|"
+    r"inte|ei\s+ole|ikke|niet|nem|\u03b4\u03b5\u03bd(?:\s+\u03b5\u03af\u03bd\u03b1\u03b9)?|"
     + _seen("\u0431\u043e\u043b\u044c\u0448\u0435|\u043c\u0435\u043d\u044c\u0448\u0435|\u043d\u0435")
     + r")\b"
     r"|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)[\s$*(]*\Z",
