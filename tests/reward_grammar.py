@@ -2004,6 +2004,35 @@ def r4_lowercase_continuation(draw: st.DrawFn, verifier: str) -> Case:
                 ("r4_lowercase_continuation", stop, link, verifier))
 
 
+R4_WEAK_FORMS = ("last_line", "equals", "equals_math", "bare", "last_number")
+R4_BARE_LEADS = ["", "If n is even: ", "If n is odd: ", "Case 1: ", "Option A: ", "(a) ",
+                 "**Final Answer**\n", "Otherwise ", "For $x > 0$: "]
+R4_REVISIONS = ["Wait, I miscounted: 3 + 3 = 6 is wrong, it is 2 + 3.\n\n",
+                "Hmm, recounting: ", "Actually, let me redo this: ", "Checking again, "]
+
+
+@st.composite
+def r4_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
+    """Two bare answer paragraphs (nothing but a lead and a commitment) offer two answers;
+    a final paragraph that says it revises the earlier one is a correction, paid."""
+    n = draw(st.integers(0, 3000))
+    w = draw(st.integers(0, 3000).filter(lambda v: v != n))
+    commits = GSM8K_COMMITS if verifier == "gsm8k" else MATH_COMMITS
+    first = draw(st.sampled_from(sorted(k for k in commits if k not in R4_WEAK_FORMS)))
+    # the final paragraph commits outright (an "x = 5" after "Answer: 1" is no commitment)
+    last = draw(st.sampled_from(sorted(k for k in commits if k not in R4_WEAK_FORMS)))
+    lead1, lead2 = draw(st.sampled_from(R4_BARE_LEADS)), draw(st.sampled_from(R4_BARE_LEADS))
+    earlier = lead1 + commits[first].format(str(w))
+    assume("\n" not in earlier)
+    reasoning = draw(st.sampled_from(REASONING))
+    if draw(st.booleans()):
+        text = f"{reasoning}{earlier}\n\n{lead2}{commits[last].format(str(n))}"
+        return Case(text, str(n), "not_paid", ("r4_bare_paragraphs", first, last, verifier))
+    revision = draw(st.sampled_from(R4_REVISIONS))
+    text = f"{reasoning}{earlier}\n\n{revision}{commits[last].format(str(n))}"
+    return Case(text, str(n), "paid", ("r4_revised_paragraph", first, last, verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2015,5 +2044,6 @@ R4_PROPERTIES: list[Property] = (
     + [Property(f"r4_{v}_negated_clause", v, r4_negated_clause(v), 120) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_lowercase_continuation", v, r4_lowercase_continuation(v), 80)
        for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_bare_paragraphs", v, r4_bare_paragraphs(v), 150) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -659,7 +659,9 @@ _ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|jus
                         re.IGNORECASE)
 
 
-def _paragraph_values(text: str, start: int, *, labelled_lines: bool = True) -> tuple[str, ...]:
+def _paragraph_values(
+    text: str, start: int, *, labelled_lines: bool = True, look_back: bool = True
+) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
     whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
@@ -721,4 +723,44 @@ def _paragraph_values(text: str, start: int, *, labelled_lines: bool = True) -> 
     if from_lines is None:
         return (*values, "\\ldots")
     values += from_lines
+    if look_back:
+        values += _bare_paragraph_before(text, para_start, start)
     return tuple(v for v in dict.fromkeys(values) if v)
+
+
+# The earlier paragraph's last line is read back when at most this long.
+_BARE_PARAGRAPH_CHARS = 300
+_SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?=\s)")
+# (a number in arithmetic, "2 + 4 = 6", is reasoning; a label's, "Case 1:", is not)
+_REASONING_RE = re.compile(r"[.!?\u3002](?=\s)|\d\s*[-+*/=\u00d7\u00f7^]|[-+*/=\u00d7\u00f7]\s*\d")
+# Words that say the final paragraph revises the one before ("Hmm, recounting, the answer is
+# 6."): with them it is a correction, read alone as before (paying it gains a policy nothing:
+# only the last value is read).
+_REVISION_RE = re.compile(
+    r"\b(?:wait|hmm+|actually|oops|sorry|correct\w*|mistake\w*|error|wrong|instead|fix\w*|"
+    r"re-?(?:count|check|calculat|consider|evaluat|do|did|work|visit|vis)\w*|check\w*|"
+    r"on\s+second\s+thought|scratch|let\s+me|update\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
+    """The commitments of the paragraph before the final one, when both are bare answers:
+    ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
+    \\boxed{6}`` then ``If n is odd: \\boxed{5}`` offer two answers with nothing between them.
+    A later paragraph revises an earlier one only by reasoning: when the final paragraph
+    says something (a sentence or arithmetic) before its commitment, or the earlier paragraph's
+    last line goes on after its commitment, nothing is read back; only that last line's
+    commitments are (boxes, tags, ``####`` lines, answer clauses: no labelled lines)."""
+    if _REASONING_RE.search(text, para_start, start) or _REVISION_RE.search(text, para_start, start):
+        return []
+    prev_end = para_start - 1
+    while prev_end > 0 and text[prev_end - 1].isspace():
+        prev_end -= 1
+    line_start = text.rfind("\n", 0, prev_end) + 1
+    if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
+        return []
+    line = text[line_start:prev_end]
+    if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
+        return []  # its last line reasons on after a commitment: a later paragraph may revise
+    return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))

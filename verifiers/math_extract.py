@@ -82,6 +82,7 @@ from verifiers.answer_commitments import (
     MAX_BOX_CHARS,
     MAX_COMMITMENTS,
     _alternative_before,
+    _bare_paragraph_before,
     _final_box,
     _hedge_before,
     _last_bare_dollar,
@@ -764,6 +765,10 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
+    for value in _bare_paragraph_before(text, text.rfind("\n\n", 0, start) + 1, start):
+        value = value.rstrip(".!\u3002 ")
+        if _TAIL_VALUE_RE.search(value) and not text.startswith(value, start):
+            return HEDGED, f"a bare answer paragraph before it offers {value[:40]!r}"
     return None
 
 
