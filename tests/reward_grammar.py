@@ -2033,6 +2033,36 @@ def r4_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
     return Case(text, str(n), "paid", ("r4_revised_paragraph", first, last, verifier))
 
 
+# (clause with {q} for a qualifier, qualifiers of that language): the bare clause pays, the
+# qualified one states a bound or an estimate (a list written here, apart from the reader's)
+R4_QUALIFIED = [
+    ("答案{q}是{v}。", ["大约", "至少", "最多", "大概"]), ("答案{q}{v}。", ["约为", "不超过"]),
+    ("答えは{q}{v}です。", ["およそ", "少なくとも"]), ("답은 {q}{v}입니다.", ["약 ", "최소 ", "최대 "]),
+    ("Ответ: {q}{v}.", ["примерно ", "около ", "не менее ", "не более "]),
+    ("Cevap {q}{v}.", ["yaklaşık ", "en az ", "en fazla "]),
+    ("Jawabannya {q}{v}.", ["sekitar ", "paling sedikit ", "setidaknya "]),
+    ("Đáp án {q}là {v}.", ["ít nhất ", "khoảng "]), ("Svaret är {q}{v}.", ["ungefär ", "minst ", "högst "]),
+    ("Vastaus on {q}{v}.", ["noin ", "vähintään "]), ("Odpowiedź: {q}{v}.", ["około ", "co najmniej "]),
+    ("Het antwoord is {q}{v}.", ["ongeveer ", "minstens "]), ("La risposta è {q}{v}.", ["circa ", "almeno "]),
+    ("A resposta é {q}{v}.", ["cerca de ", "pelo menos "]),
+    ("Η απάντηση είναι {q}{v}.", ["περίπου ", "τουλάχιστον "]),
+]
+
+
+@st.composite
+def r4_qualified_clause(draw: st.DrawFn, verifier: str) -> Case:
+    """``答案大约是\\boxed{645}``, ``Svaret är minst 5.``: an estimate or a bound in another
+    language states no value; the same clause without the qualifier pays."""
+    n = draw(st.integers(0, 3000))
+    template, words = draw(st.sampled_from(R4_QUALIFIED))
+    value = draw(st.sampled_from([str(n), f"\\boxed{{{n}}}", f"**{n}**", f"${n}$"]))
+    qualified = draw(st.booleans())
+    q = draw(st.sampled_from(words)) if qualified else ""
+    text = draw(st.sampled_from(REASONING)) + template.format(q=q, v=value)
+    return Case(text, str(n), "not_paid" if qualified else "paid",
+                ("r4_qualified_clause", f"q={q.strip()}", verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2045,5 +2075,6 @@ R4_PROPERTIES: list[Property] = (
     + [Property(f"r4_{v}_lowercase_continuation", v, r4_lowercase_continuation(v), 80)
        for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_bare_paragraphs", v, r4_bare_paragraphs(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_qualified_clause", v, r4_qualified_clause(v), 150) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -26,6 +26,7 @@ from verifiers.answer_tail import (
 from verifiers.answer_text import visible_text
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values
+from verifiers.qualifier_words import QUALIFIED_BEFORE_RE
 from verifiers.types import HEDGED
 
 MAX_BOX_CHARS = 10_000  # a longer box is no answer (and bounds every brace scan)
@@ -243,6 +244,8 @@ def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[st
         return HEDGED, "another answer offered just before it"
     if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
         return HEDGED, "an approximate answer"
+    if QUALIFIED_BEFORE_RE.search(before):
+        return HEDGED, "a bound or an estimate, not the value"
     if (_BOUND_BEFORE_RE.search(before) and not _TAG_BEFORE_RE.search(before)
             and not _BLOCKQUOTE_RE.fullmatch(text, text.rfind("\n", 0, k) + 1, k)):
         return HEDGED, "a bound before the answer, not its value"

@@ -121,6 +121,7 @@ from verifiers.answer_tail import (
 from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
+from verifiers.qualifier_words import QUALIFIED_BEFORE_RE
 from verifiers.types import HEDGED, MALFORMED
 
 __all__ = [
@@ -760,7 +761,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
-    if _DENIED_BEFORE_RE.search(head):
+    if _DENIED_BEFORE_RE.search(head) or QUALIFIED_BEFORE_RE.search(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
