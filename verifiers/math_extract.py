@@ -227,10 +227,17 @@ _GLUED_AFTER_RE = re.compile(
 _GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
 # (not "*": "**Answer:** \boxed{5}" is bold)
 # (a function applied to the box states its value: "$\log \boxed{3}$")
+# The Unicode operators too ("±\boxed{3}", "√\boxed{4}"), logical negation, and the words
+# that scale or negate what follows ("$ twice \boxed{5} $", "half of \boxed{10}").
 _OPERATOR_BEFORE_RE = re.compile(
-    r"(?:[-+\u2212]|\\(?:times|cdot|div|pm|mp|sqrt|frac|log|ln|lg|exp|sin|cos|tan|cot|sec|csc|"
-    r"arcsin|arccos|arctan|sinh|cosh|tanh|det|gcd|lcm|max|min|deg|dim|ker|arg|Pr)(?![A-Za-z]))"
-    r"[ \t]*\Z"
+    r"(?:[-+\u2212\u00b1\u2213\u221a\u221b\u221c\u00d7\u00f7\u22c5\u00ac\u2200-\u2203]|"
+    r"\\(?:times|cdot|div|pm|mp|sqrt|frac|log|ln|lg|exp|sin|cos|tan|cot|sec|csc|"
+    r"arcsin|arccos|arctan|sinh|cosh|tanh|det|gcd|lcm|max|min|deg|dim|ker|arg|Pr|neg|lnot|"
+    r"surd)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:twice|thrice|half\s+of|double|triple|negative|minus|plus|"
+    r"(?:square|cube)\s+root\s+of|root\s+of)(?![A-Za-z]))"
+    r"(?:[ \t]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*\Z",
+    re.IGNORECASE,
 )
 # Commands whose braces may hold the final box: styling, never a value or a visibility.
 _WRAPPER_RE = re.compile(
@@ -253,8 +260,11 @@ def _box_in_expression(text: str, start: int, end: int) -> tuple[str, str] | Non
     if _GLUED_BEFORE_RE.search(head):
         return why
     op = _OPERATOR_BEFORE_RE.search(head)
-    if op is not None and text[line_start : max(line_start, start - 40) + op.start()].strip():
-        return why  # a "-" opening its line is a list bullet, not a minus
+    if op is not None:
+        # a "- " or "+ " opening its line is a list bullet, not a sign ("-\boxed{5}" is one)
+        bullet = op.group(0)[0] in "-+" and op.group(0)[1:2] in (" ", "\t")
+        if not bullet or text[line_start : max(line_start, start - 40) + op.start()].strip():
+            return why
     group = _enclosing_group(text, start)
     if group is None or _WRAPPER_RE.search(text, max(0, group - 60), group):
         return None
