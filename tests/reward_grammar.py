@@ -2063,6 +2063,31 @@ def r4_qualified_clause(draw: st.DrawFn, verifier: str) -> Case:
                 ("r4_qualified_clause", f"q={q.strip()}", verifier))
 
 
+R4_GROUP_SEPARATORS = ["\\ ", "\\,", "{,}", ",", " ", "\\!", ",\\!"]
+
+
+@st.composite
+def r4_grouped_number(draw: st.DrawFn) -> Case:
+    """A number written in thousands groups has one reading on every comparison path: it
+    pays for itself and never for the product of its groups, their list, or its last group
+    (``\\boxed{2\\ 500}`` was paid for 2500 and for 1000)."""
+    n = draw(st.integers(1000, 10**9))
+    groups = f"{n:,}".split(",")
+    sep = draw(st.sampled_from(R4_GROUP_SEPARATORS))
+    text = MATH_COMMITS[draw(st.sampled_from(["boxed", "boxed_dollar", "display_boxed"]))].format(
+        sep.join(groups))
+    product = 1
+    for g in groups:
+        product *= int(g)
+    other = draw(st.sampled_from(["self", "product", "list", "last"]))
+    gold = {"self": str(n), "product": str(product), "list": ", ".join(str(int(g)) for g in groups),
+            "last": str(int(groups[-1]))}[other]
+    if other != "self" and gold == str(n):
+        other = "self"
+    return Case(text, gold, "paid" if other == "self" else "not_paid",
+                ("r4_grouped_number", f"sep={sep!r}", other))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2076,5 +2101,6 @@ R4_PROPERTIES: list[Property] = (
        for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_bare_paragraphs", v, r4_bare_paragraphs(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_qualified_clause", v, r4_qualified_clause(v), 150) for v in ("math", "gsm8k")]
+    + [Property("r4_math_grouped_number", "math", r4_grouped_number(), 200)]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -178,6 +178,12 @@ class _Parser:
                     raise _NotConstant("division by zero")
                 value = value / den
             elif self.starts_atom(tok):  # implicit product: 2\sqrt{2}, 3\pi, (1)(2)
+                last = self.toks[self.i - 1]
+                if (tok[0].isdigit() or tok[0] == ".") and (last[0].isdigit() or last[-1] == "."):
+                    # "2\ 500", "5\quad 000": numerals side by side are no product (the
+                    # string reading takes a thousands group; reading both would pay 2500
+                    # and 1000 for the same box)
+                    raise _NotConstant("numerals side by side")
                 value = value * self.power()
             else:
                 return value

@@ -125,6 +125,7 @@ from verifiers.math_forms import (
     choice_letter,
     digits_apart,
     drop_assignment,
+    join_thousands,
     labelled_values,
     latex_from_unicode,
     numerals_side_by_side,
@@ -231,6 +232,10 @@ def _guard(text: str) -> str | None:
     return runaway(text)
 
 
+_GROUPED_NUMBER_RE = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_SIGNED_SIDE_BY_SIDE_RE = re.compile(r"\s*[-+]?\d+(?:\.\d+)?(?:\s+[-+]\d+(?:\.\d+)?)+\s*")
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -314,6 +319,15 @@ def _compare(
     apart = digits_apart(pred)
     if apart is not None and digits_apart(gold) is None:
         return False, MALFORMED, {"path": "screen", "stray": f"digits apart: {apart!r}"}
+    # one reading of a grouped number on every path below ("2\ 500" is 2500, never 2*500)
+    gold, pred = join_thousands(gold), join_thousands(pred)
+    if _SIGNED_SIDE_BY_SIDE_RE.fullmatch(pred) and not _SIGNED_SIDE_BY_SIDE_RE.fullmatch(gold):
+        # "0 -1": a number, then a signed one (a difference is written "0 - 1" or "0-1")
+        return False, MALFORMED, {"path": "screen", "stray": f"numerals side by side: {pred!r}"}
+    if _GROUPED_NUMBER_RE.fullmatch(pred.strip()) and len(split_top_level(gold)) > 1:
+        # "2,332" is the number 2332 (the exact path pays it for 2332): never also the list
+        # "2, 332", or one box would be paid under two golds
+        return False, WRONG, {"path": "exact"}
     beside = numerals_side_by_side(pred)
     if beside is not None and numerals_side_by_side(gold) is None:
         # "5 \frac{2}{2}" is 5 times 1 to the parsers: two values, not a mixed number

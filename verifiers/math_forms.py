@@ -169,10 +169,59 @@ def digits_apart(text: str) -> str | None:
             continue  # \log_2 8: the first digits are a subscript
         following = re.match(r"\d{1,4}", text[end : end + 4])
         group = following.group(0) if following else ""
-        if len(group) == 3 and m.group(0).strip() in _THOUSANDS_GAPS:
+        if (
+            len(group) == 3
+            and _gap(m.group(0)) in _THOUSANDS_GAPS
+            and _leads_group(text[digits_start:start], joined=_joined_before(text, digits_start))
+        ):
             continue
         return m.group(0)
     return None
+
+
+def _leads_group(run: str, *, joined: bool) -> bool:
+    """Whether a digit run can stand before a thousands group: a first group of 1-3 digits
+    with no leading zero ("0 100" is two numbers), or a 3-digit group after another."""
+    return len(run) == 3 if joined else re.fullmatch(r"[1-9]\d{0,2}", run) is not None
+
+
+def _joined_before(text: str, digits_start: int) -> bool:
+    """Whether the digit run at ``digits_start`` follows a thousands gap after digits."""
+    m = re.search(r"\d(?:\\[,! ]|\{,\}|,\\!|\s)\Z", text[max(0, digits_start - 4) : digits_start])
+    return m is not None
+
+
+def _gap(spacing: str) -> str:
+    # "\ " is a control space: stripping its space would leave a lone backslash
+    return r"\ " if spacing.strip() == "\\" else spacing.strip()
+
+
+def join_thousands(text: str) -> str:
+    r"""``text`` with every thousands separator between digit groups removed (``2\ 500``,
+    ``1\,000\,000``, ``5 000`` read as the numbers they group), so every comparison path
+    reads one value; a parser would otherwise multiply the groups (``2\ 500`` as 1000).
+
+    >>> join_thousands(r"2\ 500"), join_thousands(r"1\,000\,000"), join_thousands("12 34")
+    ('2500', '1000000', '12 34')
+    """
+    if not any(c.isdigit() for c in text):
+        return text
+    pieces, at = [], 0
+    for m in _SPACING_RUN_RE.finditer(text):
+        start, end = m.span()
+        if not (start > 0 and text[start - 1].isdigit() and end < len(text)):
+            continue
+        if re.match(r"\d{3}(?!\d)", text[end : end + 4]) and _gap(m.group(0)) in _THOUSANDS_GAPS:
+            digits_start = start
+            while digits_start > 0 and text[digits_start - 1].isdigit():
+                digits_start -= 1
+            if digits_start > 0 and text[digits_start - 1] == "_":
+                continue
+            if not _leads_group(text[digits_start:start], joined=bool(pieces) and digits_start == at):
+                continue
+            pieces.append(text[at:start])
+            at = end
+    return text if not pieces else "".join(pieces) + text[at:]
 
 
 # A fraction of digits (\frac{2}{2}, \dfrac{-16}{2}, \frac12), and a number not in an exponent
@@ -189,11 +238,11 @@ def numerals_side_by_side(text: str) -> str | None:
     r"""The first number or fraction of digits set just before a fraction of digits, or a
     fraction of digits just before a number (two values the parsers would multiply); None
     if there is none. The caller reads a whole answer that is a mixed number first
-    (``exact_numbers.parse_number``: ``3rac{1}{2}`` is 7/2), so a match is never one.
+    (``exact_numbers.parse_number``: ``3\frac{1}{2}`` is 7/2), so a match is never one.
 
-    >>> numerals_side_by_side(r"0 rac{2}{2}"), numerals_side_by_side(r"rac{1}{2}3")
+    >>> numerals_side_by_side(r"0 \frac{2}{2}"), numerals_side_by_side(r"\frac{1}{2}3")
     ('0 ', '\\frac{1}{2}')
-    >>> numerals_side_by_side(r"x^2rac{1}{2}"), numerals_side_by_side(r"2rac{\sqrt{3}}{3}")
+    >>> numerals_side_by_side(r"x^2\frac{1}{2}"), numerals_side_by_side(r"2\frac{\sqrt{3}}{3}")
     (None, None)
     """
     if "frac" not in text:
