@@ -16,14 +16,14 @@ from __future__ import annotations
 import bisect
 import re
 
-from verifiers.answer_tail import (
+from verifiers.answer_text import visible_text
+from verifiers.answer_values import (
     _SENTENCE_END_RE,
     _TAIL_VALUE_RE,
     _UNIT_POWER_RE,
     _clean,
     _seen,
 )
-from verifiers.answer_text import visible_text
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values
 from verifiers.types import HEDGED

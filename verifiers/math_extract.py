@@ -35,8 +35,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
                       answer's sentence are refused too. The rest of the answer's own
-                      sentence is read by ``own_sentence`` (below ``hedge_after``); a later
-                      sentence that denies the answer refuses (``_later_denial``).
+                      sentence is read by ``own_sentence`` (``verifiers.answer_sentence``,
+                      called by ``hedge_after``); a later sentence that denies the
+                      answer refuses (``_later_denial``).
     closing     := "... = X" | X alone on its line
                  | a sentence whose one value X is not denied or bounded
                    ("not", "than", "to", "不是", ...): else ``hedged``
@@ -53,8 +54,10 @@ Every scan is linear: marker positions are collected once (one regex pass) and b
 runs are skipped in C, and each region is read once; ``benchmarks/verify_worst_case.py``
 times the slowest 1 MB shapes known.
 
-The rules live in three modules: ``verifiers.answer_commitments`` (box, answer_tag,
-answer_clause, before, paragraph), ``verifiers.answer_tail`` (tail) and this one (final,
+The rules live in five modules: ``verifiers.answer_commitments`` (box, answer_tag,
+answer_clause, before, paragraph), ``verifiers.answer_tail`` (tail),
+``verifiers.answer_sentence`` (own_sentence, and a condition opening the answer's sentence),
+``verifiers.answer_values`` (a value, its spellings, a check ``... = X``) and this one (final,
 hashes_line, closing, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
@@ -92,32 +95,36 @@ from verifiers.answer_commitments import (
     _unwrap_box,
     commitments_before,
 )
-from verifiers.answer_tail import (
+from verifiers.answer_sentence import (
     _ANSWER_PHRASES_RE,
+    _FOREIGN_WORD_RE,
+    _LONE_VARIABLE_RE,
+    _condition_before,
+)
+from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
     _CLOSING_RE,
     _DENIED_BEFORE_RE,
-    _FOREIGN_WORD_RE,
-    _LONE_VARIABLE_RE,
     _OPERATOR_AFTER_RE,
     _RETRACT_RE,
     _SCALE_AFTER_RE,
+    MAX_TAIL_CHARS,
+    _later_denial,
+    hedge_after,
+    split_line_answer,
+)
+from verifiers.answer_text import commented_commitment, read_visible
+from verifiers.answer_values import (
     _SENTENCE_END_RE,
     _TAIL_EXTRA_VALUE_RE,
     _TAIL_VALUE_RE,
     _UNIT_POWER_RE,
     MAX_LINE_CHARS,
-    MAX_TAIL_CHARS,
     _clean,
-    _condition_before,
     _first_char,
-    _later_denial,
     _sentence_end,
     _sentence_start,
-    hedge_after,
-    split_line_answer,
 )
-from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
