@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_commitments import _BRACE_RE, MAX_BOX_CHARS
 from verifiers.answer_tail import _CLOSING_RE, _OPERATOR_AFTER_RE
+from verifiers.commitment_reading import _BRACE_RE, MAX_BOX_CHARS
 from verifiers.types import MALFORMED
 
 # --- a box inside a larger expression (the rest of the tail: verifiers.answer_tail) -------

@@ -54,13 +54,13 @@ Every scan is linear: marker positions are collected once (one regex pass) and b
 runs are skipped in C, and each region is read once; ``benchmarks/verify_worst_case.py``
 times the slowest 1 MB shapes known.
 
-The rules live in these modules: ``verifiers.answer_commitments`` (box, answer_tag,
-answer_clause, before, paragraph), ``verifiers.answer_tail`` (tail),
-``verifiers.answer_sentence`` (own_sentence, and a condition opening the answer's sentence),
-``verifiers.answer_values`` (a value, its spellings, a check ``... = X``),
-``verifiers.unboxed_answer`` (closing, the last math span and the last number),
-``verifiers.box_in_expression`` (a box glued into a larger expression) and this one (final,
-hashes_line, and the entry points).
+The rules live in these modules: ``verifiers.commitment_reading`` (box, answer_tag,
+answer_clause), ``verifiers.answer_commitments`` (before, paragraph),
+``verifiers.answer_tail`` (tail), ``verifiers.answer_sentence`` (own_sentence, and a
+condition opening the answer's sentence), ``verifiers.answer_values`` (a value, its
+spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
+and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
+and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
 '\\frac{1}{2}'
@@ -78,19 +78,10 @@ import re
 from dataclasses import dataclass
 
 from verifiers.answer_commitments import (
-    _ANSWER_TAG_RE,
-    _BOX_RE,
-    _WORD_RE,
-    MAX_BOX_CHARS,
     MAX_COMMITMENTS,
     _alternative_before,
-    _final_box,
     _hedge_before,
-    _opens_clause,
     _paragraph_values,
-    _read_clause,
-    _token_around,
-    _unwrap_box,
     commitments_before,
 )
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
@@ -112,6 +103,17 @@ from verifiers.answer_values import (
     _sentence_end,
 )
 from verifiers.box_in_expression import _box_in_expression
+from verifiers.commitment_reading import (
+    _ANSWER_TAG_RE,
+    _BOX_RE,
+    _WORD_RE,
+    MAX_BOX_CHARS,
+    _final_box,
+    _opens_clause,
+    _read_clause,
+    _token_around,
+    _unwrap_box,
+)
 from verifiers.exact_numbers import parse_number
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED

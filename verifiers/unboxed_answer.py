@@ -11,12 +11,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_commitments import (
-    _APPROX_BEFORE_RE,
-    _LABEL_RE,
-    MAX_BOX_CHARS,
-    _last_bare_dollar,
-)
+from verifiers.answer_commitments import _APPROX_BEFORE_RE, _LABEL_RE
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -26,6 +21,7 @@ from verifiers.answer_values import (
     MAX_LINE_CHARS,
     _sentence_start,
 )
+from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers
 from verifiers.types import HEDGED, MALFORMED
 
