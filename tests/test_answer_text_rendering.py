@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from verifiers import hidden_content
+from verifiers import hidden_forms
 from verifiers.answer_text import MAX_HIDDEN_FORMS, read_visible
 from verifiers.gsm8k import gsm8k_check
 from verifiers.math import math_check
@@ -114,9 +114,9 @@ def test_content_that_may_render_is_kept_and_what_surely_does_not_is_removed() -
 
 def test_html_element_sets_do_not_overlap() -> None:
     # every element HTML defines is judged once: text, not rendered, or not plain text
-    text = hidden_content._TEXT_ELEMENTS
-    not_rendered = set(hidden_content._NOT_RENDERED)
-    not_plain = set(hidden_content._NOT_PLAIN_TEXT)
+    text = hidden_forms._TEXT_ELEMENTS
+    not_rendered = set(hidden_forms._NOT_RENDERED)
+    not_plain = set(hidden_forms._NOT_PLAIN_TEXT)
     assert not text & not_rendered and not text & not_plain and not not_rendered & not_plain
 
 

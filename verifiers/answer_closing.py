@@ -14,7 +14,7 @@ only a few words. So a later sentence may hold only:
 - a whole phrase of ``_CLOSING_PHRASES_RE`` (``I hope this helps``, ``Let me know if you
   have any questions``): their words ("hope", "if", "unclear") are not free words, since
   free they could doubt or condition the answer (``If that is right.``);
-- words of another script that say "answer", "is", "so" (``verifiers.answer_tail``'s
+- words of another script that say "answer", "is", "so" (``verifiers.answer_sentence``'s
   ``_ANSWER_PHRASES``, the same allow-list the answer's own sentence uses);
 - where the caller has read the sentence's values as a check or a restatement
   (``math=True``): digits, plain arithmetic signs, single-letter variables and a few math

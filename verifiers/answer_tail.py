@@ -1,37 +1,44 @@
 r"""What may follow the final commitment (the ``tail`` of the grammar in
-``verifiers.math_extract``): ``hedge_after`` and the own-sentence grammar
-(``_own_sentence``), later-sentence denial (``_later_denial``), checks ``... = final`` with
-their arithmetic evaluator, and the regexes they read with. Moved out of
-``verifiers.math_extract`` unchanged (issue 30)."""
+``verifiers.math_extract``): ``hedge_after`` and the regexes it reads with (retractions,
+approximations, doubt, scale words), another value after the answer (``_other_value``),
+later sentences that are no allow-listed closing (``_unread_later``) or deny the answer
+(``_later_denial``), and the split of a ``####`` line or an answer clause into its amount and
+tail (``split_line_answer``). The answer's own sentence is read by
+``verifiers.answer_sentence``, values and checks ``... = final`` by
+``verifiers.answer_values``. Moved out of ``verifiers.math_extract`` unchanged (issue 30)."""
 
 from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
-from fractions import Fraction
 
-from verifiers.answer_closing import CLOSING_WORDS, unread_closing
-from verifiers.answer_text import NUMERIC_CHARS, read_visible
-from verifiers.exact_numbers import parse_number, read_words
+from verifiers.answer_closing import unread_closing
+from verifiers.answer_sentence import (
+    _CLOSED_HEAD_RE,
+    _DISPLAY_CLOSE_RE,
+    _LATIN_WORD_RE,
+    _MODULUS_RE,
+    _OWN_END_RE,
+    _own_sentence,
+    _skip_spaces,
+)
+from verifiers.answer_values import (
+    _NUMBER_WORDS,
+    _TAIL_EXTRA_VALUE_RE,
+    _TAIL_VALUE_RE,
+    _UNIT_POWER_RE,
+    _clean,
+    _is_check,
+    _seen,
+    _sentence_end,
+    _sentence_start,
+    _value_keys,
+)
+from verifiers.exact_numbers import read_words
 from verifiers.number_words import read_number_words
 from verifiers.types import HEDGED, MALFORMED
 
-
-def _seen(words: str) -> str:
-    """An alternation of ``words`` as the normaliser leaves them: a Cyrillic word is read
-    through the confusables table (its "о" reads as a Latin "o"), so it is matched that way."""
-    return "|".join(re.escape(read_visible(w)[0]) for w in words.split("|"))
-
-
-MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
-
-
 MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
-
-
-# The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
 
 
 # Between an answer and what follows: spaces (also LaTeX's \, \quad ~), newlines, stray
@@ -79,39 +86,6 @@ _RETRACT_RE = re.compile(
 
 # Closing math delimiters and bold right after an answer: "$\boxed{5}$ or 6" offers 6.
 _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*|`))+")
-
-
-def _clean(ans: str) -> str:
-    ans = _TRAILING_JUNK_RE.sub("", ans.lstrip())  # before a strip() splits "\\ " apart
-    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**")):
-        if len(ans) >= len(left) + len(right) and ans.startswith(left) and ans.endswith(right):
-            ans = ans[len(left) : len(ans) - len(right)].strip()
-    ans = ans.strip("*").strip()
-    # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
-    # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
-    # (a control space whose space was stripped) carries nothing.
-    ans = _TRAILING_JUNK_RE.sub("", ans).strip("$").strip()
-    # Bold or upright type around the whole answer is dressing: "\mathbf{0}" is 0.
-    styled = _STYLED_RE.fullmatch(ans)
-    return styled.group(1).strip() if styled else ans
-
-
-_STYLED_RE = re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text)\s*\{([^{}]*)\}")
-
-
-_TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
-
-
-def _first_char(text: str, start: int) -> int:
-    """Index of the first character at or after ``start`` that is no space or '#'."""
-    while start < len(text) and text[start] in " \t#":
-        start += 1
-    return start
-
-
-def _sentence_end(text: str, start: int) -> int:
-    m = _SENTENCE_END_RE.search(text, start)
-    return len(text) if m is None else m.start()
 
 
 def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str, str] | None:
@@ -233,12 +207,6 @@ _SCALE_AFTER_RE = re.compile(
 )
 
 
-_MODULUS_RE = re.compile(
-    r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"
-    r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
-)
-
-
 _FIGURE_RE = re.compile(r"\[asy\].*?(?:\[/asy\]|\Z)", re.DOTALL)
 
 
@@ -253,58 +221,6 @@ _DOUBT_RE = re.compile(
     r"\u3058\u3083\u306a\u3044|\u4e0d\u662f|\u4e0d\u5bf9|\u9519",
     re.IGNORECASE,
 )
-
-
-# A value in the tail: a number (any script's digits), an English number word ("one" and "a"
-# are left out: prose uses them as pronouns), a CJK numeral, or a math constant.
-_NUMBER_WORDS = (
-    "zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    "eighty|ninety|hundred|thousand|million|billion|twice|thrice"
-)
-
-
-_TAIL_VALUE_RE = re.compile(
-    rf"[-+]?\d+(?:,\d{{3}})*(?:\.\d+)?|\.\d+|\b(?:{_NUMBER_WORDS})\b|"
-    # "one" standing as a second item ("5 and one!", "5 A One"), not "one of them", "the one"
-    r"\bone\b(?<!\bthe one)(?<!\bthis one)(?<!\bthat one)(?<!\beach one)(?<!\bany one)"
-    r"(?<!\bno one)(?<!\bevery one)(?<!\bwhich one)(?<!\bright one)(?<!\bcorrect one)"
-    r"(?<!\bonly one)(?<!\bsame one)(?<!\blast one)(?<!\bfirst one)(?<!\bother one)"
-    r"(?<!\bno-one)(?![ \t]*(?:(?!(?:or|and|vs)\b)[A-Za-z]{2}|[A-Za-z]'|['-]))|"
-    # any numeral character: CJK (\u4e94, \u3007), Roman, vulgar fractions
-    rf"[\u4e24{NUMERIC_CHARS}]|"
-    r"\\(?:infty|pi|sqrt|frac|dfrac|tfrac)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-
-
-# Values the tail reads besides ``_TAIL_VALUE_RE`` (only there: before the answer, "Case
-# III" or "drei Schritte" is prose). A Roman numeral of two or more letters in one case
-# ("IV", "vii"; a circled or Roman-numeral character reads as these after NFKC), a lone "V"
-# or "X" on its own line or ending the tail (not "= X", a name), and the number words two
-# to ten of the languages a policy writes (a closed list; "due", "un", "uno", "eins", "one"
-# are left out: words of English prose or articles).
-_FOREIGN_NUMBER_WORDS = (
-    "dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|deux|trois|quatre|cinq|sept|huit|neuf|"
-    "dix|zwei|drei|vier|f\u00fcnf|funf|sechs|sieben|acht|neun|zehn|tr\u00eas|quatro|sete|oito|"
-    "nove|dez|tre|quattro|cinque|sette|otto|dieci|"
-    + _seen(
-        "\u0434\u0432\u0430|\u0442\u0440\u0438|\u0447\u0435\u0442\u044b\u0440\u0435|"
-        "\u043f\u044f\u0442\u044c|\u0448\u0435\u0441\u0442\u044c|\u0441\u0435\u043c\u044c|"
-        "\u0432\u043e\u0441\u0435\u043c\u044c|\u0434\u0435\u0432\u044f\u0442\u044c|"
-        "\u0434\u0435\u0441\u044f\u0442\u044c"
-    )
-)
-_TAIL_EXTRA_VALUE_RE = re.compile(
-    r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
-    r"(?m:^[ \t]*[VXvx][ \t.]*$)|(?<![=\\])(?<!= )\b[VX]\b(?=[\s.!]*\Z))|"
-    rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
-    re.IGNORECASE,
-)
-
-
-# "cm^2", "m^{3}", "x^\circ": the digit of a unit's power is dressing, no value.
-_UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
 
 def _other_value(rest: str, answers: tuple[str, ...]) -> str | None:
@@ -378,486 +294,6 @@ def _denied(rest: str, start: int, at: int, stop: int) -> bool:
     if _DENIED_BEFORE_RE.search(before) or _NOT_EQUAL_BEFORE_RE.search(before):
         return True
     return bool(_DOUBT_RE.search(rest, start, stop) or _WRONG_RE.search(rest, start, stop))
-
-
-# A period before a lower-case word ends no sentence: "I think it's 4... or 5" is one.
-_OPENING_END_RE = re.compile(r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|\n")
-
-
-def _sentence_start(text: str, pos: int) -> int:
-    m = None
-    for m in _OPENING_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
-        pass
-    return max(0, pos - 400) if m is None else m.end()
-
-
-# Around a check's result: spacing, math delimiters, bold, a final period, a check mark.
-_CHECK_DRESSING_RE = re.compile(
-    r"\A(?:\s|[$*]|\\[(\[])+|(?:\s|[.$*]|\\[)\]]|\\checkmark|[\u2713\u2714\u2705])+\Z"
-)
-
-
-def _is_check(sentence: str, keys: set[str]) -> bool:
-    """Whether ``sentence`` is a check whose result is the answer: its last side, after its
-    last ``=``, is the answer alone (``2 + 3 = 5``, ``x = 5``), and every other side that is
-    plain arithmetic evaluates to it (``Check: 0 = 5`` equates another value with it)."""
-    if "=" not in sentence or not keys:
-        return False
-    sides = sentence.split("=")
-    result = _clean(sides[-1].strip(" \t$*()"))
-    values = _TAIL_VALUE_RE.findall(result)
-    # a result written as the answer is written, whole: "\sqrt{50} = 5\sqrt{2}", "(x, y) =
-    # (6, 7)" (a tuple, radical or fraction holds several values; compared as text, exactly)
-    whole = _CHECK_DRESSING_RE.sub("", sides[-1])
-    same = 0 < len(whole) <= MAX_LINE_CHARS and whole.replace(" ", "").lower() in keys
-    if not same and (len(values) != 1 or keys.isdisjoint(_value_keys(values[0]))):
-        return False
-    for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
-        value = _arithmetic_side(side)
-        if value is not None and keys.isdisjoint(_value_keys(str(value))):
-            return False
-    return True
-
-
-# The arithmetic that ends one side of a check: numbers, + - * / and parentheses, after a
-# lead of words ("Check: 2 + 3"). A side glued to a letter or a command ("x + 2", "f(3)")
-# is no plain arithmetic and is not evaluated.
-_ARITH_TAIL_RE = re.compile(r"[-(\s]*\d[\d.\s+\-*/()]*\Z")
-
-
-_ARITH_TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([-+*/()]))")
-
-
-_PROSE_WORD_END_RE = re.compile(r"(?:\A|[\s:(,])[A-Za-z]{2,}\Z")
-
-
-def _arithmetic_side(side: str) -> Fraction | None:
-    """The value of the plain arithmetic that ends ``side`` of a check, or None when it is
-    not plain arithmetic (a variable, a function, a power) or cannot be evaluated."""
-    side = side[-200:].replace("$", " ").replace("\\left", "").replace("\\right", "")
-    side = re.sub(r"\\(?:times|cdot)(?![A-Za-z])|[\u00d7\u00b7]", "*", side)
-    side = re.sub(r"\\div(?![A-Za-z])|\u00f7", "/", side)
-    side = re.sub(r"\\d?frac\s*\{([^{}]{1,40})\}\s*\{([^{}]{1,40})\}", r"((\1)/(\2))", side)
-    side = re.sub(r"(?<=\d)(?:,|\{,\}|\\,)(?=\d{3}(?!\d))", "", side)
-    m = _ARITH_TAIL_RE.search(side)
-    if m is None:
-        return None
-    lead = side[: m.start()].rstrip()
-    # a word of prose before a space leads the arithmetic ("since 7 = 5" equates 7 with the
-    # answer); a letter or command glued to it is a variable or function ("x + 2", "f(3)")
-    spaced = len(lead) < m.start() or side[m.start() : m.start() + 1].isspace()
-    prose_lead = spaced and _PROSE_WORD_END_RE.search(lead) is not None
-    if lead and (lead[-1].isalnum() or lead[-1] in "\\}^_!'") and not prose_lead:
-        return None
-    tokens = []
-    pos = m.start()
-    while pos < len(side):
-        t = _ARITH_TOKEN_RE.match(side, pos)
-        if t is None:
-            if side[pos:].strip():
-                return None
-            break
-        tokens.append(t.group(1) or t.group(2))
-        pos = t.end()
-    try:
-        value, used = _expression(tokens, 0)
-    except (ValueError, ZeroDivisionError, IndexError, RecursionError):
-        return None
-    return value if used == len(tokens) else None
-
-
-def _expression(tokens: list[str], i: int) -> tuple[Fraction, int]:
-    value, i = _term(tokens, i)
-    while i < len(tokens) and tokens[i] in "+-":
-        right, j = _term(tokens, i + 1)
-        value, i = (value + right if tokens[i] == "+" else value - right), j
-    return value, i
-
-
-def _term(tokens: list[str], i: int) -> tuple[Fraction, int]:
-    value, i = _factor(tokens, i)
-    while i < len(tokens) and tokens[i] in "*/":
-        right, j = _factor(tokens, i + 1)
-        value, i = (value * right if tokens[i] == "*" else value / right), j
-    return value, i
-
-
-def _factor(tokens: list[str], i: int) -> tuple[Fraction, int]:
-    tok = tokens[i]
-    if tok == "-":
-        value, i = _factor(tokens, i + 1)
-        return -value, i
-    if tok == "+":
-        return _factor(tokens, i + 1)
-    if tok == "(":
-        value, i = _expression(tokens, i + 1)
-        if i >= len(tokens) or tokens[i] != ")":
-            raise ValueError("unbalanced")
-        return value, i + 1
-    if tok in "*/)":
-        raise ValueError(tok)
-    return Fraction(tok), i + 1
-
-
-def _value_keys(value: str) -> set[str]:
-    """Keys under which two spellings of one value meet: the canonical text, and the number
-    it reads as (``1,000`` and ``1000``; ``five`` and ``5``)."""
-    text = _clean(value).replace(" ", "").replace("$", "")
-    keys = {text.lower()}
-    if len(text) > MAX_LINE_CHARS:
-        return keys  # no number is this long
-    number = parse_number(text)
-    if number is None and text.isalpha():
-        words = read_number_words(text)
-        number = None if words is None else Fraction(words)
-    if number is not None:
-        keys.add(str(number))
-    return keys
-
-
-# --- the answer's own sentence, and what later sentences may say about it (issue 30) --------
-#
-# own_sentence := dressing* [head prose] end        -- from the answer to its sentence's end
-#   dressing   := space | , ; : ! | closing markup ($ \) \] ** ` }) | LaTeX spacing
-#               | an end-of-proof mark (\blacksquare, \square, QED, a check mark)
-#               | a unit sign (%, \%, ^\circ, °) | a congruence's modulus
-#   head       := a word of the Latin script that names what the value counts or says of it
-#                 ("apples", "different ways", "is our answer", "in total", "more than Susan"),
-#                 never one of the closed classes below | "(" a check, a unit or a restatement ")"
-#               | a word of another script that is an answer phrase ("です", "입니다")
-#   prose      := text in which no condition, negation, bound, approximation, "or" or value
-#                 word stands (those classes are closed: a language has few of each)
-# Anything else there (a symbol such as "~", "+", "²", "❌"; a word of another script that is
-# no answer phrase, "左右"; a closed-class word right after the value) refuses: ``hedged``.
-_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$|\\)|\n")
-
-
-_DISPLAY_CLOSE_RE = re.compile(
-    r"[ \t$.,]*\n[ \t]*(?:\\\]|\$\$|\\end\s*\{[A-Za-z*]{1,20}\}|\\\))"
-)
-
-
-_OWN_DRESSING_RE = re.compile(
-    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
-    r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
-    r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
-    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
-)
-
-
-# Right after the value: words that relate it to another value, bound it, condition it,
-# scale it or take it back (closed classes, in the languages a policy writes).
-# Not "dozen", "score" or "gross": "how many dozen" is answered "5 dozen", a count in that unit.
-_CLOSED_HEAD_RE = re.compile(
-    r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
-    r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
-    r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
-    r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
-    r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"
-    r"grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
-    r"thousand|million|billion|trillion|hundred|squared|cubed|doubled|halved|tripled|"
-    r"half|twice|double|triple|none|nothing|all|few|couple|pair|infinity|undefined|"
-    r"wrong|incorrect|false|invalid|guess|estimate|estimated|rounded|"
-    r"etwa|ungef\u00e4hr|circa|environ|aprox|aproximadamente|oder|ou|ili|sau|veya|atau|lub|"
-    r"falls|wenn|si|cuando|quand|nicht|pas|no|non|nie|bukan|hindi|de\u011fil|kh\u00f4ng)\b",
-    re.IGNORECASE,
-)
-
-
-# Anywhere in the answer's sentence after it: a condition, a negation or judgement, a bound,
-# an approximation, an alternative ("or"), a value word.
-_OWN_PROSE_RE = re.compile(
-    r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
-    r"in\s+(?:the\s+)?case|in\s+(?:most|many|some|general|the\s+(?!same\b)\w+)\s+cases?|"
-    r"usually|typically|generally|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
-    r"the\s+(?:first|second|other)|[a-z])\b|"
-    r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
-    r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
-    r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
-    r"over|under|beyond)|"
-    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
-    # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Russian)
-    r"se|jika|kalau|apabila|e\u011fer|als|wanneer|je\u015bli|je\u017celi|"
-    + _seen("\u0435\u0441\u043b\u0438")
-    + r")\b|"
-    r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
-    re.IGNORECASE,
-)
-
-
-_LATIN_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\-]*")
-
-
-# Inside a parenthesis after the answer: a check ("since 2 + 3 = 5") or a restatement.
-_PAREN_LEAD_RE = re.compile(
-    r"\s*(?:(?:since|because|as|check(?:ed)?|verif(?:y|ied|ication)|indeed|i\.?e\.?|that\s+is|"
-    r"namely|so)\b[\s:,]*)?",
-    re.IGNORECASE,
-)
-
-
-def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
-    """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
-    start = 0
-    for _ in range(8):  # "\\boxed{5}\n\\] or none.": the display's close is on the next line
-        close = _DISPLAY_CLOSE_RE.match(rest, start)
-        if close is None:
-            break
-        start = close.end()
-    stop = _OWN_END_RE.search(rest, start)
-    own = rest[start : len(rest) if stop is None else stop.start()][:2_000]
-    i = _OWN_DRESSING_RE.match(own).end()  # type: ignore[union-attr] - always matches
-    dressing = rest[:start] + own[:i]
-    if "." in dressing and any(c in dressing for c in ("\n", "\\end", "\\]", "$$")):
-        return None  # "\\boxed{5}.\n\\end{align*}Checking, ...": its sentence ended there
-    modulus = _MODULUS_RE.match(own, i)
-    if modulus is not None:  # "\boxed{3} \pmod{7}": the modulus dresses the answer
-        i = _OWN_DRESSING_RE.match(own, modulus.end()).end()  # type: ignore[union-attr]
-    if i >= len(own):
-        return None
-    why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
-    body = own[i:]
-    if body[0] == "(":
-        close = body.find(")")
-        inner = body[1:] if close < 0 else body[1:close]
-        if not _paren_ok(inner, answers):
-            return why
-        return None if close < 0 or _prose_ok(body[close + 1 :]) else why
-    head = _LATIN_WORD_RE.match(body)
-    if head is not None:
-        word = head.group(0).rstrip("'-")
-        # "5 K", "5 M": a scale letter (lower-case "m" is metres: "160 m of rope")
-        if _CLOSED_HEAD_RE.fullmatch(word) or word in ("K", "M", "k", "B", "G", "T"):
-            return why
-        if len(word) == 1 and body[1:2].isdigit():
-            return why  # "\\boxed{3} e3": an exponent
-        if word.lower() in ("i", "v", "x", "a") and not _LATIN_WORD_RE.match(
-            body, _skip_spaces(body, head.end())
-        ):
-            return why  # "\\boxed{5} I" (a Roman one; NFKC reads "Ⅰ" so), "\\boxed{5} a"
-        if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
-            nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
-            if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
-                return why
-            if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
-                return why
-        if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
-            return why
-        return None if _prose_ok(body) else why
-    if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
-        return None  # "\boxed{17} = x": the answer named by its variable
-    if _FOREIGN_WORD_RE.match(body):
-        for m in _FOREIGN_WORD_RE.finditer(body):
-            if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
-                return why
-        return None if _prose_ok(body) else why
-    if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
-        rest_words = body[1:].lstrip(" -\u2013\u2014")
-        head = _LATIN_WORD_RE.match(rest_words)
-        if (
-            head is not None
-            and not _CLOSED_HEAD_RE.fullmatch(head.group(0))
-            and _heads_ok(rest_words)
-            and _prose_ok(body)
-        ):
-            return None
-    return why
-
-
-# The words that may open the rest of the answer's sentence, or a clause of it after a comma,
-# semicolon or dash (an allow-list: "\\boxed{5} Actually double that.", "\\boxed{5} the
-# opposite", "\\boxed{5} apples, but double that" refuse): a closing word ("is our answer",
-# "in total", "which is ..."), a unit or count noun ("apples", "cm", "people"), a word
-# before one ("different ways", "dozen eggs"), "more"/"fewer"/"less" before "than", or a
-# determiner before a closing word or count noun ("the total", "the number of apples").
-_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "this", "that", "our"})
-_IRREGULAR_PLURALS = frozenset({
-    "people", "children", "men", "women", "feet", "teeth", "mice", "geese", "sheep", "fish",
-    "deer", "moose", "series", "species", "aircraft", "cattle", "police", "staff",
-})
-_HEAD_EXTRA = frozenset({"left", "remaining", "altogether", "apiece", "each", "per", "since",
-                         "because", "then", "there", "who", "that", "where", "whose",
-                         # what a count or probability is of: "a \\boxed{\\frac{2}{3}} chance
-                         # of winning", "only \\boxed{1} such number", "\\boxed{3} digits"
-                         "such", "chance", "chances", "probability", "digit", "digits",
-                         "independent", "possible", "distinct"})
-_CLAUSE_BREAK_RE = re.compile(r"[,;]|\s[-\u2013\u2014]+\s")
-
-
-def _counts(word: str, one: bool = False) -> bool:
-    """Whether ``word`` names what a value counts (a singular noun only after one: "1 apple")."""
-    lower = word.lower()
-    return read_words(lower, after_one=one) is not None or lower in _IRREGULAR_PLURALS
-
-
-def _head_ok(words: list[str], one: bool) -> bool:
-    """Whether the words that open a clause after the value are allow-listed (above)."""
-    first = words[0].lower()
-    if one and first == words[0] and _counts(first, one) and not _CLOSED_HEAD_RE.fullmatch(first):
-        return first not in ("actually", "double", "half", "opposite", "negative", "reciprocal")
-    nxt = words[1].lower() if len(words) > 1 else ""
-    if first in _DETERMINERS:
-        return bool(nxt) and (nxt in CLOSING_WORDS or _counts(nxt) or (
-            len(words) > 2 and _counts(words[2])))
-    if first in ("more", "fewer", "less"):
-        return nxt == "than"
-    if first in CLOSING_WORDS or first in _HEAD_EXTRA or _counts(first):
-        return True
-    # an adjective before a count noun ("different ways"; not "Eigentlich das": a plural's
-    # "-s" is read only on a word of four letters or more)
-    return words[0].islower() and words[0].isascii() and any(
-        len(w) >= 4 and _counts(w) for w in words[1:3])
-
-
-def _heads_ok(body: str, one: bool = False) -> bool:
-    """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
-    depth = [0] * (len(body) + 1)
-    for a, b in _enclosed_spans(body):
-        depth[a + 1] += 1
-        depth[b] -= 1
-    for i in range(1, len(depth)):
-        depth[i] += depth[i - 1]
-    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body) if depth[m.start()] <= 0]
-    for start in starts:
-        words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(body[start : start + 80])]
-        lead = body[start : start + 80].lstrip(" \t$*")
-        if not words or not lead[:1].isalpha():
-            continue  # a clause that opens with a value or math is read by the value rules
-        if not _head_ok(words[:3], one and start == 0):
-            return False
-    return True
-
-
-def _enclosed_spans(text: str) -> list[tuple[int, int]]:
-    """Closed ``$..$`` spans and matched brackets of ``text``: a comma inside them separates
-    coordinates (``(x, y)``, ``$\\{1, 2\\}$``), not clauses. An opener never closed encloses
-    nothing, so it cannot shelter a clause ("apples (, actually double that")."""
-    spans: list[tuple[int, int]] = []
-    stack: list[tuple[str, int]] = []
-    dollar = -1
-    pairs = {")": "(", "]": "[", "}": "{"}
-    for i, c in enumerate(text):
-        if c == "$" and (i == 0 or text[i - 1] != "\\"):
-            if dollar < 0:
-                dollar = i
-            else:
-                spans.append((dollar, i))
-                dollar = -1
-        elif c in "([{":
-            stack.append((c, i))
-        elif c in pairs and stack and stack[-1][0] == pairs[c]:
-            spans.append((stack.pop()[1], i))
-    return spans
-
-
-def _skip_spaces(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    return i
-
-
-def _prose_ok(text: str) -> bool:
-    """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
-    a negation or judgement, a bound, an approximation, "or", a value word), and no word of
-    another script that is not an answer phrase."""
-    if _OWN_PROSE_RE.search(text) or _stray_symbol(text) or _LONE_NUMERAL_RE.search(text):
-        return False
-    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
-
-
-# A Roman numeral letter standing alone as a word, not before another word ("apples I",
-# NFKC's reading of "apples Ⅰ"); a lower-case "x" is a variable ("the value of x").
-_LONE_NUMERAL_RE = re.compile(
-    r"(?<![\w'\-.])[IVXiv](?![\w'\-])(?!\.[a-z]\.)(?![ \t]+[A-Za-z])"
-)
-
-
-# Symbols prose may hold besides ASCII, letters, marks, spaces and punctuation: end-of-proof
-# and check marks, degree, currency signs, multiplication and minus signs.
-_PROSE_SYMBOLS = frozenset("\u220e\u25a0\u25a1\u2713\u2714\u2705\u00b0\u20ac\u00a3\u00a5\u20b9\u00a2\u00d7\u00b7\u2212")
-
-
-def _stray_symbol(text: str) -> bool:
-    """Whether ``text`` holds a character that is neither ASCII, a letter, a mark, a space,
-    punctuation nor an allow-listed symbol: an emoji, a superscript, a numeral character, a
-    math symbol (an allow-list: ``\\boxed{5} Actually 🔟`` says another value)."""
-    if text.isascii():
-        return False
-    for c in text:
-        if c.isascii() or c in _PROSE_SYMBOLS:
-            continue
-        if unicodedata.category(c)[0] not in "LMZP" or unicodedata.category(c) == "Lm":
-            return True
-    return False
-
-
-# A clause whose subject is something named other than the answer.
-_OTHER_SUBJECT_RE = re.compile(
-    r"(?:the\s+)?(?:option|choice|statement|case|part|graph|figure|equation|answer\s+choice)\s+"
-    r"\(?[A-Za-z0-9]{1,3}\)?\s+(?:is|are|was|does|do|has)\b[^()]*\Z",
-    re.IGNORECASE,
-)
-
-
-def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
-    """A parenthesis after the answer may hold a unit, a restatement of the answer or a check
-    whose sides evaluate to it ("since 2 + 3 = 5"); nothing else ("(or B)", "(rounded)",
-    "(assuming the coin is fair)")."""
-    inner = inner[_PAREN_LEAD_RE.match(inner).end() :].strip(" \t$.")  # type: ignore[union-attr]
-    if not inner:
-        return True
-    if _OTHER_SUBJECT_RE.match(inner):
-        return True  # "(option B is incorrect)": a judgement of something else
-    keys = {k for a in answers for k in _value_keys(a)}
-    if "=" in inner:
-        return _is_check(inner, keys) and _prose_ok(inner)
-    if not _prose_ok(inner):
-        return False
-    if keys and not keys.isdisjoint(_value_keys(inner)):
-        return True
-    spelled = read_number_words(inner)  # "\boxed{21} (twenty-one)": the answer in words
-    if spelled is not None and keys and not keys.isdisjoint(_value_keys(str(spelled))):
-        return True
-    words = inner.split()
-    if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
-        # a unit or count noun as the comparators read it ("dollars", "apples"), or closing
-        # words ("(final answer)"); any other word is unread ("(guess)", "(tentative)")
-        read = read_words(inner)
-        return (read is not None and read[0] == 1) or unread_closing(inner) is None
-    return False
-
-
-# A condition opening the answer's sentence, with nothing but the commitment after its comma:
-# "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
-_CONDITION_OPEN_RE = re.compile(
-    r"[\s*#>-]*(?:(?:but|and|or)\s+)?(?:only\s+)?(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
-    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|"
-    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430")
-    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
-    re.IGNORECASE,
-)
-
-
-_BARE_COMMITMENT_RE = re.compile(
-    r"[\s*$(\\\[]*(?:(?:then|so|thus|hence|the\s+(?:final\s+)?answer\s+(?:is|would\s+be)|"
-    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's|<answer>|####)\s*[:*$(\\\[\s]*)?\Z",
-    re.IGNORECASE,
-)
-
-
-def _condition_before(text: str, start: int) -> tuple[str, str] | None:
-    """Why the answer starting at ``start`` is stated under a condition that opens its
-    sentence ("If n is odd, \\boxed{5}."), or None. A derivation ("If we add them, we get
-    \\boxed{5}") commits after its comma and is no condition on the answer."""
-    line_start = text.rfind("\n", 0, start) + 1
-    sentence_start = max(_sentence_start(text, start), line_start, start - 400)
-    head = text[sentence_start:start]
-    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"))
-    if comma < 0 or not _CONDITION_OPEN_RE.match(head):
-        return None
-    if _BARE_COMMITMENT_RE.match(head, comma + 1):
-        return HEDGED, f"the answer is stated under a condition: {head.strip()[:40]!r}"
-    return None
 
 
 # A later sentence that takes the answer back without a number: its subject is the answer
@@ -985,10 +421,6 @@ _OPERATOR_AFTER_RE = re.compile(
 )
 
 
-# A span that only names a variable ("... the smallest such $n$.") states no answer.
-_LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\s*")
-
-
 # Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
 _DENIED_BEFORE_RE = re.compile(
     r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
@@ -1008,30 +440,6 @@ _DENIED_BEFORE_RE = re.compile(
     r"|\u5927\u4e8e|\u5c0f\u4e8e|\u8d85\u8fc7|\u4e0d\u5230)[\s$*(]*\Z",
     re.IGNORECASE,
 )
-
-
-# Words of other scripts a closing sentence may hold around its value: "answer", "is",
-# "so", "result" in the major languages. Anything else ("ليس", "नहीं") may deny or bound
-# the value, and no table of negations in every language is complete: an allow-list is.
-_ANSWER_PHRASES = (
-    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|"
-    "答え|は|です|よって|したがって|"
-    "정답|답|은|는|이다|입니다|따라서|그러므로|"
-    "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"
-    "उत्तर|है|अतः|इसलिए|परिणाम|जवाब|"
-    "ответ|равен|равно|это|итак|"
-    "απάντηση|η|είναι|"
-    "ה?תשובה|היא|"
-    "คำตอบ|คือ"
-)
-
-
-_ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
-
-
-# A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
-_FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
-
 
 
 # A ``####`` line's or an answer clause's amount, then what follows it on the line.

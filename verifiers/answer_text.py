@@ -18,8 +18,9 @@ is normalised once, before anything reads it (``visible_text``):
    A bidirectional control (embeddings, overrides, isolates in the paragraph of a value;
    the marks LRM, RLM, ALM next to a digit) changes the order in which digits render
    (``\u202e15`` shows ``51``): the completion is refused, as for a hidden value.
-2. **What renders is an allow-list** (``verifiers.hidden_content`` holds the rules): HTML's
-   text elements and names HTML does not define show their content; HTML's other elements,
+2. **What renders is an allow-list** (``verifiers.hidden_forms`` and
+   ``verifiers.hidden_content`` hold the rules): HTML's text elements and names HTML does
+   not define show their content; HTML's other elements,
    elements with an attribute that can hide them or that holds text, style sheets,
    ``<?..?>``, ``<![CDATA[..]]>`` and HTML comments may not. In LaTeX, conditionals (any
    ``\if..\fi``), comment environments, definitions, ``\label``, HTML hooks (``\class``,
@@ -53,13 +54,8 @@ import re
 import sys
 import unicodedata
 
-from verifiers.hidden_content import (
-    MAX_HIDDEN_FORMS,
-    TEX_COMMENT,
-    hidden_forms_in,
-    holds_value,
-    without_hidden,
-)
+from verifiers.hidden_content import MAX_HIDDEN_FORMS, holds_value, without_hidden
+from verifiers.hidden_forms import TEX_COMMENT, hidden_forms_in
 
 __all__ = [
     "MAX_CURRENCY_SIGNS",

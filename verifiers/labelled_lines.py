@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_tail import _TAIL_VALUE_RE, _clean
+from verifiers.answer_values import _TAIL_VALUE_RE, _clean
 
 __all__ = ["labelled_values"]
 

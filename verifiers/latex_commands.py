@@ -67,7 +67,7 @@ vfill hss hspace vspace kern mkern hskip vskip mskip hglue vglue strut mathstrut
 allowbreak nobreak newline linebreak par noindent smallskip medskip bigskip
 item hline notag nonumber displaylines cr arraystretch
 """
-# Read by ``verifiers.hidden_content``'s own forms (a visible colour renders, the others hide).
+# Read by ``verifiers.hidden_forms``' own forms (a visible colour renders, the others hide).
 _READ_ELSEWHERE = """
 color textcolor colorbox phantom hphantom vphantom label class cssId style htmlStyle htmlClass
 htmlId htmlData scalebox resizebox rotatebox reflectbox raisebox turnbox newcommand

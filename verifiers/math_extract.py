@@ -35,8 +35,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                       any other value in the tail: ``hedged``. Retractions ("No wait"),
                       doubt ("probably"), approximations ("~", "or so") and a "?" on the
                       answer's sentence are refused too. The rest of the answer's own
-                      sentence is read by ``own_sentence`` (below ``hedge_after``); a later
-                      sentence that denies the answer refuses (``_later_denial``).
+                      sentence is read by ``own_sentence`` (``verifiers.answer_sentence``,
+                      called by ``hedge_after``); a later sentence that denies the
+                      answer refuses (``_later_denial``).
     closing     := "... = X" | X alone on its line
                  | a sentence whose one value X is not denied or bounded
                    ("not", "than", "to", "不是", ...): else ``hedged``
@@ -53,9 +54,13 @@ Every scan is linear: marker positions are collected once (one regex pass) and b
 runs are skipped in C, and each region is read once; ``benchmarks/verify_worst_case.py``
 times the slowest 1 MB shapes known.
 
-The rules live in three modules: ``verifiers.answer_commitments`` (box, answer_tag,
-answer_clause, before, paragraph), ``verifiers.answer_tail`` (tail) and this one (final,
-hashes_line, closing, and the entry points).
+The rules live in these modules: ``verifiers.commitment_reading`` (box, answer_tag,
+answer_clause), ``verifiers.answer_commitments`` (before, paragraph),
+``verifiers.answer_tail`` (tail), ``verifiers.answer_sentence`` (own_sentence, and a
+condition opening the answer's sentence), ``verifiers.answer_values`` (a value, its
+spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
+and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
+and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
 '\\frac{1}{2}'
@@ -73,56 +78,55 @@ import re
 from dataclasses import dataclass
 
 from verifiers.answer_commitments import (
-    _ANSWER_TAG_RE,
-    _APPROX_BEFORE_RE,
-    _BOX_RE,
-    _BRACE_RE,
-    _LABEL_RE,
-    _WORD_RE,
-    MAX_BOX_CHARS,
     MAX_COMMITMENTS,
     _alternative_before,
-    _bare_paragraph_before,
-    _final_box,
     _hedge_before,
-    _last_bare_dollar,
-    _opens_clause,
     _paragraph_values,
-    _read_clause,
-    _token_around,
-    _unwrap_box,
     commitments_before,
 )
+from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
-    _ANSWER_PHRASES_RE,
     _APPROX_AFTER_RE,
-    _CLOSING_RE,
-    _DENIED_BEFORE_RE,
-    _FOREIGN_WORD_RE,
-    _LONE_VARIABLE_RE,
-    _OPERATOR_AFTER_RE,
     _RETRACT_RE,
     _SCALE_AFTER_RE,
-    _SENTENCE_END_RE,
-    _TAIL_EXTRA_VALUE_RE,
-    _TAIL_VALUE_RE,
-    _UNIT_POWER_RE,
-    MAX_LINE_CHARS,
     MAX_TAIL_CHARS,
-    _clean,
-    _condition_before,
-    _first_char,
     _later_denial,
-    _sentence_end,
-    _sentence_start,
     hedge_after,
     split_line_answer,
 )
 from verifiers.answer_text import commented_commitment, read_visible
-from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.answer_values import (
+    _TAIL_EXTRA_VALUE_RE,
+    MAX_LINE_CHARS,
+    _clean,
+    _first_char,
+    _sentence_end,
+)
+from verifiers.box_in_expression import _box_in_expression
+from verifiers.commitment_reading import (
+    _ANSWER_TAG_RE,
+    _BOX_RE,
+    _WORD_RE,
+    MAX_BOX_CHARS,
+    _final_box,
+    _opens_clause,
+    _read_clause,
+    _token_around,
+    _unwrap_box,
+)
+from verifiers.exact_numbers import parse_number
 from verifiers.number_words import read_number_words
-from verifiers.qualifier_words import QUALIFIED_BEFORE_RE
 from verifiers.types import HEDGED, MALFORMED
+from verifiers.unboxed_answer import (
+    _COPULA_RE,
+    _approx_before,
+    _closing_form,
+    _last_digit,
+    _last_span,
+    _lead_in_gap,
+    is_hedge,
+    last_number,
+)
 
 __all__ = [
     "MAX_BOX_CHARS",
@@ -150,12 +154,6 @@ _ANSWER_IS_RE = re.compile(
 )
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 
-_APPROX_SIGN_BEFORE_RE = re.compile(
-    r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
-    r"less\s+than|over|under|up\s+to|near|close\s+to|in\s+the\s+(?:region|vicinity|"
-    r"neighbou?rhood|ballpark)\s+of))\s*(?:\$\s*)?\Z",
-    re.IGNORECASE,
-)
 _APPROX_START_RE = re.compile(
     r"\s*(?:~|\u2248|\u223c|\\approx|\\sim(?![a-z])|\\simeq|(?:about|around|approximately|"
     r"approx\.?|roughly|nearly|almost|circa|close\s+to|at\s+least|at\s+most|more\s+than|"
@@ -214,83 +212,6 @@ def last_boxed(text: str) -> str | None:
     return text[box[1] : box[2]].strip()
 
 
-# --- a box inside a larger expression (the rest of the tail: verifiers.answer_tail) -------
-
-
-# Right after a box, glued to it: a digit, ".5", a power (not "^\circ"), a factorial (not an
-# exclamation mark ending a sentence), a prime, a letter: "\boxed{5}0" states 50, "\boxed{5}^2" 25.
-_GLUED_AFTER_RE = re.compile(
-    r"\d|\.\d|!(?!\s|\Z)|'|_|[A-Za-z]|\{\s*\}\s*[\^_]|\^(?!\s*(?:\{\s*)?(?:\\circ|o\b|\\text\{\s*o\s*\}))"
-)
-# Before a box: glued to a digit, a decimal point, a power or fraction sign ("1\boxed{5}",
-# "0.\boxed{5}", "2^\boxed{5}"), or after an operator ("-\boxed{5}", "6 - \boxed{5}").
-_GLUED_BEFORE_RE = re.compile(r"[\d.^_/]\Z")
-# (not "*": "**Answer:** \boxed{5}" is bold)
-# (a function applied to the box states its value: "$\log \boxed{3}$")
-# The Unicode operators too ("±\boxed{3}", "√\boxed{4}"), logical negation, and the words
-# that scale or negate what follows ("$ twice \boxed{5} $", "half of \boxed{10}").
-_OPERATOR_BEFORE_RE = re.compile(
-    r"(?:[-+\u2212\u00b1\u2213\u221a\u221b\u221c\u00d7\u00f7\u22c5\u00ac\u2200-\u2203]|"
-    r"\\(?:times|cdot|div|pm|mp|sqrt|frac|log|ln|lg|exp|sin|cos|tan|cot|sec|csc|"
-    r"arcsin|arccos|arctan|sinh|cosh|tanh|det|gcd|lcm|max|min|deg|dim|ker|arg|Pr|neg|lnot|"
-    r"surd)(?![A-Za-z])|"
-    r"(?<![A-Za-z])(?:twice|thrice|half\s+of|double|triple|negative|minus|plus|"
-    r"(?:square|cube)\s+root\s+of|root\s+of)(?![A-Za-z]))"
-    r"(?:[ \t]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*\Z",
-    re.IGNORECASE,
-)
-# Commands whose braces may hold the final box: styling, never a value or a visibility.
-_WRAPPER_RE = re.compile(
-    r"\\(?:text|textbf|mathbf|bm|boldsymbol|mathrm|underline|displaystyle|large|Large|"
-    r"(?:text)?color\s*\{(?!\s*white)[^{}]*\})\s*\Z"
-)
-
-
-def _box_in_expression(text: str, start: int, end: int) -> tuple[str, str] | None:
-    """Why the box ``text[start:end]`` is one operand of a larger expression (its value is
-    not what the completion states), or None."""
-    why = MALFORMED, "the final box is part of a larger expression"
-    if end < len(text) and _GLUED_AFTER_RE.match(text, end):
-        return why
-    closing = _CLOSING_RE.match(text, end)
-    if _OPERATOR_AFTER_RE.match(text, closing.end() if closing else end):
-        return why
-    line_start = text.rfind("\n", 0, start) + 1
-    head = text[max(line_start, start - 40) : start]
-    if _GLUED_BEFORE_RE.search(head):
-        return why
-    op = _OPERATOR_BEFORE_RE.search(head)
-    if op is not None:
-        # a "- " or "+ " opening its line is a list bullet, not a sign ("-\boxed{5}" is one)
-        bullet = op.group(0)[0] in "-+" and op.group(0)[1:2] in (" ", "\t")
-        if not bullet or text[line_start : max(line_start, start - 40) + op.start()].strip():
-            return why
-    group = _enclosing_group(text, start)
-    if group is None or _WRAPPER_RE.search(text, max(0, group - 60), group):
-        return None
-    only_box = not text[group + 1 : start].strip() and text[end : end + 64].lstrip().startswith("}")
-    if not only_box or text[max(0, group - 1) : group] not in ("", " ", "$", "\n", "\t"):
-        return why  # "{\boxed{5}}" alone is a plain group; "\frac{\boxed{5}}{2}" is not
-    return None
-
-
-def _enclosing_group(text: str, pos: int) -> int | None:
-    """The index of the nearest unmatched ``{`` before ``pos`` (within ``MAX_BOX_CHARS``), or
-    None: a box enclosed by braces that are no box's."""
-    level = 0
-    braces = [
-        m for m in _BRACE_RE.finditer(text, max(0, pos - MAX_BOX_CHARS), pos) if len(m.group()) == 1
-    ]
-    for m in reversed(braces):
-        if m.group() == "}":
-            level += 1
-        elif level:
-            level -= 1
-        else:
-            return m.start()
-    return None
-
-
 def _approximate(value: str) -> bool:
     return _APPROX_START_RE.match(value) is not None or _APPROX_AFTER_RE.search(value) is not None
 
@@ -316,88 +237,12 @@ def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
     return line, start, line_end, line_end
 
 
-# --- fallbacks: the final math span, the last bare number --------------------------------
-
-
-def _last_span(text: str, before: int) -> tuple[int, int, int, int] | None:
-    """``(start, content_start, content_end, end)`` of the last math span ending by
-    ``before``, or None."""
-    best: tuple[int, int, int, int] | None = None
-    for left, right in (("\\(", "\\)"), ("\\[", "\\]")):
-        close = text.rfind(right, 0, before - 1)
-        if close > 0:
-            open_ = text.rfind(left, max(0, close - MAX_BOX_CHARS), close)
-            if open_ >= 0 and (best is None or close > best[2]):
-                best = (open_, open_ + 2, close, close + 2)
-    # "$": spans pair up from the start, so the last "$" closes one only when the count of
-    # bare "$" is even; otherwise one is a dollar sign and the pairing is unknowable.
-    bare = text.count("$", 0, before) - text.count("\\$", 0, before)
-    if bare >= 2 and bare % 2 == 0:
-        close = _last_bare_dollar(text, before)
-        if close > 0 and text[close - 1] == "$" and text[close - 2 : close] != "\\$":
-            close -= 1  # "$$": find its opening "$$"
-            open_ = _last_bare_dollar(text, close)
-            open_ = open_ - 1 if open_ > 0 and text[open_ - 1] == "$" else open_
-            width = 2
-        else:
-            open_ = _last_bare_dollar(text, close)
-            width = 1
-        if 0 <= open_ < close and (best is None or close > best[2]):
-            best = (open_, open_ + width, close, close + width)
-    return best
-
-
-def _last_digit(text: str) -> int:
-    return max(text.rfind(d) for d in "0123456789")
+# --- the last bare number (the fallbacks' readers: verifiers.unboxed_answer) --------------
 
 
 # Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
 _GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
 _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
-
-
-def last_number(text: str) -> tuple[str, int] | None:
-    """``(number, end)``: the last number in ``text``, or the whole hedge or list it ends
-    ("3 or 4", "6, or possibly 7", "6, 7"), and the index just past it. Only the text around
-    the last digit is scanned.
-
-    >>> last_number("It is 5 or maybe 6."), last_number("In 2 days: 1,000 apples")
-    (('5 or maybe 6', 18), ('1,000', 16))
-    """
-    last = _last_digit(text)
-    if last < 0:
-        return None
-    lo = max(0, last - 1_000)
-    numbers = find_numbers(text[lo : last + 1 + MAX_LINE_CHARS])
-    if not numbers:
-        return None
-    first = len(numbers) - 1
-    while first > 0:
-        between = text[lo + numbers[first - 1].end : lo + numbers[first].start]
-        if len(between) >= 40 or _SENTENCE_END_RE.search(between):
-            break
-        if not (_HEDGE_BETWEEN_RE.search(between) or _LIST_BETWEEN_RE.fullmatch(between)):
-            break
-        first -= 1
-    return text[lo + numbers[first].start : lo + numbers[-1].end], lo + numbers[-1].end
-
-
-_HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
-_LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
-
-
-def is_hedge(answer: str) -> bool:
-    """Whether an extracted answer offers alternatives: "5 or 6", "5 and/or 6", "6, 7".
-
-    >>> is_hedge("5 or 6"), is_hedge("6, 7"), is_hedge("1,000"), is_hedge("5")
-    (True, True, False, False)
-    """
-    if _HEDGE_BETWEEN_RE.search(answer):
-        return True
-    numbers = find_numbers(answer)
-    return any(
-        _LIST_BETWEEN_RE.fullmatch(answer[a.end : b.start]) for a, b in zip(numbers, numbers[1:])
-    )
 
 
 def _bare_number(text: str) -> FinalAnswer:
@@ -436,71 +281,6 @@ _RANGE_BEFORE_RE = re.compile(
     r"(?:\d\s*[-\u2013\u2014]|\bbetween\s+\$?\d[\d,.]*(?:\s+[A-Za-z]+)?\s+and)\s*\$?\s*\Z",
     re.IGNORECASE,
 )
-
-
-def _approx_before(text: str, start: int) -> tuple[str, str] | None:
-    before = text[max(0, start - 40) : start]
-    if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
-        return HEDGED, "an approximate answer"
-    return None
-
-
-# Between an answer lead-in ("The answer is", "Ответ:", "答案是") and its value on the same
-# sentence: an allow-list. Nothing, markup and spacing, a few adverbs that do not change the
-# value, and math that runs on into the value ("the answer is $3! \times 5! = \boxed{720}$").
-# Any other word ("twice", "minus", "the reciprocal of", "menos", "负", "almeno") scales,
-# negates or bounds the value the lead-in commits to.
-_LEAD_IN_FILLER_RE = re.compile(
-    r"(?:\s|[:\uff1a,*_~\u20ac\u00a3\u00a5\u20b9]|\\\$|\$\$?|\\\(|\\\[|\\[,;:! ]|\\q?quad(?![A-Za-z])|"
-    r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
-    r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
-    r"precisely|still|only|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
-    r"option|choice)\b)*"
-    r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
-    re.IGNORECASE,
-)
-_LEAD_IN_STOP_RE = re.compile(r"[.!?\u3002]\$?(?=\s|$)|\n\s*\n")
-# A word that commits again inside the gap ("the answer is the sum, which is $\boxed{5}$"):
-# only what follows the last one is read as the gap.
-_RECOMMIT_RE = re.compile(
-    r"\b(?:is|are|be|equals|namely|gives?|get|becomes)\b|=|\\in(?![A-Za-z])", re.IGNORECASE
-)
-
-
-# In an unboxed closing sentence a copula commits too: "So the total is almeno 99." bounds
-# the value as "The answer is almeno 99." does.
-_COPULA_RE = re.compile(
-    r"\b(?:is|are|was|were|equals|es|est|ist|\u00e9|\u00e8|adalah)\b(?!\s+(?:not|no)\b)|"
-    r"[:=\u662f\u4e3a]",
-    re.IGNORECASE,
-)
-
-
-# One to four words (any script) with spacing and opening math or bold around them.
-_WORDS_ONLY_RE = re.compile(r"[\s*$~\u2212-]*(?:[^\W\d_]+[\s*$~\u2212-]*){1,4}|[\s$]*[\u2212-][\s$]*")
-
-
-def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) -> tuple[str, str] | None:
-    """Why the words between the last answer lead-in (``lead_re``) of the value's sentence
-    and the value starting at ``start`` are no allow-listed filler, or None (no lead-in
-    there: fine)."""
-    window = max(0, start - 300)
-    last = None
-    for last in lead_re.finditer(text, window, start):  # noqa: B007 - the last one
-        pass
-    if last is None:
-        return None
-    gap = text[last.end() : start]
-    if _LEAD_IN_STOP_RE.search(gap) or ("\n" in gap and gap.split("\n", 1)[0].strip(" \t*:")):
-        return None  # (a lead-in whose own line holds its value is a clause: the paragraph rule)
-    again = None
-    for again in _RECOMMIT_RE.finditer(gap):  # noqa: B007 - the last one
-        pass
-    if lead_re is _COPULA_RE and not _WORDS_ONLY_RE.fullmatch(gap, again.end() if again else 0):
-        return None  # after a copula, math or a clause is a derivation; only words qualify
-    if _LEAD_IN_FILLER_RE.fullmatch(gap) or (again and _LEAD_IN_FILLER_RE.fullmatch(gap, again.end())):
-        return None
-    return MALFORMED, f"words between the answer's lead-in and its value: {gap.strip()[:40]!r}"
 
 
 # --- the rule -------------------------------------------------------------------------------
@@ -746,110 +526,6 @@ def _fallback(text: str) -> FinalAnswer:
             form = None if found.problem else _closing_form(text, start)
             return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)
-
-
-_EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
-
-
-def _closing_form(text: str, start: int) -> tuple[str, str] | None:
-    """Why the unboxed answer starting at ``start`` fits no allow-listed closing form, or
-    None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
-    and a sentence that offers X as its one value, not after a word that denies or bounds it
-    (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
-    head = text[_sentence_start(text, start) : start]
-    line_start = text.rfind("\n", 0, start) + 1
-    gap = _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
-    if gap is not None:
-        return gap
-    foreign = _foreign_words(text, line_start, start)
-    if foreign is not None:
-        return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
-    if _EQUALS_BEFORE_RE.search(head):
-        return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
-    if not text[line_start:start].strip(" \t*#>$-"):
-        return _continued_line(text, line_start)
-    questioned = text.rfind("?", line_start, start)
-    if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
-        return HEDGED, "a questioned value before the closing one on its line"
-    if _DENIED_BEFORE_RE.search(head) or QUALIFIED_BEFORE_RE.search(head):
-        return HEDGED, "the final value is denied or bounded by the words before it"
-    for m in _TAIL_VALUE_RE.finditer(head):
-        if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
-            return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
-    for value in _bare_paragraph_before(text, text.rfind("\n\n", 0, start) + 1, start):
-        value = value.rstrip(".!\u3002 ")
-        if _TAIL_VALUE_RE.search(value) and not text.startswith(value, start):
-            return HEDGED, f"a bare answer paragraph before it offers {value[:40]!r}"
-    return None
-
-
-_LINE_SENTENCE_END_RE = re.compile(r"[.!?\u3002\u0964\u061f](?=\s|$)|\n")
-
-
-def _foreign_words(text: str, line_start: int, start: int) -> str | None:
-    """The first word of another script on the closing value's line (its sentence, before
-    and after the value) that is no answer phrase, or None."""
-    stop = _LINE_SENTENCE_END_RE.search(text, start)
-    line = text[line_start : len(text) if stop is None else stop.start()]
-    if line.isascii():
-        return None
-    for m in _FOREIGN_WORD_RE.finditer(line):
-        if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
-            return m.group(0)
-    return None
-
-
-# The variable just before the final "=" of a closing line ("... so x = 5").
-_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z][A-Za-z]{0,20}(?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
-# The side just before the final "=" when it is one bare value: "12.0 = 232,131".
-_VALUE_SIDE_RE = re.compile(
-    r"(?:^|[=\n]|[.!?;,]\s)[\s$*(]*\{?\s*(?:\\(?:mathbf|textbf|text)\s*\{)?\s*"
-    r"(?P<value>[-+]?\d[\d,{}]*(?:\.\d+)?)\s*\}?\s*\}?[\s$)]*=[\s$*(]*\Z"
-)
-
-
-def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
-    """``x = 1% x = 0``, ``x = \\mathbf{-25}`` / ``% x = 29/11``: the closing line, or a line
-    before it in its paragraph, gives the final variable a single value before the final
-    one. Two values on offer, whatever joins them (a derivation ``x = 2 + 3`` is no value)."""
-    side = _VALUE_SIDE_RE.search(paragraph, max(0, len(paragraph) - 80))
-    if side is not None:
-        return HEDGED, f"a value equated to the answer: {side.group('value')!r}"
-    last = _LAST_VARIABLE_RE.search(paragraph)
-    if last is None:
-        return None
-    line_start = paragraph.rfind("\n", 0, last.start()) + 1
-    for m in re.finditer(
-        rf"(?<![\w\\]){re.escape(last.group(1))}\s*=\s*(?P<value>[^=\n]*)", paragraph[: last.start()]
-    ):
-        value = m.group("value").strip(" \t$%.,;")
-        if not value or not _TAIL_VALUE_RE.search(value) and "\\" not in value:
-            continue
-        if m.start() >= line_start or not re.search(r"(?<=[\w}])\s*[-+*/^]", value):
-            return HEDGED, f"the closing lines assign {last.group(1)} twice"
-    return None
-
-
-def _continued_line(text: str, line_start: int) -> tuple[str, str] | None:
-    """A value alone on its line after a line that runs on into it (no sentence end:
-    ``1000% So we get`` / ``0``) closes that line's sentence: a value earlier in the
-    sentence is a second one on offer."""
-    if line_start < 2:
-        return None
-    prev_start = text.rfind("\n", 0, line_start - 1) + 1
-    prev = text[prev_start : line_start - 1].rstrip(" \t*$")
-    if not prev or not (prev[-1].isalpha() or prev[-1] == ":"):
-        return None
-    ends = list(_SENTENCE_END_RE.finditer(prev))
-    sentence = prev[ends[-1].end() :] if ends else prev
-    if sentence.lstrip().startswith("%"):
-        # a '%' after no number is no percent sign: it comments out or continues what stands
-        # before it ("2908. % So we get" / "30"), so that sentence runs on too
-        sentence = prev[ends[-2].end() :] if len(ends) > 1 else prev
-    for m in _TAIL_VALUE_RE.finditer(sentence):
-        if not _UNIT_POWER_RE.search(sentence, max(0, m.start() - 8), m.start()):
-            return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
-    return None
 
 
 # --- the older interface ------------------------------------------------------------------

@@ -1,0 +1,395 @@
+r"""The answer's own sentence (issue 30): a condition that opens it (``_condition_before``:
+"If n is odd, \boxed{5}.") and the allow-list grammar of its rest after the value
+(``_own_sentence``; the grammar is the comment above it: dressing, a head word that names
+what the value counts, prose in which no closed-class word stands), with the vocabularies
+they read with (closed heads, answer phrases of other scripts, a congruence's modulus).
+``hedge_after`` in ``verifiers.answer_tail`` calls it. Moved out of ``verifiers.answer_tail``
+unchanged."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from verifiers.answer_closing import CLOSING_WORDS, unread_closing
+from verifiers.answer_values import _clean, _is_check, _seen, _sentence_start, _value_keys
+from verifiers.exact_numbers import read_words
+from verifiers.number_words import read_number_words
+from verifiers.types import HEDGED
+
+_MODULUS_RE = re.compile(
+    r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"
+    r"(?:\{\s*[-+]?\d{1,40}\s*\}|[-+]?\d{1,40})\s*\)?"
+)
+
+
+# --- the answer's own sentence, and what later sentences may say about it (issue 30) --------
+#
+# own_sentence := dressing* [head prose] end        -- from the answer to its sentence's end
+#   dressing   := space | , ; : ! | closing markup ($ \) \] ** ` }) | LaTeX spacing
+#               | an end-of-proof mark (\blacksquare, \square, QED, a check mark)
+#               | a unit sign (%, \%, ^\circ, °) | a congruence's modulus
+#   head       := a word of the Latin script that names what the value counts or says of it
+#                 ("apples", "different ways", "is our answer", "in total", "more than Susan"),
+#                 never one of the closed classes below | "(" a check, a unit or a restatement ")"
+#               | a word of another script that is an answer phrase ("です", "입니다")
+#   prose      := text in which no condition, negation, bound, approximation, "or" or value
+#                 word stands (those classes are closed: a language has few of each)
+# Anything else there (a symbol such as "~", "+", "²", "❌"; a word of another script that is
+# no answer phrase, "左右"; a closed-class word right after the value) refuses: ``hedged``.
+_OWN_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f\u0964\u061f](?=\s|$|\\)|\n")
+
+
+_DISPLAY_CLOSE_RE = re.compile(
+    r"[ \t$.,]*\n[ \t]*(?:\\\]|\$\$|\\end\s*\{[A-Za-z*]{1,20}\}|\\\))"
+)
+
+
+_OWN_DRESSING_RE = re.compile(
+    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
+    r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
+    r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
+    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>)*"
+)
+
+
+# Right after the value: words that relate it to another value, bound it, condition it,
+# scale it or take it back (closed classes, in the languages a policy writes).
+# Not "dozen", "score" or "gross": "how many dozen" is answered "5 dozen", a count in that unit.
+_CLOSED_HEAD_RE = re.compile(
+    r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
+    r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
+    r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
+    r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
+    r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"
+    r"grand|lakh|lakhs|crore|crores|bn|mn|mil|mio|mille|"
+    r"thousand|million|billion|trillion|hundred|squared|cubed|doubled|halved|tripled|"
+    r"half|twice|double|triple|none|nothing|all|few|couple|pair|infinity|undefined|"
+    r"wrong|incorrect|false|invalid|guess|estimate|estimated|rounded|"
+    r"etwa|ungef\u00e4hr|circa|environ|aprox|aproximadamente|oder|ou|ili|sau|veya|atau|lub|"
+    r"falls|wenn|si|cuando|quand|nicht|pas|no|non|nie|bukan|hindi|de\u011fil|kh\u00f4ng)\b",
+    re.IGNORECASE,
+)
+
+
+# Anywhere in the answer's sentence after it: a condition, a negation or judgement, a bound,
+# an approximation, an alternative ("or"), a value word.
+_OWN_PROSE_RE = re.compile(
+    r"\b(?:if|when|whenever|unless|provided|providing|assuming|supposing|suppose|only\s+for|"
+    r"in\s+(?:the\s+)?case|in\s+(?:most|many|some|general|the\s+(?!same\b)\w+)\s+cases?|"
+    r"usually|typically|generally|for\s+(?:positive|negative|even|odd|real|all|some|each|every|any|"
+    r"the\s+(?:first|second|other)|[a-z])\b|"
+    r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
+    r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
+    r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
+    r"over|under|beyond)|"
+    r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
+    # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Russian)
+    r"se|jika|kalau|apabila|e\u011fer|als|wanneer|je\u015bli|je\u017celi|"
+    + _seen("\u0435\u0441\u043b\u0438")
+    + r")\b|"
+    r"n't\b|\\infty|\u221e|[\u274c\u2717\u2718\u2716]",
+    re.IGNORECASE,
+)
+
+
+_LATIN_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\-]*")
+
+
+# Inside a parenthesis after the answer: a check ("since 2 + 3 = 5") or a restatement.
+_PAREN_LEAD_RE = re.compile(
+    r"\s*(?:(?:since|because|as|check(?:ed)?|verif(?:y|ied|ication)|indeed|i\.?e\.?|that\s+is|"
+    r"namely|so)\b[\s:,]*)?",
+    re.IGNORECASE,
+)
+
+
+def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
+    start = 0
+    for _ in range(8):  # "\\boxed{5}\n\\] or none.": the display's close is on the next line
+        close = _DISPLAY_CLOSE_RE.match(rest, start)
+        if close is None:
+            break
+        start = close.end()
+    stop = _OWN_END_RE.search(rest, start)
+    own = rest[start : len(rest) if stop is None else stop.start()][:2_000]
+    i = _OWN_DRESSING_RE.match(own).end()  # type: ignore[union-attr] - always matches
+    dressing = rest[:start] + own[:i]
+    if "." in dressing and any(c in dressing for c in ("\n", "\\end", "\\]", "$$")):
+        return None  # "\\boxed{5}.\n\\end{align*}Checking, ...": its sentence ended there
+    modulus = _MODULUS_RE.match(own, i)
+    if modulus is not None:  # "\boxed{3} \pmod{7}": the modulus dresses the answer
+        i = _OWN_DRESSING_RE.match(own, modulus.end()).end()  # type: ignore[union-attr]
+    if i >= len(own):
+        return None
+    why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
+    body = own[i:]
+    if body[0] == "(":
+        close = body.find(")")
+        inner = body[1:] if close < 0 else body[1:close]
+        if not _paren_ok(inner, answers):
+            return why
+        return None if close < 0 or _prose_ok(body[close + 1 :]) else why
+    head = _LATIN_WORD_RE.match(body)
+    if head is not None:
+        word = head.group(0).rstrip("'-")
+        # "5 K", "5 M": a scale letter (lower-case "m" is metres: "160 m of rope")
+        if _CLOSED_HEAD_RE.fullmatch(word) or word in ("K", "M", "k", "B", "G", "T"):
+            return why
+        if len(word) == 1 and body[1:2].isdigit():
+            return why  # "\\boxed{3} e3": an exponent
+        if word.lower() in ("i", "v", "x", "a") and not _LATIN_WORD_RE.match(
+            body, _skip_spaces(body, head.end())
+        ):
+            return why  # "\\boxed{5} I" (a Roman one; NFKC reads "Ⅰ" so), "\\boxed{5} a"
+        if word.lower() == "and":  # "and then ..." goes on in prose; "and D", "and up" do not
+            nxt = _LATIN_WORD_RE.match(body, _skip_spaces(body, head.end()))
+            if nxt is None or not nxt.group(0).islower() or len(nxt.group(0)) < 2:
+                return why
+            if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
+                return why
+        if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
+            return why
+        return None if _prose_ok(body) else why
+    if body[0] == "=" and _LONE_VARIABLE_RE.fullmatch(body[1:].replace("$", " ")):
+        return None  # "\boxed{17} = x": the answer named by its variable
+    if _FOREIGN_WORD_RE.match(body):
+        for m in _FOREIGN_WORD_RE.finditer(body):
+            if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+                return why
+        return None if _prose_ok(body) else why
+    if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
+        rest_words = body[1:].lstrip(" -\u2013\u2014")
+        head = _LATIN_WORD_RE.match(rest_words)
+        if (
+            head is not None
+            and not _CLOSED_HEAD_RE.fullmatch(head.group(0))
+            and _heads_ok(rest_words)
+            and _prose_ok(body)
+        ):
+            return None
+    return why
+
+
+# The words that may open the rest of the answer's sentence, or a clause of it after a comma,
+# semicolon or dash (an allow-list: "\\boxed{5} Actually double that.", "\\boxed{5} the
+# opposite", "\\boxed{5} apples, but double that" refuse): a closing word ("is our answer",
+# "in total", "which is ..."), a unit or count noun ("apples", "cm", "people"), a word
+# before one ("different ways", "dozen eggs"), "more"/"fewer"/"less" before "than", or a
+# determiner before a closing word or count noun ("the total", "the number of apples").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "this", "that", "our"})
+_IRREGULAR_PLURALS = frozenset({
+    "people", "children", "men", "women", "feet", "teeth", "mice", "geese", "sheep", "fish",
+    "deer", "moose", "series", "species", "aircraft", "cattle", "police", "staff",
+})
+_HEAD_EXTRA = frozenset({"left", "remaining", "altogether", "apiece", "each", "per", "since",
+                         "because", "then", "there", "who", "that", "where", "whose",
+                         # what a count or probability is of: "a \\boxed{\\frac{2}{3}} chance
+                         # of winning", "only \\boxed{1} such number", "\\boxed{3} digits"
+                         "such", "chance", "chances", "probability", "digit", "digits",
+                         "independent", "possible", "distinct"})
+_CLAUSE_BREAK_RE = re.compile(r"[,;]|\s[-\u2013\u2014]+\s")
+
+
+def _counts(word: str, one: bool = False) -> bool:
+    """Whether ``word`` names what a value counts (a singular noun only after one: "1 apple")."""
+    lower = word.lower()
+    return read_words(lower, after_one=one) is not None or lower in _IRREGULAR_PLURALS
+
+
+def _head_ok(words: list[str], one: bool) -> bool:
+    """Whether the words that open a clause after the value are allow-listed (above)."""
+    first = words[0].lower()
+    if one and first == words[0] and _counts(first, one) and not _CLOSED_HEAD_RE.fullmatch(first):
+        return first not in ("actually", "double", "half", "opposite", "negative", "reciprocal")
+    nxt = words[1].lower() if len(words) > 1 else ""
+    if first in _DETERMINERS:
+        return bool(nxt) and (nxt in CLOSING_WORDS or _counts(nxt) or (
+            len(words) > 2 and _counts(words[2])))
+    if first in ("more", "fewer", "less"):
+        return nxt == "than"
+    if first in CLOSING_WORDS or first in _HEAD_EXTRA or _counts(first):
+        return True
+    # an adjective before a count noun ("different ways"; not "Eigentlich das": a plural's
+    # "-s" is read only on a word of four letters or more)
+    return words[0].islower() and words[0].isascii() and any(
+        len(w) >= 4 and _counts(w) for w in words[1:3])
+
+
+def _heads_ok(body: str, one: bool = False) -> bool:
+    """Whether ``body`` and each clause of it opens with allow-listed words (``_head_ok``)."""
+    depth = [0] * (len(body) + 1)
+    for a, b in _enclosed_spans(body):
+        depth[a + 1] += 1
+        depth[b] -= 1
+    for i in range(1, len(depth)):
+        depth[i] += depth[i - 1]
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK_RE.finditer(body) if depth[m.start()] <= 0]
+    for start in starts:
+        words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(body[start : start + 80])]
+        lead = body[start : start + 80].lstrip(" \t$*")
+        if not words or not lead[:1].isalpha():
+            continue  # a clause that opens with a value or math is read by the value rules
+        if not _head_ok(words[:3], one and start == 0):
+            return False
+    return True
+
+
+def _enclosed_spans(text: str) -> list[tuple[int, int]]:
+    """Closed ``$..$`` spans and matched brackets of ``text``: a comma inside them separates
+    coordinates (``(x, y)``, ``$\\{1, 2\\}$``), not clauses. An opener never closed encloses
+    nothing, so it cannot shelter a clause ("apples (, actually double that")."""
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    dollar = -1
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for i, c in enumerate(text):
+        if c == "$" and (i == 0 or text[i - 1] != "\\"):
+            if dollar < 0:
+                dollar = i
+            else:
+                spans.append((dollar, i))
+                dollar = -1
+        elif c in "([{":
+            stack.append((c, i))
+        elif c in pairs and stack and stack[-1][0] == pairs[c]:
+            spans.append((stack.pop()[1], i))
+    return spans
+
+
+def _skip_spaces(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _prose_ok(text: str) -> bool:
+    """Whether ``text`` holds none of the closed classes that qualify a value (a condition,
+    a negation or judgement, a bound, an approximation, "or", a value word), and no word of
+    another script that is not an answer phrase."""
+    if _OWN_PROSE_RE.search(text) or _stray_symbol(text) or _LONE_NUMERAL_RE.search(text):
+        return False
+    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+
+
+# A Roman numeral letter standing alone as a word, not before another word ("apples I",
+# NFKC's reading of "apples Ⅰ"); a lower-case "x" is a variable ("the value of x").
+_LONE_NUMERAL_RE = re.compile(
+    r"(?<![\w'\-.])[IVXiv](?![\w'\-])(?!\.[a-z]\.)(?![ \t]+[A-Za-z])"
+)
+
+
+# Symbols prose may hold besides ASCII, letters, marks, spaces and punctuation: end-of-proof
+# and check marks, degree, currency signs, multiplication and minus signs.
+_PROSE_SYMBOLS = frozenset("\u220e\u25a0\u25a1\u2713\u2714\u2705\u00b0\u20ac\u00a3\u00a5\u20b9\u00a2\u00d7\u00b7\u2212")
+
+
+def _stray_symbol(text: str) -> bool:
+    """Whether ``text`` holds a character that is neither ASCII, a letter, a mark, a space,
+    punctuation nor an allow-listed symbol: an emoji, a superscript, a numeral character, a
+    math symbol (an allow-list: ``\\boxed{5} Actually 🔟`` says another value)."""
+    if text.isascii():
+        return False
+    for c in text:
+        if c.isascii() or c in _PROSE_SYMBOLS:
+            continue
+        if unicodedata.category(c)[0] not in "LMZP" or unicodedata.category(c) == "Lm":
+            return True
+    return False
+
+
+# A clause whose subject is something named other than the answer.
+_OTHER_SUBJECT_RE = re.compile(
+    r"(?:the\s+)?(?:option|choice|statement|case|part|graph|figure|equation|answer\s+choice)\s+"
+    r"\(?[A-Za-z0-9]{1,3}\)?\s+(?:is|are|was|does|do|has)\b[^()]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
+    """A parenthesis after the answer may hold a unit, a restatement of the answer or a check
+    whose sides evaluate to it ("since 2 + 3 = 5"); nothing else ("(or B)", "(rounded)",
+    "(assuming the coin is fair)")."""
+    inner = inner[_PAREN_LEAD_RE.match(inner).end() :].strip(" \t$.")  # type: ignore[union-attr]
+    if not inner:
+        return True
+    if _OTHER_SUBJECT_RE.match(inner):
+        return True  # "(option B is incorrect)": a judgement of something else
+    keys = {k for a in answers for k in _value_keys(a)}
+    if "=" in inner:
+        return _is_check(inner, keys) and _prose_ok(inner)
+    if not _prose_ok(inner):
+        return False
+    if keys and not keys.isdisjoint(_value_keys(inner)):
+        return True
+    spelled = read_number_words(inner)  # "\boxed{21} (twenty-one)": the answer in words
+    if spelled is not None and keys and not keys.isdisjoint(_value_keys(str(spelled))):
+        return True
+    words = inner.split()
+    if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
+        # a unit or count noun as the comparators read it ("dollars", "apples"), or closing
+        # words ("(final answer)"); any other word is unread ("(guess)", "(tentative)")
+        read = read_words(inner)
+        return (read is not None and read[0] == 1) or unread_closing(inner) is None
+    return False
+
+
+# A condition opening the answer's sentence, with nothing but the commitment after its comma:
+# "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
+_CONDITION_OPEN_RE = re.compile(
+    r"[\s*#>-]*(?:(?:but|and|or)\s+)?(?:only\s+)?(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
+    r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|"
+    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430")
+    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
+    re.IGNORECASE,
+)
+
+
+_BARE_COMMITMENT_RE = re.compile(
+    r"[\s*$(\\\[]*(?:(?:then|so|thus|hence|the\s+(?:final\s+)?answer\s+(?:is|would\s+be)|"
+    r"(?:final\s+)?answer\s*[:=]|it\s+is|it's|<answer>|####)\s*[:*$(\\\[\s]*)?\Z",
+    re.IGNORECASE,
+)
+
+
+def _condition_before(text: str, start: int) -> tuple[str, str] | None:
+    """Why the answer starting at ``start`` is stated under a condition that opens its
+    sentence ("If n is odd, \\boxed{5}."), or None. A derivation ("If we add them, we get
+    \\boxed{5}") commits after its comma and is no condition on the answer."""
+    line_start = text.rfind("\n", 0, start) + 1
+    sentence_start = max(_sentence_start(text, start), line_start, start - 400)
+    head = text[sentence_start:start]
+    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"))
+    if comma < 0 or not _CONDITION_OPEN_RE.match(head):
+        return None
+    if _BARE_COMMITMENT_RE.match(head, comma + 1):
+        return HEDGED, f"the answer is stated under a condition: {head.strip()[:40]!r}"
+    return None
+
+
+# A span that only names a variable ("... the smallest such $n$.") states no answer.
+_LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\s*")
+
+
+# Words of other scripts a closing sentence may hold around its value: "answer", "is",
+# "so", "result" in the major languages. Anything else ("ليس", "नहीं") may deny or bound
+# the value, and no table of negations in every language is complete: an allow-list is.
+_ANSWER_PHRASES = (
+    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|"
+    "答え|は|です|よって|したがって|"
+    "정답|답|은|는|이다|입니다|따라서|그러므로|"
+    "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"
+    "उत्तर|है|अतः|इसलिए|परिणाम|जवाब|"
+    "ответ|равен|равно|это|итак|"
+    "απάντηση|η|είναι|"
+    "ה?תשובה|היא|"
+    "คำตอบ|คือ"
+)
+
+
+_ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
+
+
+# A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
+_FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
