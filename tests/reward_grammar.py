@@ -2088,6 +2088,35 @@ def r4_grouped_number(draw: st.DrawFn) -> Case:
                 ("r4_grouped_number", f"sep={sep!r}", other))
 
 
+R4_HEDGING_LABELS = ["Wrong answer", "Incorrect", "Not", "Probably", "Maybe", "My guess",
+                     "Less than", "More than", "At least", "Lower bound", "Approx", "Estimate",
+                     "Draft answer", "Unsure", "Perhaps the answer", "Vielleicht", "Quizás",
+                     "Falsch", "Another answer", "Answer (rough)"]
+R4_PLAIN_LABELS = ["Final answer", "Answer", "Total", "Apples left over", "No. of apples",
+                   "Result", "So the answer", "Initial amount", "Solution"]
+R4_BOUND_OPENINGS = ["At least", "At most", "Below", "Over", "Under", "Up to", "Upwards of",
+                     "In excess of", "No more than", "Hardly", "Nearly", "Almost",
+                     "Give or take", "Roughly", "About"]
+
+
+@st.composite
+def r4_hedging_lead(draw: st.DrawFn, verifier: str) -> Case:
+    """A label that hedges, negates or bounds (``Wrong answer: 5``, ``Probably: 72``) or a
+    sentence that opens with a bound (``At least \\boxed{72}.``) states no value; a plain
+    label (``Total: 5``, ``Apples left over: 5``) does."""
+    n = draw(st.integers(0, 3000))
+    value = draw(st.sampled_from([str(n), f"\\boxed{{{n}}}", f"**{n}**", f"${n}$"]))
+    kind = draw(st.sampled_from(["label", "opening", "plain"]))
+    if kind == "label":
+        text, expect = f"{draw(st.sampled_from(R4_HEDGING_LABELS))}: {value}", "not_paid"
+    elif kind == "opening":
+        text, expect = f"{draw(st.sampled_from(R4_BOUND_OPENINGS))} {value}.", "not_paid"
+    else:
+        text, expect = f"{draw(st.sampled_from(R4_PLAIN_LABELS))}: {value}", "paid"
+    return Case(draw(st.sampled_from(REASONING)) + text, str(n), expect,
+                ("r4_hedging_lead", kind, verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2102,5 +2131,6 @@ R4_PROPERTIES: list[Property] = (
     + [Property(f"r4_{v}_bare_paragraphs", v, r4_bare_paragraphs(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_qualified_clause", v, r4_qualified_clause(v), 150) for v in ("math", "gsm8k")]
     + [Property("r4_math_grouped_number", "math", r4_grouped_number(), 200)]
+    + [Property(f"r4_{v}_hedging_lead", v, r4_hedging_lead(v), 150) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

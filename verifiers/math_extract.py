@@ -116,6 +116,7 @@ from verifiers.commitment_reading import (
 )
 from verifiers.exact_numbers import parse_number
 from verifiers.number_words import read_number_words
+from verifiers.qualifier_words import qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 from verifiers.unboxed_answer import (
     _COPULA_RE,
@@ -362,6 +363,9 @@ def _finish(
         problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
     if problem is None and _approximate(answer):
         problem = (HEDGED, "an approximate answer")
+    if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
+        lead = qualified_lead(text[text.rfind("\n", 0, start) + 1 : start])
+        problem = None if lead is None else (HEDGED, lead)
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["APPROXIMATE_WORDS", "BOUND_WORDS", "QUALIFIED_BEFORE_RE"]
+__all__ = ["APPROXIMATE_WORDS", "BOUND_WORDS", "QUALIFIED_BEFORE_RE", "qualified_lead"]
 
 APPROXIMATE_WORDS = (
     # Chinese, Japanese, Korean (no word spaces: matched without \b)
@@ -65,3 +65,57 @@ QUALIFIED_BEFORE_RE = re.compile(
     r"[ \t]*(?:是|为|為|は|이|는|은|:|l\u00e0\b|adalah\b|ialah\b)?[ \t]*(?:(?:\$\$?|\\\(|\\\[|\*\*)[ \t]*)?\Z",
     re.IGNORECASE,
 )
+
+
+# A label that hedges, negates or bounds the value it introduces ("Wrong answer: 5",
+# "Probably: 72", "Less than: **19**", "My guess: \boxed{4}"): closed classes of words, in
+# English and the languages a policy writes. Any one of them in the label refuses. (Not
+# "over", "initial", "no", "old", "when": "Apples left over: 5", "Initial amount: 20", "No. of
+# apples: 5" and "Time when they meet: 5" label answers.)
+_LABEL_HEDGE_RE = re.compile(
+    r"(?<!\w)(?:not|never|wrong|incorrect|false|rejected|invalid|probably|maybe|perhaps|"
+    r"possibly|likely|unlikely|guess\w*|unsure|uncertain|tentative|draft|preliminary|"
+    r"approx\w*|estimat\w*|rough\w*|(?:less|more|fewer)\s+than|bound|at\s+(?:least|most)|"
+    r"alternative\w*|another|or|if|unless|"
+    r"falsch|faux|falso|fel|v\u00e4\u00e4rin|vielleicht|peut-\u00eatre|"
+    r"quiz\u00e1s?|tal\s+vez|talvez|forse|kanske|mo\u017ce|mungkin|belki|mindestens|"
+    r"au\s+moins|al\s+menos|almeno)(?!\w)"
+    r"|\u4e5f\u8bb8|\u53ef\u80fd|\u5927\u6982|\u305f\u3076\u3093|\uc544\ub9c8",
+    re.IGNORECASE,
+)
+# The label: up to 60 characters of its line before a colon, then only markup or a
+# commitment's opening up to the value.
+_LABEL_BEFORE_RE = re.compile(
+    r"([^\n:\uff1a]{1,60})[:\uff1a](?:[ \t*_$]|\\\(|\\\[|\\(?:boxed|fbox)\{|<answer>|####)*\Z"
+)
+# A sentence that opens with a bound or an estimate ("At least \boxed{72}.", "Below 94."):
+# mid-sentence, "she needs at least 72 boxes" can answer "how many at least", so only at a
+# sentence start (line start, after ". " or a colon).
+_BOUND_OPENING_RE = re.compile(
+    r"(?:\A|[.!?:]\s|\n)[ \t*_>#-]*(?:at\s+least|at\s+most|up\s+to|over|under|above|below|"
+    r"upwards\s+of|in\s+excess\s+of|more\s+than|less\s+than|fewer\s+than|no\s+more\s+than|"
+    r"no\s+less\s+than|hardly|barely|nearly|almost|not\s+quite|give\s+or\s+take|"
+    r"plus\s+or\s+minus|roughly|about|around|approximately|some)"
+    r"(?:[ \t*_$]|\\\(|\\\[|\\(?:boxed|fbox)\{)*\Z",
+    re.IGNORECASE,
+)
+
+
+def qualified_lead(line_head: str) -> str | None:
+    """Why the text of the value's line before it (``line_head``) makes the value a hedge, a
+    bound or an estimate: a hedging label (``Wrong answer:``, ``Probably:``) or a sentence
+    that opens with a bound (``At least``); None otherwise.
+
+    >>> qualified_lead("Wrong answer: "), qualified_lead("Final answer: \\\\boxed{")
+    ("a label that hedges or bounds the value: 'Wrong answer'", None)
+    >>> qualified_lead("At least "), qualified_lead("She needs at least ")
+    ("a sentence that opens with a bound: 'At least '", None)
+    """
+    head = line_head[-200:]
+    label = _LABEL_BEFORE_RE.search(head)
+    if label is not None and _LABEL_HEDGE_RE.search(label.group(1)):
+        return f"a label that hedges or bounds the value: {label.group(1).strip()!r}"
+    opening = _BOUND_OPENING_RE.search(head)
+    if opening is not None:
+        return f"a sentence that opens with a bound: {opening.group(0).lstrip('.!?: ')[:40]!r}"
+    return None

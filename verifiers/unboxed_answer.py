@@ -23,7 +23,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers
-from verifiers.qualifier_words import QUALIFIED_BEFORE_RE
+from verifiers.qualifier_words import QUALIFIED_BEFORE_RE, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
@@ -203,6 +203,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return HEDGED, "a questioned value before the closing one on its line"
     if _DENIED_BEFORE_RE.search(head) or QUALIFIED_BEFORE_RE.search(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
+    lead = qualified_lead(text[line_start:start])
+    if lead is not None:
+        return HEDGED, lead
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
