@@ -2117,6 +2117,27 @@ def r4_hedging_lead(draw: st.DrawFn, verifier: str) -> Case:
                 ("r4_hedging_lead", kind, verifier))
 
 
+R4_LONE_DRESSINGS = ["{}", "**{}**", "${}$", "$${}$$", "\\[ {} \\]", "- {}", "> {}", "({})",
+                     "`{}`", "*{}*", "| {} |"]
+
+
+@st.composite
+def r4_lone_value_line(draw: st.DrawFn, verifier: str) -> Case:
+    """A value alone on a line of the final paragraph is an answer offered (``2`` then
+    ``\\boxed{4}``) unless later arithmetic uses it (``7`` then ``7 \\times 2 = 14``)."""
+    n = draw(st.integers(2, 3000))
+    w = draw(st.integers(2, 3000).filter(lambda v: v != n))
+    commits = GSM8K_COMMITS if verifier == "gsm8k" else MATH_COMMITS
+    form = draw(st.sampled_from(sorted(k for k in commits if k not in R4_WEAK_FORMS)))
+    lone = draw(st.sampled_from(R4_LONE_DRESSINGS)).format(w)
+    if draw(st.booleans()):
+        text = f"{lone}\n{commits[form].format(str(n))}"
+        return Case(text, str(n), "not_paid", ("r4_lone_value", form, verifier))
+    k = draw(st.integers(2, 9))
+    text = f"{lone}\n{w} \\times {k} = {w * k}\n{commits[form].format(str(w * k))}"
+    return Case(text, str(w * k), "paid", ("r4_lone_value_used", form, verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2132,5 +2153,6 @@ R4_PROPERTIES: list[Property] = (
     + [Property(f"r4_{v}_qualified_clause", v, r4_qualified_clause(v), 150) for v in ("math", "gsm8k")]
     + [Property("r4_math_grouped_number", "math", r4_grouped_number(), 200)]
     + [Property(f"r4_{v}_hedging_lead", v, r4_hedging_lead(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_lone_value_line", v, r4_lone_value_line(v), 150) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

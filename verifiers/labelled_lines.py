@@ -45,6 +45,16 @@ _LABELLED_LINE_RE = re.compile(
     r"(?![\d.,]\d)(?(colon)|(?![^\W\d_]))(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
+# A value alone on its line, with markup only ("2", "**404**", "$7$", "\\[ 9 \\]", "- 5",
+# "> 5", "(3)"): the shape "X alone on its line" that closes an answer offers one wherever it
+# stands (a line break inside math, "x =\n7", belongs to the line before: not alone).
+_LONE_VALUE_LINE_RE = re.compile(
+    # possessive runs: a 1 MB line of markup must cost one pass, not a pass per character
+    r"^(?P<lead>[^\w\n=&\\]*+(?:\\[\[(][^\w\n]*+)?)"
+    r"(?P<value>(?:[\u20ac\u00a3\u00a5\u20b9][ \t]*+)?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
+    r"(?![\d.,]\d)(?P<rest>[^\w\n=\\]*+(?:\\[\])][^\w\n]*+)?)$",
+    re.MULTILINE,
+)
 _SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _REST_WORD_RE = re.compile(rf"{_LETTER}+")
@@ -78,6 +88,15 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
         if m.group("colon") is None and m.end() == start and not _SENTENCE_STOP_RE.search(rest):
             continue  # the final answer's own sentence: "First 2, then \boxed{3}" is a sequence
+        if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(_clean(m.group("value")))
+    for count, m in enumerate(_LONE_VALUE_LINE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.end() >= start or text[m.start() - 1 : m.start()] not in ("", "\n"):
+            continue  # the final answer's own line
+        if m.group("rest").strip() in (".", ")") and not m.group("lead").strip():
+            continue  # "1." or "2)" alone: a list item's marker
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
     return found
