@@ -23,7 +23,8 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
   another.
 - ``empty_tag``: every tag holds some visible text.
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
-  ``allow_text_outside=True``.
+  ``allow_text_outside=True``. A code fence (```` ``` ```` or ``~~~``) is never whitespace:
+  it shows the tags as code.
 
 "Whitespace" here includes everything that shows nothing, told by Unicode category, not by a
 list: format characters (Cf: zero-width space U+200B, joiners, BOM, bidi marks, tag
