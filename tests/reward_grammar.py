@@ -2138,6 +2138,25 @@ def r4_lone_value_line(draw: st.DrawFn, verifier: str) -> Case:
     return Case(text, str(w * k), "paid", ("r4_lone_value_used", form, verifier))
 
 
+R4_SAID_REVISIONS = ["Wait, actually it's", "Edit:", "Oh wait,", "Actually,", "Correction:",
+                     "Sorry, it should be", "Doch nicht,", "Update:", "Oops,"]
+
+
+@st.composite
+def r4_same_paragraph_revision(draw: st.DrawFn, verifier: str) -> Case:
+    """A displayed value revised in the same paragraph is still offered (``**92**. Wait,
+    actually it's **84**.``); the same value restated after the words is one answer."""
+    n = draw(st.integers(0, 3000))
+    w = draw(st.integers(0, 3000).filter(lambda v: v != n))
+    same = draw(st.booleans())
+    first = draw(st.sampled_from(["**{}**", "${}$"])).format(n if same else w)
+    sep = draw(st.sampled_from([". ", "\n", ".\n"]))
+    last = draw(st.sampled_from(["**{}**", "${}$", "\\boxed{{{}}}"])).format(n)
+    text = f"{first}{sep}{draw(st.sampled_from(R4_SAID_REVISIONS))} {last}."
+    return Case(draw(st.sampled_from(REASONING)) + text, str(n), "paid" if same else "not_paid",
+                ("r4_same_paragraph_revision", f"same={same}", verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2154,5 +2173,7 @@ R4_PROPERTIES: list[Property] = (
     + [Property("r4_math_grouped_number", "math", r4_grouped_number(), 200)]
     + [Property(f"r4_{v}_hedging_lead", v, r4_hedging_lead(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_lone_value_line", v, r4_lone_value_line(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_same_paragraph_revision", v, r4_same_paragraph_revision(v), 120)
+       for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -459,7 +459,37 @@ def _paragraph_values(
     values += from_lines
     if look_back:
         values += _bare_paragraph_before(text, para_start, start)
+        values += _revised_values(text, para_start, start)
     return tuple(v for v in dict.fromkeys(values) if v)
+
+
+# A value on display: bold or math holding one number and nothing else.
+_DISPLAYED_VALUE_RE = re.compile(
+    r"\*\*[ \t]*([-+]?\d[\d,]*(?:\.\d+)?)[ \t]*\*\*|(?<!\$)\$[ \t]*([-+]?\d[\d,]*(?:\.\d+)?)[ \t]*\$(?!\$)"
+)
+# A revision said in so many words, in the languages a policy writes ("Wait, actually it's
+# **84**", "Edit: $262$", "Doch nicht, 40", "Non, plutôt 40").
+_SAID_REVISION_RE = re.compile(
+    # at a sentence start only: "It actually has two factors of $5$" is prose, not a revision
+    r"(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t*_>-]*(?:(?:oh|no|hmm+|ah)[,!.]?[ \t]+)?"
+    r"\b(?:wait|actually|oops|sorry|edit|update[ds]?|erratum|correction|scratch\s+that|"
+    r"just\s+kidding|doch\s+nicht|non,\s+plut\u00f4t|plut\u00f4t|en\s+realidad|"
+    r"it\s+should\s+be|I\s+mean)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _revised_values(text: str, para_start: int, start: int) -> list[str]:
+    """The values on display (``**92**``, ``$7$``) that stand before a revision said in words
+    in the final answer's paragraph (``**92**. Wait, actually it's **84**.``): the first answer
+    of a paragraph that revises itself is still offered (start a new paragraph to revise)."""
+    said = None
+    for said in _SAID_REVISION_RE.finditer(text, para_start, start):  # noqa: B007
+        pass
+    if said is None:
+        return []
+    shown = _DISPLAYED_VALUE_RE.findall(text, para_start, said.start())
+    return [a or b for a, b in shown[-1:]]  # the value the revision takes back
 
 
 # The earlier paragraph's last line is read back when at most this long.

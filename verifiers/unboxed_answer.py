@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_commitments import _APPROX_BEFORE_RE, _LABEL_RE, _bare_paragraph_before
+from verifiers.answer_commitments import (
+    _APPROX_BEFORE_RE,
+    _LABEL_RE,
+    _bare_paragraph_before,
+    _revised_values,
+)
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -209,9 +214,12 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
-    for value in _bare_paragraph_before(text, text.rfind("\n\n", 0, start) + 1, start):
+    para_start = text.rfind("\n\n", 0, start) + 1
+    revised = _revised_values(text, para_start, start)
+    for value in [*_bare_paragraph_before(text, para_start, start), *revised]:
         value = value.rstrip(".!\u3002 ")
-        if _TAIL_VALUE_RE.search(value) and not text.startswith(value, start):
+        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?![\d.,]\d)", text[start:])
+        if _TAIL_VALUE_RE.search(value) and same is None:
             return HEDGED, f"a bare answer paragraph before it offers {value[:40]!r}"
     return None
 
