@@ -32,7 +32,7 @@ from verifiers.commitment_reading import (
 )
 from verifiers.exact_numbers import find_numbers
 from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values
-from verifiers.qualifier_words import QUALIFIED_BEFORE_RE
+from verifiers.qualifier_words import qualified_before
 from verifiers.types import HEDGED
 
 MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
@@ -112,7 +112,7 @@ def _hedge_before(text: str, start: int, *, line_form: bool = False) -> tuple[st
         return HEDGED, "another answer offered just before it"
     if _APPROX_BEFORE_RE.search(before) or _APPROX_SIGN_BEFORE_RE.search(before):
         return HEDGED, "an approximate answer"
-    if QUALIFIED_BEFORE_RE.search(before):
+    if qualified_before(before):
         return HEDGED, "a bound or an estimate, not the value"
     if (_BOUND_BEFORE_RE.search(before) and not _TAG_BEFORE_RE.search(before)
             and not _BLOCKQUOTE_RE.fullmatch(text, text.rfind("\n", 0, k) + 1, k)):

@@ -19,7 +19,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["APPROXIMATE_WORDS", "BOUND_WORDS", "QUALIFIED_BEFORE_RE", "qualified_lead"]
+__all__ = [
+    "APPROXIMATE_WORDS",
+    "BOUND_WORDS",
+    "QUALIFIED_BEFORE_RE",
+    "qualified_before",
+    "qualified_lead",
+]
+# How far before the value the patterns below look: a qualifier stands right before it, and
+# an unanchored search of a long alternation costs a pass of every word at every position.
+_WINDOW = 64
 
 APPROXIMATE_WORDS = (
     # Chinese, Japanese, Korean (no word spaces: matched without \b)
@@ -85,9 +94,7 @@ _LABEL_HEDGE_RE = re.compile(
 )
 # The label: up to 60 characters of its line before a colon, then only markup or a
 # commitment's opening up to the value.
-_LABEL_BEFORE_RE = re.compile(
-    r"([^\n:\uff1a]{1,60})[:\uff1a](?:[ \t*_$]|\\\(|\\\[|\\(?:boxed|fbox)\{|<answer>|####)*\Z"
-)
+_AFTER_LABEL_RE = re.compile(r"(?:[ \t*_$]|\\\(|\\\[|\\(?:boxed|fbox)\{|<answer>|####)*")
 # A sentence that opens with a bound or an estimate ("At least \boxed{72}.", "Below 94."):
 # mid-sentence, "she needs at least 72 boxes" can answer "how many at least", so only at a
 # sentence start (line start, after ". " or a colon).
@@ -101,6 +108,31 @@ _BOUND_OPENING_RE = re.compile(
 )
 
 
+# What may stand between the qualifier and the value: a copula, spacing, a math opener, bold.
+_COPULA_TAIL_RE = re.compile(
+    r"[ \t]*(?:是|为|為|は|이|는|은|:|l\u00e0|adalah|ialah)?[ \t]*(?:(?:\$\$?|\\\(|\\\[|\*\*)[ \t]*)?\Z"
+)
+_SPACED = tuple(sorted({w.lower() for w in APPROXIMATE_WORDS + BOUND_WORDS
+                        if not _NO_SPACE_SCRIPT_RE.search(w)}))
+_UNSPACED = tuple(w for w in APPROXIMATE_WORDS + BOUND_WORDS if _NO_SPACE_SCRIPT_RE.search(w))
+
+
+def qualified_before(head: str) -> bool:
+    """Whether a bound or estimate word stands right before the end of ``head`` (what
+    ``QUALIFIED_BEFORE_RE`` matches, read backwards from the end: a search of the long
+    alternation at every position cost more than the rest of a check)."""
+    tail = head[-_WINDOW:]
+    for m in _COPULA_TAIL_RE.finditer(tail):
+        core = re.sub(r"\s+", " ", tail[: m.start()]).lower()
+        if core.endswith(_UNSPACED):
+            return True
+        if core.endswith(_SPACED):
+            for word in _SPACED:
+                if core.endswith(word) and not core[: len(core) - len(word)][-1:].isalnum():
+                    return True
+    return False
+
+
 def qualified_lead(line_head: str) -> str | None:
     """Why the text of the value's line before it (``line_head``) makes the value a hedge, a
     bound or an estimate: a hedging label (``Wrong answer:``, ``Probably:``) or a sentence
@@ -112,10 +144,14 @@ def qualified_lead(line_head: str) -> str | None:
     ("a sentence that opens with a bound: 'At least '", None)
     """
     head = line_head[-200:]
-    label = _LABEL_BEFORE_RE.search(head)
-    if label is not None and _LABEL_HEDGE_RE.search(label.group(1)):
-        return f"a label that hedges or bounds the value: {label.group(1).strip()!r}"
-    opening = _BOUND_OPENING_RE.search(head)
+    colon = max(head.rfind(":"), head.rfind("\uff1a"))
+    if colon > 0 and _AFTER_LABEL_RE.fullmatch(head, colon + 1):
+        lo = max(colon - 60, head.rfind("\n", 0, colon) + 1, head.rfind(":", 0, colon) + 1,
+                 head.rfind("\uff1a", 0, colon) + 1)
+        label = head[lo:colon]
+        if _LABEL_HEDGE_RE.search(label):
+            return f"a label that hedges or bounds the value: {label.strip()!r}"
+    opening = _BOUND_OPENING_RE.search(head, max(0, len(head) - _WINDOW))
     if opening is not None:
         return f"a sentence that opens with a bound: {opening.group(0).lstrip('.!?: ')[:40]!r}"
     return None
