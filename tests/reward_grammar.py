@@ -2157,6 +2157,27 @@ def r4_same_paragraph_revision(draw: st.DrawFn, verifier: str) -> Case:
                 ("r4_same_paragraph_revision", f"same={same}", verifier))
 
 
+R4_MAYBES = ["The answer might be ", "I guess ", "Quizás ", "Vielleicht ", "Forse ", "Kanske ",
+             "Może ", "Mungkin ", "Belki ", "たぶん", "아마 ", "也许", "Probably ", "It could be "]
+R4_CONDITIONS = ["Якщо n непарне, ", "Se n è dispari, ", "Als n oneven is, ",
+                 "Αν το n είναι περιττό, ", "Nếu n lẻ, ", "Jos n on pariton, ", "Eğer n tek ise, ",
+                 "Jeśli n jest nieparzyste, ", "Om n är udda, ", "Hvis n er ulige, "]
+
+
+@st.composite
+def r4_maybe_or_condition(draw: st.DrawFn, verifier: str) -> Case:
+    """A "maybe" right before the value, or a condition that opens its sentence, in many
+    languages, states no answer; the bare value after a plain lead pays."""
+    n = draw(st.integers(0, 3000))
+    value = draw(st.sampled_from([str(n), f"\\boxed{{{n}}}", f"**{n}**"]))
+    kind = draw(st.sampled_from(["maybe", "condition", "plain"]))
+    lead = {"maybe": R4_MAYBES, "condition": R4_CONDITIONS,
+            "plain": ["The answer is ", "So the answer is ", "Answer: "]}[kind]
+    text = draw(st.sampled_from(REASONING)) + draw(st.sampled_from(lead)) + value + "."
+    return Case(text, str(n), "paid" if kind == "plain" else "not_paid",
+                ("r4_maybe_or_condition", kind, verifier))
+
+
 R4_PROPERTIES: list[Property] = (
     [Property(f"r4_{v}_invisible_payload", v, r4_invisible_payload(v), 150)
      for v in ("math", "gsm8k")]
@@ -2174,6 +2195,8 @@ R4_PROPERTIES: list[Property] = (
     + [Property(f"r4_{v}_hedging_lead", v, r4_hedging_lead(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_lone_value_line", v, r4_lone_value_line(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r4_{v}_same_paragraph_revision", v, r4_same_paragraph_revision(v), 120)
+       for v in ("math", "gsm8k")]
+    + [Property(f"r4_{v}_maybe_or_condition", v, r4_maybe_or_condition(v), 120)
        for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES

@@ -340,8 +340,13 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
 _CONDITION_OPEN_RE = re.compile(
     r"[\s*#>-]*(?:(?:but|and|or)\s+)?(?:only\s+)?(?:(?:if|when|whenever|unless|provided|assuming|suppose|supposing|only\s+if|"
     r"in\s+case|in\s+the\s+case|for|si|falls|wenn|cuando|quand|lorsque|"
-    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430")
-    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057)",
+    # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Swedish,
+    # Danish/Norwegian, Finnish, Hungarian, Czech, Romanian, Greek, Vietnamese, Ukrainian)
+    r"se|jika|kalau|e\u011fer|als|indien|je\u015bli|je\u017celi|om|hvis|jos|ha|pokud|"
+    r"dac\u0103|\u03b1\u03bd|n\u1ebfu|"
+    + _seen("\u0435\u0441\u043b\u0438|\u043a\u043e\u0433\u0434\u0430|\u044f\u043a\u0449\u043e")
+    + r")\b|\u5f53|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057|\u0627\u0630\u0627|\u0625\u0630\u0627|"
+    r"\u05d0\u05dd|\u0905\u0917\u0930|\u092f\u0926\u093f|\u0e16\u0e49\u0e32|\ub9cc\uc57d)",
     re.IGNORECASE,
 )
 

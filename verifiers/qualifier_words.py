@@ -22,6 +22,7 @@ import re
 __all__ = [
     "APPROXIMATE_WORDS",
     "BOUND_WORDS",
+    "MAYBE_WORDS",
     "QUALIFIED_BEFORE_RE",
     "qualified_before",
     "qualified_lead",
@@ -55,6 +56,20 @@ BOUND_WORDS = (
     "vähintään", "enintään", "legalább", "legfeljebb", "nejméně", "nejvýše", "alespoň",
     "cel puțin", "cel mult",
 )
+# "maybe" and "I guess" right before the value: a hedge, not a commitment ("The answer might be
+# 53.", "I guess \\boxed{99}.", "Quizás \\boxed{424}.").
+MAYBE_WORDS = (
+    "maybe", "perhaps", "possibly", "probably", "likely", "presumably", "supposedly",
+    "might be", "could be", "may be", "i guess", "i suppose", "my guess is", "i'd guess",
+    "quiz\u00e1s", "quiz\u00e1", "tal vez", "talvez", "vielleicht", "wahrscheinlich",
+    "peut-\u00eatre", "probablement", "forse", "probabilmente", "kanske", "troligen", "m\u00e5ske",
+    "misschien", "waarschijnlijk", "mo\u017ce", "prawdopodobnie", "mungkin", "belki",
+    "muhtemelen", "ehk\u00e4", "mo\u017en\u00e1", "tal\u00e1n", "poate", "\u03af\u03c3\u03c9\u03c2",
+    "c\u00f3 l\u1ebd", "c\u00f3 th\u1ec3", "\u043c\u043e\u0436\u0435\u0442", "\u043d\u0430\u0432\u0435\u0440\u043d\u043e\u0435",
+    "\u043c\u043e\u0436\u043b\u0438\u0432\u043e", "\u0631\u0628\u0645\u0627", "\u05d0\u05d5\u05dc\u05d9", "\u0936\u093e\u092f\u0926",
+    "\u0e1a\u0e32\u0e07\u0e17\u0e35", "\u4e5f\u8bb8", "\u53ef\u80fd\u662f", "\u53ef\u80fd", "\u305f\u3076\u3093", "\u591a\u5206",
+    "\u304a\u305d\u3089\u304f", "\uc544\ub9c8\ub3c4", "\uc544\ub9c8",
+)
 _NO_SPACE_SCRIPT_RE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -70,7 +85,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 # the qualifier, then an optional copula (是, 为, は, 은/는, là, adalah), spacing, a math opener or
 # bold, at the end of the text before the value
 QUALIFIED_BEFORE_RE = re.compile(
-    "(?:" + _alternation(APPROXIMATE_WORDS + BOUND_WORDS) + ")"
+    "(?:" + _alternation(APPROXIMATE_WORDS + BOUND_WORDS + MAYBE_WORDS) + ")"
     r"[ \t]*(?:是|为|為|は|이|는|은|:|l\u00e0\b|adalah\b|ialah\b)?[ \t]*(?:(?:\$\$?|\\\(|\\\[|\*\*)[ \t]*)?\Z",
     re.IGNORECASE,
 )
@@ -112,9 +127,9 @@ _BOUND_OPENING_RE = re.compile(
 _COPULA_TAIL_RE = re.compile(
     r"[ \t]*(?:是|为|為|は|이|는|은|:|l\u00e0|adalah|ialah)?[ \t]*(?:(?:\$\$?|\\\(|\\\[|\*\*)[ \t]*)?\Z"
 )
-_SPACED = tuple(sorted({w.lower() for w in APPROXIMATE_WORDS + BOUND_WORDS
-                        if not _NO_SPACE_SCRIPT_RE.search(w)}))
-_UNSPACED = tuple(w for w in APPROXIMATE_WORDS + BOUND_WORDS if _NO_SPACE_SCRIPT_RE.search(w))
+_QUALIFIERS = APPROXIMATE_WORDS + BOUND_WORDS + MAYBE_WORDS
+_SPACED = tuple(sorted({w.lower() for w in _QUALIFIERS if not _NO_SPACE_SCRIPT_RE.search(w)}))
+_UNSPACED = tuple(w for w in _QUALIFIERS if _NO_SPACE_SCRIPT_RE.search(w))
 
 
 def qualified_before(head: str) -> bool:

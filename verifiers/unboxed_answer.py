@@ -17,7 +17,7 @@ from verifiers.answer_commitments import (
     _bare_paragraph_before,
     _revised_values,
 )
-from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE
+from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
     _SENTENCE_END_RE,
@@ -211,6 +211,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     lead = qualified_lead(text[line_start:start])
     if lead is not None:
         return HEDGED, lead
+    condition = _condition_before(text, start)  # "If n is odd, 5." as "If n is odd, \boxed{5}."
+    if condition is not None:
+        return condition
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
