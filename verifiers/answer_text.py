@@ -231,7 +231,12 @@ def _bidi_near_value(text: str) -> str | None:
 # would see one value where a model reading the tokens sees two. A payload that holds a
 # value is hidden content (refused); one that holds none (a flag's tag sequence) is dropped.
 _TAG_RUN_RE = re.compile("[\U000e0000-\U000e007f]+")
-_SELECTOR_RUN_RE = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}")
+# (one supplement selector alone spells a byte too, unless it follows an ideograph: there it
+# picks the glyph of an ideographic variation sequence)
+_SELECTOR_RUN_RE = re.compile(
+    "[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}"
+    "|(?<![\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f])[\U000e0100-\U000e01ef]"
+)
 
 
 def _selector_byte(c: str) -> int:
