@@ -518,9 +518,7 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     commitments are (boxes, tags, ``####`` lines, answer clauses: no labelled lines)."""
     if _REASONING_RE.search(text, para_start, start) or _REVISION_RE.search(text, para_start, start):
         return []
-    prev_end = para_start - 1
-    while prev_end > 0 and text[prev_end - 1].isspace():
-        prev_end -= 1
+    prev_end = len(text[: max(0, para_start - 1)].rstrip())  # one C pass, not a loop per space
     line_start = text.rfind("\n", 0, prev_end) + 1
     if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
         return []

@@ -116,7 +116,7 @@ from verifiers.commitment_reading import (
 )
 from verifiers.exact_numbers import parse_number
 from verifiers.number_words import read_number_words
-from verifiers.qualifier_words import qualified_lead
+from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 from verifiers.unboxed_answer import (
     _COPULA_RE,
@@ -364,7 +364,7 @@ def _finish(
     if problem is None and _approximate(answer):
         problem = (HEDGED, "an approximate answer")
     if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
-        lead = qualified_lead(text[text.rfind("\n", 0, start) + 1 : start])
+        lead = qualified_lead(text[max(text.rfind("\n", 0, start) + 1, start - LEAD_CHARS) : start])
         problem = None if lead is None else (HEDGED, lead)
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")

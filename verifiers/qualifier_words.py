@@ -7,12 +7,8 @@ A qualifier counts only right before the value (after an optional copula of a sc
 word spaces and an optional math opener), so ``答案最大值是`` ("the maximum value is") and a
 question's "at least" earlier in its sentence are left alone.
 
->>> bool(QUALIFIED_BEFORE_RE.search("答案大约是"))
-True
->>> bool(QUALIFIED_BEFORE_RE.search("Svaret är ungefär "))
-True
->>> bool(QUALIFIED_BEFORE_RE.search("Svaret är "))
-False
+>>> qualified_before("答案大约是"), qualified_before("Svaret är ungefär "), qualified_before("Svaret är ")
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -23,9 +19,9 @@ __all__ = [
     "APPROXIMATE_WORDS",
     "BOUND_WORDS",
     "MAYBE_WORDS",
-    "QUALIFIED_BEFORE_RE",
     "qualified_before",
     "qualified_lead",
+    "LEAD_CHARS",
 ]
 # How far before the value the patterns below look: a qualifier stands right before it, and
 # an unanchored search of a long alternation costs a pass of every word at every position.
@@ -73,24 +69,6 @@ MAYBE_WORDS = (
 _NO_SPACE_SCRIPT_RE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
-def _alternation(words: tuple[str, ...]) -> str:
-    spaced = sorted((w for w in words if not _NO_SPACE_SCRIPT_RE.search(w)), key=len, reverse=True)
-    unspaced = sorted((w for w in words if _NO_SPACE_SCRIPT_RE.search(w)), key=len, reverse=True)
-    return (
-        r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in spaced) + r")"
-        + "|(?:" + "|".join(map(re.escape, unspaced)) + ")"
-    )
-
-
-# the qualifier, then an optional copula (是, 为, は, 은/는, là, adalah), spacing, a math opener or
-# bold, at the end of the text before the value
-QUALIFIED_BEFORE_RE = re.compile(
-    "(?:" + _alternation(APPROXIMATE_WORDS + BOUND_WORDS + MAYBE_WORDS) + ")"
-    r"[ \t]*(?:是|为|為|は|이|는|은|:|l\u00e0\b|adalah\b|ialah\b)?[ \t]*(?:(?:\$\$?|\\\(|\\\[|\*\*)[ \t]*)?\Z",
-    re.IGNORECASE,
-)
-
-
 # A label that hedges, negates or bounds the value it introduces ("Wrong answer: 5",
 # "Probably: 72", "Less than: **19**", "My guess: \boxed{4}"): closed classes of words, in
 # English and the languages a policy writes. Any one of them in the label refuses. (Not
@@ -133,9 +111,10 @@ _UNSPACED = tuple(w for w in _QUALIFIERS if _NO_SPACE_SCRIPT_RE.search(w))
 
 
 def qualified_before(head: str) -> bool:
-    """Whether a bound or estimate word stands right before the end of ``head`` (what
-    ``QUALIFIED_BEFORE_RE`` matches, read backwards from the end: a search of the long
-    alternation at every position cost more than the rest of a check)."""
+    """Whether a bound, estimate or "maybe" word stands right before the end of ``head``,
+    after which only a copula, spacing, a math opener or bold may come. Read backwards from
+    the end with ``str.endswith`` over the word tuples: an unanchored regex of the long
+    alternation, tried at every position, cost more than the rest of a check."""
     tail = head[-_WINDOW:]
     for m in _COPULA_TAIL_RE.finditer(tail):
         core = re.sub(r"\s+", " ", tail[: m.start()]).lower()
@@ -148,6 +127,10 @@ def qualified_before(head: str) -> bool:
     return False
 
 
+# How much of the value's line ``qualified_lead`` reads (callers may pass just this much).
+LEAD_CHARS = 200
+
+
 def qualified_lead(line_head: str) -> str | None:
     """Why the text of the value's line before it (``line_head``) makes the value a hedge, a
     bound or an estimate: a hedging label (``Wrong answer:``, ``Probably:``) or a sentence
@@ -158,7 +141,7 @@ def qualified_lead(line_head: str) -> str | None:
     >>> qualified_lead("At least "), qualified_lead("She needs at least ")
     ("a sentence that opens with a bound: 'At least '", None)
     """
-    head = line_head[-200:]
+    head = line_head[-LEAD_CHARS:]
     colon = max(head.rfind(":"), head.rfind("\uff1a"))
     if colon > 0 and _AFTER_LABEL_RE.fullmatch(head, colon + 1):
         lo = max(colon - 60, head.rfind("\n", 0, colon) + 1, head.rfind(":", 0, colon) + 1,

@@ -28,7 +28,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers
-from verifiers.qualifier_words import qualified_before, qualified_lead
+from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
@@ -208,7 +208,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return HEDGED, "a questioned value before the closing one on its line"
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
-    lead = qualified_lead(text[line_start:start])
+    lead = qualified_lead(text[max(line_start, start - LEAD_CHARS) : start])
     if lead is not None:
         return HEDGED, lead
     condition = _condition_before(text, start)  # "If n is odd, 5." as "If n is odd, \boxed{5}."
