@@ -860,6 +860,7 @@ H9_NOT_PAID = {
     "condition_before": ["If n is odd, {b}.", "In case a, {b}.", "\u5f53n\u4e3a\u5947\u6570\u65f6, {b}.",
                          "If n is odd, the answer is {g}."],
     "bound_or_negation": ["{c} is wrong.", "The answer is at least {b}.",
+                          "Zach can have at most {b} pencils left over.",
                           "{c} or higher.", "{c} max.", "{c} minimum.", "{c} and up.", "Never {b}.",
                           "{c} is an upper bound.", "{c} \u274c", "{c} (wrong)",
                           "It is not {b}.", "{c} or not."],
@@ -889,7 +890,7 @@ H9_PAID = ["{c}, which is the number of apples.", "{b} (since {a} + {d} = {g})",
            "{c} apples.", "{c} in total.",
            "{c} $\\blacksquare$", "{c}\n\nHope this helps!", "{c} square units.",
            "If we add them, we get {b}.", "{c} different ways to choose them.",
-           "Zach can have at most {b} pencils left over.", "{c} (option B is incorrect)",
+           "{c} (option B is incorrect)",
            "{c} more than Susan.", "{c}\n\nLet me know if anything is unclear."]
 
 
@@ -2092,8 +2093,12 @@ R4_HEDGING_LABELS = ["Wrong answer", "Incorrect", "Not", "Probably", "Maybe", "M
                      "Less than", "More than", "At least", "Lower bound", "Approx", "Estimate",
                      "Draft answer", "Unsure", "Perhaps the answer", "Vielleicht", "Quizás",
                      "Falsch", "Another answer", "Answer (rough)"]
-R4_PLAIN_LABELS = ["Final answer", "Answer", "Total", "Apples left over", "No. of apples",
-                   "Result", "So the answer", "Initial amount", "Solution"]
+R4_PLAIN_LABELS = ["Final answer", "Answer", "Total", "Total cost", "Result", "So the answer",
+                   "Solution", "Svar", "Final Answer", "The answer"]
+# Labels outside the answer-label allow-list are refused whatever they mean (round 5): a
+# quantity's name ("Apples left over") as much as a hedge the lists never held ("Nearly").
+R4_UNLISTED_LABELS = ["Apples left over", "No. of apples", "Initial amount", "Nearly", "Almost",
+                      "Eliminated", "Approaching", "Rejected", "Ruled out", "Discarded"]
 R4_BOUND_OPENINGS = ["At least", "At most", "Below", "Over", "Under", "Up to", "Upwards of",
                      "In excess of", "No more than", "Hardly", "Nearly", "Almost",
                      "Give or take", "Roughly", "About"]
@@ -2102,13 +2107,20 @@ R4_BOUND_OPENINGS = ["At least", "At most", "Below", "Over", "Under", "Up to", "
 @st.composite
 def r4_hedging_lead(draw: st.DrawFn, verifier: str) -> Case:
     """A label that hedges, negates or bounds (``Wrong answer: 5``, ``Probably: 72``) or a
-    sentence that opens with a bound (``At least \\boxed{72}.``) states no value; a plain
-    label (``Total: 5``, ``Apples left over: 5``) does."""
+    sentence that opens with a bound (``At least \\boxed{72}.``) states no value, nor does a
+    label or opening word outside the allow-list (``Nearly: 5``, random consonant words); an
+    answer label (``Total: 5``, ``Final answer: 5``) does."""
     n = draw(st.integers(0, 3000))
     value = draw(st.sampled_from([str(n), f"\\boxed{{{n}}}", f"**{n}**", f"${n}$"]))
-    kind = draw(st.sampled_from(["label", "opening", "plain"]))
+    kind = draw(st.sampled_from(["label", "opening", "plain", "unlisted", "random_word"]))
     if kind == "label":
         text, expect = f"{draw(st.sampled_from(R4_HEDGING_LABELS))}: {value}", "not_paid"
+    elif kind == "unlisted":
+        text, expect = f"{draw(st.sampled_from(R4_UNLISTED_LABELS))}: {value}", "not_paid"
+    elif kind == "random_word":  # any word the allow-list does not hold, as label or opening
+        word = draw(st.text("bcdfghjklmnpqrstvwxz", min_size=3, max_size=9).map(str.capitalize))
+        colon = draw(st.sampled_from([":", ""]))
+        text, expect = f"{word}{colon} {value}.", "not_paid"
     elif kind == "opening":
         text, expect = f"{draw(st.sampled_from(R4_BOUND_OPENINGS))} {value}.", "not_paid"
     else:

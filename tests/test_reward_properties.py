@@ -123,7 +123,7 @@ REGRESSIONS = [
     ("math", "The answer is 5. Yes, 5 is right.", "5", True),
     ("math", "\u7b54\u6848\u662f-5\u3002", "-5", True),
     ("gsm8k", "\\boxed{5} dozen eggs", "5", True),  # "how many dozen"
-    ("math", "Zach can have at most $\\boxed{2}$ pencils left over.", "2", True),
+    ("math", "Zach can have at most $\\boxed{2}$ pencils left over.", "2", False),  # a bound
     ("math", "\\boxed{5} (option B is incorrect)", "5", True),
     ("math", "We find $x = 3$, and the answer is $6$.", "6", True),
     ("math", r"\boxed{i^2}", "-1", True),

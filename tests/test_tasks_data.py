@@ -54,11 +54,13 @@ def test_math500_references_score_one_unless_a_value_follows_their_answer() -> N
     # Issue 30's allow-list: after the final answer only a tail without another value is
     # read (the reader cannot tell a remark from a second answer), so a worked solution that
     # goes on with numbers ("so there are $\boxed{9}$ divisors of 196.", a "Note: ..."
-    # paragraph) is refused. Every other reference pays, and every refused one pays once its
+    # paragraph) is refused, and so is a box after a word that does not commit to it (the
+    # lead rule: "at most $\boxed{2}$", "after $\boxed{36}$", "defines an $\boxed{...}$").
+    # Every other reference pays, and every refused one pays once its
     # box is the last thing said: the gold and the box agree, only the tail is refused.
     report = audit(tasks.get("math500"))
     assert report.checked == 500
-    assert report.passed >= 450, [f"{f.row_id}: {f.reason}" for f in report.failures]
+    assert report.passed >= 447, [f"{f.row_id}: {f.reason}" for f in report.failures]
     rows = {r.id: r for r in tasks.get("math500").rows("test")}
     for failure in report.failures:
         row = rows[failure.row_id]

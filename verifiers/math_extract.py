@@ -28,6 +28,10 @@ removed, and a value inside it refuses the completion (``malformed``).
                    ("$6$ and \boxed{5}", "**6** / \boxed{5}", "The answer is 6. \quad
                    #### 5", "5 or \boxed{6}", "not \boxed{5}"); committing words: "is",
                    "=", "so", "gives", ... (a derivation)
+    lead        := on final's line and sentence, right before it: nothing, a relation, a
+                   label of answer words, or a committing word ("is", "gives", "So",
+                   "答案是") -- an allow-list (``verifiers.answer_lead``): "Nearly: 5",
+                   "Approaching \boxed{5}" refuse
     tail        := ( space | punctuation | closing markup | prose without a value
                    | restatement of final, not denied in its sentence
                    | check "... = final" that holds where its sides are arithmetic )*
@@ -56,7 +60,7 @@ times the slowest 1 MB shapes known.
 
 The rules live in these modules: ``verifiers.commitment_reading`` (box, answer_tag,
 answer_clause), ``verifiers.answer_commitments`` (before, paragraph),
-``verifiers.answer_tail`` (tail), ``verifiers.answer_sentence`` (own_sentence, and a
+``verifiers.answer_tail`` (tail), ``verifiers.answer_lead`` (lead), ``verifiers.answer_sentence`` (own_sentence, and a
 condition opening the answer's sentence), ``verifiers.answer_values`` (a value, its
 spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
 and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
@@ -84,6 +88,7 @@ from verifiers.answer_commitments import (
     _paragraph_values,
     commitments_before,
 )
+from verifiers.answer_lead import uncommitted_lead
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
@@ -101,6 +106,7 @@ from verifiers.answer_values import (
     _clean,
     _first_char,
     _sentence_end,
+    _sentence_start,
 )
 from verifiers.box_in_expression import _box_in_expression
 from verifiers.commitment_reading import (
@@ -366,6 +372,8 @@ def _finish(
     if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
         lead = qualified_lead(text[max(text.rfind("\n", 0, start) + 1, start - LEAD_CHARS) : start])
         problem = None if lead is None else (HEDGED, lead)
+    if problem is None and before_at is not None and source != "answer_is":
+        problem = uncommitted_lead(text[_sentence_start(text, before_at) : before_at])
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):

@@ -17,6 +17,7 @@ from verifiers.answer_commitments import (
     _bare_paragraph_before,
     _revised_values,
 )
+from verifiers.answer_lead import uncommitted_lead
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -206,6 +207,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
+    lead = uncommitted_lead(head)
+    if lead is not None:
+        return lead
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
     lead = qualified_lead(text[max(line_start, start - LEAD_CHARS) : start])

@@ -1,0 +1,202 @@
+r"""The ``lead`` rule of the answer grammar (issue 30, round 5): the words just before the
+final value must commit to it, by an allow-list.
+
+Earlier rounds refused a hedge before the value by listing hedges (``about``, ``at least``,
+``vielleicht``, ``Wrong answer:``). Every blind attack found words the lists lacked
+(``Nearly: \boxed{282}``, ``Approaching \boxed{406}.``, ``Hvis n er ulige \boxed{3}``,
+``**Eliminated:** 14``): the words that can qualify a number are an open class. The words
+that *commit* to one are few, so this rule lists those instead::
+
+    lead    := the answer's sentence on its line, up to the commitment (markup stripped)
+    lead    := ""                                      "\boxed{5}", "**Answer**\n\boxed{5}"
+             | ... relation                            "x = \boxed{5}", "\Rightarrow \boxed{5}"
+             | [label] ":"   with an answer label      "Final answer: 5", "Svar: 7", "x: 3"
+             | ... commit-word filler*                 "so the total is \boxed{5}",
+                                                       "which gives us 5", "Thus, \boxed{5}"
+             | ... answer-phrase                       "所以答案是\boxed{5}", "정답은 5"
+             | ... math or a value                     (read by the ``before`` rule instead)
+
+    commit-word := a copula or committing verb ("is", "equals", "gives", "has", "costs",
+                   "ist", "es", "är", "adalah", ...), a connective ("so", "thus"), "of"
+                   ("a total of 5"), an answer word, or a word ending in "'s" ("it's")
+    filler      := "therefore", "just", "exactly", "us", ... (after a commit-word)
+
+Any other word right before the value leaves it unread: reason ``hedged``. So a value after
+a word this module does not know is refused, whatever that word means; ``Janet sells 9
+eggs.`` (a verb not listed) is refused with the bounds and conditions, and the README says so.
+
+>>> uncommitted_lead("So the answer is ", )
+>>> uncommitted_lead("Nearly: ")[0]
+'hedged'
+>>> uncommitted_lead("Hvis n er ulige ")[1]
+"the word before the final value does not commit to it: 'ulige'"
+"""
+
+from __future__ import annotations
+
+import re
+
+from verifiers.answer_sentence import _ANSWER_PHRASES_RE
+from verifiers.types import HEDGED
+
+__all__ = ["uncommitted_lead", "COMMIT_WORDS", "LABEL_WORDS"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Copulas and committing verbs after which a number is what the sentence states.
+COMMIT_WORDS = _words(
+    """
+    is are was were be been being am equals equal equaling equalling makes make made
+    gives give gave giving get gets got getting obtain obtains obtained yields yield yielding
+    becomes become became has have had having need needs needed take takes took costs cost
+    find finds found remain remains leaves leave left total totals totaling totalling sum
+    sums of earns earned earn pays paid pay spends spent sells sold buys bought saves saved
+    weighs weighed holds held contains contained owes owed receives received collects
+    collected uses used eats ate scores scored wins won walks walked runs ran drives drove
+    reads bakes baked picks picked catches caught produces produced requires required
+    comes came adds added answer answered result so thus hence therefore conclude concludes
+    by with
+    es est ist sind son sont são sono é è är er je jest este adalah ialah là ay on
+    vale равно равен равна это дорівнює
+    """
+)
+# Words that may stand between a commit-word and the value: "gives us", "is therefore".
+_FILLERS = _words(
+    """
+    therefore thus so then just exactly indeed simply clearly hence now finally precisely
+    still only altogether overall us me you them him her it all also really
+    """
+)
+_ARTICLES = _words("a an the")
+# After these a short noun phrase may name the value: "has length 5", "gives us the roots".
+_NOUN_TAKERS = _words(
+    "has have had having gives give gave giving get gets got getting obtain obtains obtained "
+    "yields yield find finds found leaves leave with"
+)
+# The noun phrase between a noun-taker and the value holds no word of these closed classes
+# (prepositions, degree and doubt words, negations): "can have at most 2" bounds the value.
+_NOT_NOUNS = _words(
+    """
+    about above across after against along almost among around at before below beneath
+    beside besides between beyond but circa close despite down during except excluding few
+    fewer from hardly in inside into less like least many more most much near nearly neither
+    nor not never no off over past per plus minus roughly round since than through till to
+    toward towards under underneath unlike until up upon versus via within without
+    approximately barely scarcely maybe perhaps probably possibly likely some any several
+    either whether if unless when whenever while whereas although though instead rather else
+    otherwise other another wrong incorrect false guess estimate bound limit max maximum min
+    minimum upper lower exceeding exceeds
+    """
+)
+# A label that says it revises an earlier answer commits to the new one ("Actually, let me
+# redo this: <answer>0</answer>"); the earlier one is read by the paragraph rule.
+_REVISION_WORDS = _words(
+    "actually wait redo recount recounting recompute recomputing recalculate recalculating "
+    "recheck rechecking correction corrected correcting edit update revised oops sorry mistake"
+)
+# A joiner hands the lead to the ``before`` rule: "..., or \\boxed{1.25}" restates a value.
+_JOINERS = _words("or and that i.e ie namely")
+# Words of an answer label ("Final answer:", "Total:", "Svar:"); every word of a label must
+# be one of these (or an answer phrase of a script without word spaces).
+LABEL_WORDS = _words(
+    """
+    answer answers final result results total solution ans sum conclusion output value the
+    my our correct short so thus therefore hence overall a amount cost price count number
+    hmm wait actually recounting recount rechecking correction corrected edit update updated
+    revised ok okay yes well now then
+    svar svaret vastaus antwoord odpowiedź odpowiedz jawaban jawabannya cevap cevabı risposta
+    resposta respuesta réponse reponse antwort lösung ergebnis resultado risultato résultat
+    wynik sonuç hasil tulos válasz odpověď răspuns rezultat ответ відповідь результат
+    απάντηση đáp án kết quả la le il die der el o
+    """
+)
+# Answer words alone commit ("Svar 7", "The answer \\boxed{5}").
+_ANSWER_WORDS = LABEL_WORDS - _words("a the la le il die der el o my our correct short value")
+_RELATION_END_RE = re.compile(
+    r"(?:=|:=|\u21d2|\u2192|\u2234|\u2261|\u2248|\\(?:Rightarrow|Longrightarrow|implies|"
+    r"therefore|approx|equiv|iff|in|ni|subseteq?|cong|sim)(?![A-Za-z]))\Z"
+)
+# Markup that may close the lead: spacing, math openers, bold, quotes, a box's own opening.
+_TRAILING_MARKUP = " \t*_$#>`~{(['\"\u201c\u00ab\u3000"
+_OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?![A-Za-z])|\{)\Z")
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+# A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
+_WORD_RE = re.compile(
+    r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])+(?:['\u2019][^\W\d_]+)?"
+)
+_RELATION_RE = re.compile(_RELATION_END_RE.pattern.removesuffix(r"\Z"))
+
+
+def _strip_markup(head: str) -> str:
+    while True:
+        before = head
+        head = head.rstrip(_TRAILING_MARKUP)
+        head = _OPENERS_RE.sub("", head)
+        if head == before:
+            return head
+
+
+def uncommitted_lead(head: str) -> tuple[str, str] | None:
+    """Why ``head`` (the answer's sentence on its line, up to its commitment or value) does
+    not commit to what follows it, or None. Only a lead that ends in a word or a colon is
+    judged; one that ends in math or a value is the ``before`` rule's."""
+    head = _strip_markup(head)
+    if not head or _RELATION_END_RE.search(head):
+        return None
+    if head[-1] in ":\uff1a":
+        return _unread_label(_strip_markup(head[:-1]))
+    last = head[-1]
+    if not (last.isalpha() or last in "'\u2019" or "\u0300" <= last <= "\u036f"
+            or "\u0900" <= last <= "\u0e7f"):
+        return None  # math, a value, a bracket: the before rule reads it
+    head = head[-200:]
+    relation = None
+    for relation in _RELATION_RE.finditer(head):  # noqa: B007 - the last one
+        pass
+    if relation is not None and all(
+        w.lower() in _FILLERS or w.lower() in _ARTICLES for w in _WORD_RE.findall(head[relation.end():])
+    ):
+        return None  # "Thus x = just $\boxed{1}$": the relation commits
+    words = _WORD_RE.findall(_COMMAND_RE.sub(" ", head))
+    unknown: list[str] = []
+    for word in reversed(words):
+        low = word.lower()
+        if low in _JOINERS:
+            return None  # "..., or \boxed{1.25}": a value before it is the before rule's
+        if (low in COMMIT_WORDS or low.endswith(("'s", "\u2019s"))
+                or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
+            if not unknown or low in _NOUN_TAKERS:
+                return None  # "is 5"; "has length 5", "gives us the roots 3, 5, 7"
+            break
+        if low in _FILLERS or low in _ARTICLES:
+            continue
+        unknown.append(word)
+        if low in _NOT_NOUNS:
+            break
+        if len(unknown) > 2:
+            break
+    if not unknown:
+        return None  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
+    return HEDGED, f"the word before the final value does not commit to it: {unknown[0]!r}"
+
+
+def _unread_label(label: str) -> tuple[str, str] | None:
+    """Why ``label`` (what stands before a colon) is no answer label, or None."""
+    if not label:
+        return None
+    words = _WORD_RE.findall(label[-200:])
+    if not words:
+        return None  # "1:", "(a):" markers and math
+    if len(words) == 1 and len(words[0]) == 1:
+        return None  # a variable or choice: "x: 3", "A: 5"
+    if all(w.lower() in LABEL_WORDS or _ANSWER_PHRASES_RE.fullmatch(w) for w in words[-4:]):
+        return None
+    if any(w.lower() in _REVISION_WORDS for w in words):
+        return None
+    if uncommitted_lead(label) is None and label[-1].isalpha() and (
+            words[-1].lower() in COMMIT_WORDS or words[-1].lower() in _FILLERS):
+        return None  # "The answer is:", "we get:"
+    return HEDGED, f"a label that is no answer label: {label.strip()[-40:]!r}"
