@@ -2212,3 +2212,95 @@ R4_PROPERTIES: list[Property] = (
        for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R4_PROPERTIES
+
+
+# ---------------------------------------------------------------------------------------
+# Round 5 (issue 30, the blind h21 set): what stands before the final value is an allow-list
+# (``verifiers.answer_lead``); sentences and clauses that open with another value offer it.
+
+R5_VALUE_SENTENCES = ["{o} is correct.", "{o} maybe.", "{o} works too!", "**{o}** is right.",
+                      "{o} also works.", "{o} \u0432\u0435\u0440\u043d\u043e.",
+                      "{o} est juste.", "{o} ist richtig."]
+R5_FINALS = ["\\boxed{{{g}}}", "The answer is {g}.", "So the answer is $\\boxed{{{g}}}$.",
+             "Answer: {g}", "#### {g}"]
+
+
+@st.composite
+def r5_value_first(draw: st.DrawFn, verifier: str) -> Case:
+    """A sentence (or a clause before the answer's own) that opens with another value and
+    says something of it offers that value (``6 is correct.`` then ``\\boxed{5}``; ``6 also
+    works; the answer is 5.``): never paid; the same value there is paid."""
+    g = draw(st.integers(2, 999))
+    same = draw(st.booleans())
+    o = g if same else draw(st.integers(2, 999).filter(lambda v: v != g))
+    final = draw(st.sampled_from(R5_FINALS)).format(g=g)
+    if draw(st.booleans()):
+        sentence = draw(st.sampled_from(R5_VALUE_SENTENCES)).format(o=o)
+        sep = draw(st.sampled_from([" ", "\n"]))
+        text = f"{sentence}{sep}{final}"
+    else:
+        clause = draw(st.sampled_from(["{o} also works", "{o} is fine too", "{o} is possible"])).format(o=o)
+        text = f"{clause}; {final[0].lower()}{final[1:]}" if final[0].isalpha() else f"{clause}, {final}"
+    expect = "paid" if same else "not_paid"
+    if same and text.startswith(f"{o} ") and "\n" not in text and "." not in text.split(str(o), 1)[1][:20]:
+        expect = "skip"  # a clause restating the answer may be refused (no reading of "also")
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), expect,
+                ("r5_value_first", f"same={same}", verifier))
+
+
+R5_QUALIFYING_OPENERS = ["Probably", "Incorrectly", "Approximately", "Roughly speaking", "Usually",
+                         "In the worst case", "Otherwise", "Wahrscheinlich", "Presumably",
+                         "\u304a\u304a\u3088\u305d", "\u0631\u0628\u0645\u0627"]
+R5_PLAIN_OPENERS = ["So", "Thus", "Therefore", "In conclusion", "Adding these up",
+                    "Based on the calculations above", "Finally", "Since the question asks for the total"]
+
+
+@st.composite
+def r5_opener(draw: st.DrawFn, verifier: str) -> Case:
+    """A sentence opener before the answer's clause: one that doubts, negates, approximates
+    or sets a scenario (``Probably, the answer is 5.``, an -ly adverb made of random letters,
+    a word of another script) is never paid; a connective or free prose is."""
+    g = draw(st.integers(0, 999))
+    kind = draw(st.sampled_from(["qualifying", "random_ly", "plain"]))
+    if kind == "qualifying":
+        opener = draw(st.sampled_from(R5_QUALIFYING_OPENERS))
+    elif kind == "random_ly":
+        opener = draw(st.text("bcdfghkmnprstvz", min_size=4, max_size=8).map(lambda w: w.capitalize() + "ly"))
+    else:
+        opener = draw(st.sampled_from(R5_PLAIN_OPENERS))
+    comma = "\u060c" if opener.startswith("\u0631") else draw(st.sampled_from([",", "\uff0c"])) if not opener.isascii() else ","
+    final = draw(st.sampled_from(["the answer is {g}.", "\\boxed{{{g}}}.", "we get $\\boxed{{{g}}}$.",
+                                  "#### {g}"])).format(g=g)
+    return Case(draw(st.sampled_from(REASONING[:3])) + f"{opener}{comma} {final}", str(g),
+                "paid" if kind == "plain" else "not_paid", ("r5_opener", kind, verifier))
+
+
+R5_ANSWER_LABELS = ["Endg\u00fcltige Antwort", "R\u00e9ponse finale", "Risposta finale", "Svar",
+                    "\u0412\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c",
+                    "\u041e\u043a\u043e\u043d\u0447\u0430\u0442\u0435\u043b\u044c\u043d\u044b\u0439 \u043e\u0442\u0432\u0435\u0442",
+                    "\ucd5c\uc885 \ub2f5", "\u067e\u0627\u0633\u062e", "Son cevap", "Jawaban akhir",
+                    "\u03a4\u03b5\u03bb\u03b9\u03ba\u03ae \u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7"]
+
+
+@st.composite
+def r5_answer_label(draw: st.DrawFn, verifier: str) -> Case:
+    """"Final answer" labels of many languages pay (the label allow-list lists them); an
+    unlisted word of random letters before the colon does not."""
+    g = draw(st.integers(0, 5000))
+    value = draw(st.sampled_from([str(g), f"**{g}**", f"${g}$", f"$\\boxed{{{g}}}$"]))
+    if draw(st.booleans()):
+        label, expect = draw(st.sampled_from(R5_ANSWER_LABELS)), "paid"
+    else:
+        label = draw(st.text("bcdfghjklmnpqrstvwxz", min_size=3, max_size=9).map(str.capitalize))
+        expect = "not_paid"
+    bold = draw(st.booleans())
+    text = f"**{label}:** {value}" if bold else f"{label}: {value}"
+    return Case(draw(st.sampled_from(REASONING)) + text, str(g), expect, ("r5_answer_label", expect, verifier))
+
+
+R5_PROPERTIES: list[Property] = (
+    [Property(f"r5_{v}_value_first", v, r5_value_first(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"r5_{v}_opener", v, r5_opener(v), 150) for v in ("math", "gsm8k")]
+    + [Property(f"r5_{v}_answer_label", v, r5_answer_label(v), 120) for v in ("math", "gsm8k")]
+)
+ALL_PROPERTIES += R5_PROPERTIES

@@ -247,3 +247,17 @@ def test_a_printed_decimal_is_an_inexact_side() -> None:
     assert math_check(r"\boxed{1.4142135623}", r"\sqrt{2}").reward == 0.0  # 11 digits
     assert math_check(r"\boxed{1.41421356237311}", r"\sqrt{2}").reward == 0.0  # wrong last digit
     assert math_check(r"\boxed{10^{100}+1}", "10^{100}").reward == 0.0
+
+
+@pytest.mark.parametrize("degrees", [30, 45, 60, 90, 180, 270])
+def test_a_degree_answer_is_paid_under_the_degree_gold_only(degrees):
+    # one completion may not be paid under two golds: "30^\circ" pays 30 (and 30^\circ), so
+    # it may not also pay pi/6 (the blind h21 set's exploit class)
+    import sympy
+
+    radians = sympy.latex(sympy.pi * degrees / 180)
+    for answer in (f"{degrees}^\\circ", f"{degrees}\u00b0"):
+        completion = f"The angle is $\\boxed{{{answer}}}$."
+        assert math_check(completion, str(degrees)).reward == 1.0
+        assert math_check(completion, radians).reward == 0.0, radians
+    assert math_check(f"$\\boxed{{{radians}}}$", radians).reward == 1.0

@@ -197,7 +197,9 @@ def test_parse_quantity_reads_scale_words_and_known_units(text, value, unit):
         ("we get 6, 7", ("6, 7", "last_number", None)),
         ("we get 6, 7, 8.", ("6, 7, 8", "last_number", None)),
         ("It costs 1,000 dollars.", ("1,000", "last_number", None)),
-        ("6 apples. Then 7", ("7", "last_number", None)),  # a sentence apart: no list
+        # a sentence apart: no list; "6 apples." opens with a value and offers it (round 5)
+        ("6 apples. Then 7", ("7", "last_number",
+                              "the final paragraph offers another value before it: '6'")),
         ("so 5. Hmm, let me check. Yes.", ("5", "last_number", None)),
         (r"\boxed{5} and then more text about 5", ("5", "boxed", None)),
     ],

@@ -237,3 +237,10 @@ from reward_grammar import R4_PROPERTIES  # noqa: E402
 
 for _prop in R4_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r5 (issue 30 round 5, the blind h21 set): value-first sentences and clauses, sentence
+# openers, answer labels of many languages (``reward_grammar.R5_PROPERTIES``).
+from reward_grammar import R5_PROPERTIES  # noqa: E402
+
+for _prop in R5_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -31,7 +31,7 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.exact_numbers import find_numbers
-from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values
+from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values, value_first_values
 from verifiers.qualifier_words import qualified_before
 from verifiers.types import HEDGED
 
@@ -460,6 +460,8 @@ def _paragraph_values(
     if look_back:
         values += _bare_paragraph_before(text, para_start, start)
         values += _revised_values(text, para_start, start)
+        opening = value_first_values(text, para_start, start)  # "6 is correct." then final
+        values += ["\\ldots"] if opening is None else opening
     return tuple(v for v in dict.fromkeys(values) if v)
 
 

@@ -37,9 +37,10 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE
+from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
 
-__all__ = ["uncommitted_lead", "COMMIT_WORDS", "LABEL_WORDS"]
+__all__ = ["uncommitted_lead", "unread_clause_lead", "COMMIT_WORDS", "LABEL_WORDS"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -59,8 +60,8 @@ COMMIT_WORDS = _words(
     reads bakes baked picks picked catches caught produces produced requires required
     comes came adds added answer answered result so thus hence therefore conclude concludes
     by with
-    es est ist sind son sont são sono é è är er je jest este adalah ialah là ay on
-    vale равно равен равна это дорівнює
+    es est ist sind son sont são sono é è är er je jest este adalah ialah là ay on és yra ir
+    ni ja er het was vale равно равен равна это дорівнює є е је হল হলো
     """
 )
 # Words that may stand between a commit-word and the value: "gives us", "is therefore".
@@ -97,6 +98,10 @@ _REVISION_WORDS = _words(
     "actually wait redo recount recounting recompute recomputing recalculate recalculating "
     "recheck rechecking correction corrected correcting edit update revised oops sorry mistake"
 )
+# Copulas that are English words too, read as copulas only right after an answer word.
+_SHORT_COPULAS = _words("to da de")
+# What may link an answer clause to the sentence before it: "..., which means the answer is".
+_CLAUSE_LINKS = _words("which means meaning this gives")
 # A joiner hands the lead to the ``before`` rule: "..., or \\boxed{1.25}" restates a value.
 _JOINERS = _words("or and that i.e ie namely")
 # Words of an answer label ("Final answer:", "Total:", "Svar:"); every word of a label must
@@ -110,7 +115,11 @@ LABEL_WORDS = _words(
     svar svaret vastaus antwoord odpowiedź odpowiedz jawaban jawabannya cevap cevabı risposta
     resposta respuesta réponse reponse antwort lösung ergebnis resultado risultato résultat
     wynik sonuç hasil tulos válasz odpověď răspuns rezultat ответ відповідь результат
-    απάντηση đáp án kết quả la le il die der el o
+    απάντηση đáp án kết quả la le il die der el o resposta odgovor odpověď odpoveď
+    atsakymas atbilde jibu sagot jawapan javob отговорът отговор одговор উত্তর பதில்
+    endgültige finale eindantwoord slutligt slutgiltigt lopullinen ostateczna konečná konečný
+    végső végleges son cuối cùng akhir mwisho vastus lõplik galutinis galīgā konačni končni
+    endergebnis final svaret respuesta răspuns окончательный остаточна відповідь
     """
 )
 # Answer words alone commit ("Svar 7", "The answer \\boxed{5}").
@@ -122,6 +131,8 @@ _RELATION_END_RE = re.compile(
 # Markup that may close the lead: spacing, math openers, bold, quotes, a box's own opening.
 _TRAILING_MARKUP = " \t*_$#>`~{(['\"\u201c\u00ab\u3000"
 _OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?![A-Za-z])|\{)\Z")
+# A digit dressed by a combining enclosing mark or keycap ("1\u20dd", "7\ufe0f\u20e3") is a value.
+_ENCLOSED_DIGIT_RE = re.compile(r"\d[\ufe0e\ufe0f]?[\u20dd-\u20e4][\W_]*\Z")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 # A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
 _WORD_RE = re.compile(
@@ -143,9 +154,14 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
     """Why ``head`` (the answer's sentence on its line, up to its commitment or value) does
     not commit to what follows it, or None. Only a lead that ends in a word or a colon is
     judged; one that ends in math or a value is the ``before`` rule's."""
+    if re.search(_COMMA + r"[\s*_$`~{(\[]*\Z", head):
+        # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
+        return _unread_opener([head])
     head = _strip_markup(head)
     if not head or _RELATION_END_RE.search(head):
         return None
+    if _ENCLOSED_DIGIT_RE.search(head):
+        return HEDGED, f"an enclosed number before the final value: {head[-4:]!r}"
     if head[-1] in ":\uff1a":
         return _unread_label(_strip_markup(head[:-1]))
     last = head[-1]
@@ -168,8 +184,10 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
             return None  # "..., or \boxed{1.25}": a value before it is the before rule's
         if (low in COMMIT_WORDS or low.endswith(("'s", "\u2019s"))
                 or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
-            if not unknown or low in _NOUN_TAKERS:
-                return None  # "is 5"; "has length 5", "gives us the roots 3, 5, 7"
+            if not unknown or low in _NOUN_TAKERS:  # "is 5"; "has length 5"
+                return _unread_opener(re.split(_COMMA, head)[:-1])
+            if low in _ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in _SHORT_COPULAS:
+                return None  # "Odpowiedź to 5": a copula the English list cannot hold
             break
         if low in _FILLERS or low in _ARTICLES:
             continue
@@ -178,9 +196,84 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
             break
         if len(unknown) > 2:
             break
-    if not unknown:
-        return None  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
+    if not unknown:  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
+        return _unread_opener(re.split(_COMMA, head)[:-1])
     return HEDGED, f"the word before the final value does not commit to it: {unknown[0]!r}"
+
+
+def unread_clause_lead(head: str) -> tuple[str, str] | None:
+    """Why the words of ``head`` (the sentence before an "answer is" clause, from its last
+    comma) are no part of an answer label, or None: ``Bad answer: 5``, ``Old answer is 6``
+    qualify the answer; ``So the final answer is``, ``Adding these up, the answer is`` do not."""
+    *openers, part = re.split(_COMMA, head[-300:])
+    words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
+    if any(w.lower() in _REVISION_WORDS for w in words):
+        return None  # "Actually, let me redo this: Answer: 0" revises
+    opener = _unread_opener(openers)
+    if opener is not None:
+        return opener
+    for word in words:
+        low = word.lower()
+        if not (low in LABEL_WORDS or low in _FILLERS or low in COMMIT_WORDS or low in _JOINERS
+                or low in _CLAUSE_LINKS or _ANSWER_PHRASES_RE.fullmatch(word)):
+            return HEDGED, f"a word before the answer clause that is no answer label: {word!r}"
+    return None
+
+
+_COMMA = r"[,;\uff0c\u3001\u060c\u061b\uff1b]"
+# A clause that opens with a value and says something of it, with no arithmetic and no other
+# number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
+_VALUE_OPENS_RE = re.compile(
+    r"[\s*_$]*[-+]?\d[\d,.]*(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
+    r"(?![^=<>\u2264\u2265]*[=<>\u2264\u2265])(?!\D*\d)"
+)
+_NON_LATIN_RE = re.compile(r"[^\x00-\u024f\u1e00-\u1eff]")
+# A sentence opener before the answer's own part (before its last comma) is free prose
+# ("Since the question asks for the largest value, our answer is"), except for what
+# qualifies a statement whatever follows it: doubt, falsity, approximation, a scenario, and
+# any adverb in -ly but the few that only order or conclude ("Probably,", "Incorrectly,",
+# "Roughly speaking,", "In the worst case,", "Usually,"). Other scripts' words of these kinds
+# are the qualifier lists' (``verifiers.qualifier_words``); conditions ("If n is odd,",
+# "Equality occurs when ...,") are the condition rule's (``verifiers.answer_sentence``).
+_OPENER_QUALIFIERS = _words(
+    """
+    maybe perhaps wrong wrongly incorrect false approximate approx about around circa roughly
+    nearly almost otherwise usually typically generally often sometimes theory theoretically
+    worst best far estimate estimated guess guessing rounded rounding approximating ish might
+    could may
+    """
+)
+_LY_OK = _words(
+    """
+    finally clearly consequently accordingly lastly ultimately similarly equivalently
+    explicitly formally simply only really directly exactly precisely immediately
+    respectively altogether namely hence firstly secondly thirdly additionally obviously
+    evidently trivially easily quickly readily symmetrically analogously conversely
+    """
+)
+_QUALIFIER_WORDS = frozenset(
+    w.lower() for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " not in w
+)
+
+
+def _unread_opener(openers: list[str]) -> tuple[str, str] | None:
+    """Why a sentence opener among ``openers`` (the comma-separated parts before the
+    answer's own part) qualifies the answer, or None."""
+    for part in openers:
+        if _VALUE_OPENS_RE.match(part):  # "6 also works; the answer is 5."
+            return HEDGED, f"a clause of the answer's sentence offers a value: {part.strip()[:40]!r}"
+        for word in _WORD_RE.findall(_COMMAND_RE.sub(" ", part)):
+            low = word.lower()
+            if (low in _OPENER_QUALIFIERS or low in _QUALIFIER_WORDS
+                    or (low.endswith("ly") and low not in _LY_OK and len(low) > 4
+                        and low not in _REVISION_WORDS)):
+                return HEDGED, f"an opener of the answer's sentence qualifies it: {word!r}"
+            if _NON_LATIN_RE.search(word) and not (_ANSWER_PHRASES_RE.fullmatch(word)
+                                                   or low in LABEL_WORDS):
+                # no table of other scripts' doubt and condition words is complete: there,
+                # only the connectives and answer words of ``_ANSWER_PHRASES`` may open
+                return HEDGED, f"an opener of the answer's sentence that is not read: {word!r}"
+    return None
 
 
 def _unread_label(label: str) -> tuple[str, str] | None:
@@ -197,6 +290,6 @@ def _unread_label(label: str) -> tuple[str, str] | None:
     if any(w.lower() in _REVISION_WORDS for w in words):
         return None
     if uncommitted_lead(label) is None and label[-1].isalpha() and (
-            words[-1].lower() in COMMIT_WORDS or words[-1].lower() in _FILLERS):
+            words[-1].lower() in COMMIT_WORDS - _ANSWER_WORDS or words[-1].lower() in _FILLERS):
         return None  # "The answer is:", "we get:"
     return HEDGED, f"a label that is no answer label: {label.strip()[-40:]!r}"

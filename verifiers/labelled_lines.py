@@ -4,7 +4,9 @@ r"""Lines that offer a value whatever their label's word (issue 30, round 3): th
 of the final answer's paragraph (``Svar: 7``, ``답: 7``, ``He has 6 apples.``) as an answer,
 unless later arithmetic of the paragraph uses its number: then it is a step of a worked
 solution (``Monday: 6$`` ... ``Total: 6+12+36=54$``). No word list can name every language's
-"answer"; the shape and the use of the value can be read in any.
+"answer"; the shape and the use of the value can be read in any. A short sentence that opens
+with a value and says something of it (``6 is correct.``, ``72 верно.``) offers it the same
+way (``value_first_values``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 
 from verifiers.answer_values import _TAIL_VALUE_RE, _clean
 
-__all__ = ["labelled_values"]
+__all__ = ["labelled_values", "value_first_values"]
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
 
@@ -118,3 +120,34 @@ def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
     )
     return operand.search(text, lo, hi) is not None
 
+
+
+# A short sentence of the final paragraph that opens with a value and says something about
+# it ("6 is correct.", "6 maybe.", "72 верно."): the value is what the sentence is about, an
+# answer offered. At most four words follow it and no other number, no "=" and no operator:
+# "1 hour is 60 minutes", "2L + 11 = 35" and "48/2 = 24 clips" are the working.
+_VALUE_FIRST_RE = re.compile(
+    r"(?:^|(?<=[.!?\u3002])[ \t]+)(?:\*\*|__|[ \t$>])*+(?P<number2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+(?:[ \t]+{_LETTER}+){{1,4}}[ \t]*[.!?\u3002\u0964](?=[ \t])"
+    r"|(?:^|(?<=[.!?\u3002])[ \t]+)(?:\*\*|__|[ \t$>])*+(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+(?:[ \t]+{_LETTER}+){{1,4}}[ \t]*[.!?\u3002\u0964]?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def value_first_values(text: str, para_start: int, start: int) -> list[str] | None:
+    """The values that open a sentence of the final answer's paragraph before ``start`` and
+    that no later arithmetic uses (``6 is correct.`` then ``\\boxed{5}``); None when there
+    are more of them than any solution holds."""
+    line_end = text.find("\n", start)
+    hi = len(text) if line_end < 0 else line_end
+    found: list[str] = []
+    for count, m in enumerate(_VALUE_FIRST_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.group("number") is not None and not text.startswith("\n", m.end()):
+            continue  # the line runs on into the final answer: its own sentence
+        number = m.group("number") or m.group("number2")
+        if not _used_later(text, number, m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(number)
+    return found

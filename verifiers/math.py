@@ -236,6 +236,9 @@ _GROUPED_NUMBER_RE = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _SIGNED_SIDE_BY_SIDE_RE = re.compile(r"\s*[-+]?\d+(?:\.\d+)?(?:\s+[-+]\d+(?:\.\d+)?)+\s*")
 
 
+_DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ|\u00b0|\\degree")
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -268,6 +271,11 @@ def _compare(
         equal = g_plain == p_plain
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
+    if _DEGREE_RE.search(pred) and not _DEGREE_RE.search(gold) and "\\pi" in gold and (
+            _plain_number(_DEGREE_RE.sub("", pred).strip(" ${}")) is not None):
+        # "30^\circ" is the number 30 against a gold of 30; against a gold in radians it
+        # would be pi/6 too, and one answer may not be paid under two golds (30 and pi/6)
+        return False, WRONG, {"path": "shape", "shape": "degrees against a gold in radians"}
     pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare

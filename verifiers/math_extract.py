@@ -31,7 +31,8 @@ removed, and a value inside it refuses the completion (``malformed``).
     lead        := on final's line and sentence, right before it: nothing, a relation, a
                    label of answer words, or a committing word ("is", "gives", "So",
                    "答案是") -- an allow-list (``verifiers.answer_lead``): "Nearly: 5",
-                   "Approaching \boxed{5}" refuse
+                   "Approaching \boxed{5}" refuse; an opener before the last comma may not
+                   doubt, negate, approximate or set a scenario ("Probably, ...")
     tail        := ( space | punctuation | closing markup | prose without a value
                    | restatement of final, not denied in its sentence
                    | check "... = final" that holds where its sides are arithmetic )*
@@ -88,7 +89,7 @@ from verifiers.answer_commitments import (
     _paragraph_values,
     commitments_before,
 )
-from verifiers.answer_lead import uncommitted_lead
+from verifiers.answer_lead import uncommitted_lead, unread_clause_lead
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
@@ -372,8 +373,9 @@ def _finish(
     if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
         lead = qualified_lead(text[max(text.rfind("\n", 0, start) + 1, start - LEAD_CHARS) : start])
         problem = None if lead is None else (HEDGED, lead)
-    if problem is None and before_at is not None and source != "answer_is":
-        problem = uncommitted_lead(text[_sentence_start(text, before_at) : before_at])
+    if problem is None and before_at is not None:
+        head = text[_sentence_start(text, before_at) : before_at]
+        problem = unread_clause_lead(head) if source == "answer_is" else uncommitted_lead(head)
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):

@@ -29,6 +29,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers
+from verifiers.labelled_lines import labelled_values, value_first_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 
@@ -223,11 +224,17 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
     para_start = text.rfind("\n\n", 0, start) + 1
     revised = _revised_values(text, para_start, start)
-    for value in [*_bare_paragraph_before(text, para_start, start), *revised]:
+    labelled = labelled_values(text, para_start, start)  # "Final: 9\nFinal: 6"
+    if labelled is None:
+        return HEDGED, "more labelled values in the final paragraph than one answer can be"
+    opening = value_first_values(text, para_start, start)  # "6 is correct.\nSo it is 5."
+    if opening is None:
+        return HEDGED, "more values opening sentences in the final paragraph than one answer"
+    for value in [*_bare_paragraph_before(text, para_start, start), *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?![\d.,]\d)", text[start:])
         if _TAIL_VALUE_RE.search(value) and same is None:
-            return HEDGED, f"a bare answer paragraph before it offers {value[:40]!r}"
+            return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
     return None
 
 
