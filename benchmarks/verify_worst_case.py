@@ -43,6 +43,9 @@ SHAPES: dict[str, str] = {
     "answer-tags": "<answer>" * (MB // 8),
     "dollars": "$" * MB,
     "sentences": "It is 5. " * (MB // 9),
+    "value-first": "6 is correct. " * (MB // 14),  # sentences that open with a value
+    "openers": "Probably, " * (MB // 10) + "the answer is 5.",  # one opener part per comma
+    "labels": "Nearly: 5\n" * (MB // 10),
     "equals": "= " * (MB // 2),
     "number-words": "five " * (MB // 5),
 }

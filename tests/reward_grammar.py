@@ -2298,9 +2298,25 @@ def r5_answer_label(draw: st.DrawFn, verifier: str) -> Case:
     return Case(draw(st.sampled_from(REASONING)) + text, str(g), expect, ("r5_answer_label", expect, verifier))
 
 
+@st.composite
+def r5_bracketed_joiner(draw: st.DrawFn, verifier: str) -> Case:
+    """Another value, then a word set apart in brackets (``6 (or) #### 7``, ``5 {или}
+    \\boxed{6}``, a random word), then the answer: never paid."""
+    g = draw(st.integers(0, 999))
+    o = draw(st.integers(0, 999).filter(lambda v: v != g))
+    word = draw(st.one_of(st.sampled_from(["or", "of", "\u0438\u043b\u0438", "\u03ae", "tai",
+                                           "\u092f\u093e", "o", "oder"]),
+                          st.text("bcdfghjklmnpqrstvwxz", min_size=2, max_size=6)))
+    left, right = draw(st.sampled_from(["()", "[]", "{}", "\u3010\u3011"]))
+    final = draw(st.sampled_from(["#### {g}", "\\boxed{{{g}}}"])).format(g=g)
+    return Case(f"{o} {left}{word}{right} {final}", str(g), "not_paid",
+                ("r5_bracketed_joiner", verifier))
+
+
 R5_PROPERTIES: list[Property] = (
     [Property(f"r5_{v}_value_first", v, r5_value_first(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r5_{v}_opener", v, r5_opener(v), 150) for v in ("math", "gsm8k")]
     + [Property(f"r5_{v}_answer_label", v, r5_answer_label(v), 120) for v in ("math", "gsm8k")]
+    + [Property(f"r5_{v}_bracketed_joiner", v, r5_bracketed_joiner(v), 80) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R5_PROPERTIES

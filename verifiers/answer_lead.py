@@ -134,6 +134,10 @@ _OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?
 # A digit dressed by a combining enclosing mark or keycap ("1\u20dd", "7\ufe0f\u20e3") is a value.
 _ENCLOSED_DIGIT_RE = re.compile(r"\d[\ufe0e\ufe0f]?[\u20dd-\u20e4][\W_]*\Z")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_BRACKETED_WORD_RE = re.compile(
+    r"(?<![A-Za-z\\])[(\[{\u3010\uff08]\s*((?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])+)\s*"
+    r"[)\]}\u3011\uff09][\s*_$]*\Z"
+)
 # A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
 _WORD_RE = re.compile(
     r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])+(?:['\u2019][^\W\d_]+)?"
@@ -160,6 +164,10 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
     head = _strip_markup(head)
     if not head or _RELATION_END_RE.search(head):
         return None
+    bracketed = _BRACKETED_WORD_RE.search(head)
+    if bracketed is not None:
+        # "6 (of) #### 7", "5 {или} #### 6": a word set apart before the value joins nothing
+        return HEDGED, f"a bracketed word before the final value: {bracketed.group(0).strip()!r}"
     if _ENCLOSED_DIGIT_RE.search(head):
         return HEDGED, f"an enclosed number before the final value: {head[-4:]!r}"
     if head[-1] in ":\uff1a":
