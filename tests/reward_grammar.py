@@ -2244,6 +2244,8 @@ def r5_value_first(draw: st.DrawFn, verifier: str) -> Case:
     expect = "paid" if same else "not_paid"
     if same and text.startswith(f"{o} ") and "\n" not in text and "." not in text.split(str(o), 1)[1][:20]:
         expect = "skip"  # a clause restating the answer may be refused (no reading of "also")
+    if same and "maybe" in text:
+        expect = "skip"  # "516 maybe." doubts the value it restates: refusing it is sound
     return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), expect,
                 ("r5_value_first", f"same={same}", verifier))
 
