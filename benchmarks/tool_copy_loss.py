@@ -18,23 +18,31 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIFORM = math.log(10)
 
 
-def copy_losses(model_path: str, rows: int = 64, seed: int = 0) -> dict[str, float]:
+def copy_losses(model_path: str | Any, rows: int = 64, seed: int = 0, *,
+                env: str | None = None, tok: Any = None) -> dict[str, float]:
     """Mean loss per digit of the expression copied into the tool call and of the result
-    copied from the tool message into the answer line."""
+    copied from the tool message into the answer line (``model_path``: a folder, or a loaded
+    model with its ``tok``; ``env``: the tool env, default the warm start's)."""
     import torch
 
     from policy_opt.models import tool_warm_start as tw
     from policy_opt.models.policy import load_policy
 
-    model, tok = load_policy(model_path, verbose=False)
+    if tok is None:
+        model, tok = load_policy(model_path, verbose=False)
+    else:
+        model = model_path
+    was_training = model.training
     model.eval()
     sums = {"expression": [0.0, 0], "result": [0.0, 0]}
-    for conversation in tw.demonstrations(tw.ToolRecipe(rows=rows, tool_share=1.0, seed=seed)):
+    recipe = tw.ToolRecipe(rows=rows, tool_share=1.0, seed=seed, **({"env": env} if env else {}))
+    for conversation in tw.demonstrations(recipe):
         ids, labels = tw.encode_conversation(tok, conversation)
         with torch.no_grad():
             logp = torch.log_softmax(model(input_ids=torch.tensor([ids])).logits[0, :-1], -1)
@@ -52,6 +60,7 @@ def copy_losses(model_path: str, rows: int = 64, seed: int = 0) -> dict[str, flo
                     position = starts[-1] + k
                     sums[name][0] -= logp[position - 1, ids[position]].item()
                     sums[name][1] += 1
+    model.train(was_training)
     return {name: total / max(count, 1) for name, (total, count) in sums.items()}
 
 

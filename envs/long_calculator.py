@@ -68,3 +68,14 @@ class LongCalculatorEnv(ToolEnv):
     def _start(self, options: dict[str, Any]) -> list[dict[str, str]]:
         prompt = super()._start(options)
         return [{"role": "system", "content": SYSTEM}, *prompt]
+
+
+class LongAdditionEnv(LongCalculatorEnv):
+    """``LongCalculatorEnv`` on sums of two 5-digit numbers: the operands have a fixed width
+    and the sum 5 or 6 digits, so each copy of the tool exchange (the expression into the call,
+    the result into ``#### N``) stands at a nearly fixed distance, the easiest copy there is
+    (``benchmarks/tool_copy_sft.py``)."""
+
+    def __init__(self, *, task_kwargs: dict[str, Any] | None = None, **kwargs: Any):
+        super().__init__(task_kwargs={"digits": (5, 5), "ops": "+", **dict(task_kwargs or {})},
+                         **kwargs)

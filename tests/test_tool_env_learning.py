@@ -205,3 +205,28 @@ def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
         assert "error:" in err and "Traceback" not in err
+
+
+def test_long_addition_env_asks_sums_of_two_five_digit_numbers():
+    from envs.long_calculator import LongAdditionEnv
+
+    env = LongAdditionEnv(split="test")
+    for seed in range(5):
+        env.reset(seed=seed)
+        a, b = env.row.info["steps"][0].split("=")[0].split("+")
+        assert len(a) == len(b) == 5 and int(env.row.answer) == int(a) + int(b)
+
+
+def test_tool_copy_sft_prints_the_copy_ratio_as_it_trains(capsys, tmp_path):
+    import tool_copy_sft
+
+    assert tool_copy_sft.main(["--env", "envs.long_calculator:LongAdditionEnv", "--steps", "2",
+                               "--batch-size", "2", "--rows", "6", "--eval-rows", "2",
+                               "--every", "1", "--threads", "1",
+                               "--out", str(tmp_path / "m")]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("step")]
+    assert [int(x.split()[1]) for x in lines] == [0, 1, 2]
+    assert all(float(x.split()[3]) > 0 and float(x.split()[5]) > 0 for x in lines)
+    assert (tmp_path / "m" / "config.json").is_file()
+    with pytest.raises(SystemExit):
+        tool_copy_sft.main(["--steps", "0"])
