@@ -56,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
                                seed=args.seed)
     except (OSError, ValueError) as err:
         p.error(str(err))
-    train = [tw.encode_conversation(tok, c) for c in tw.demonstrations(recipe)]
+    try:
+        train = [tw.encode_conversation(tok, c) for c in tw.demonstrations(recipe)]
+    except (ImportError, KeyError, ValueError) as err:  # an unknown --env: one line
+        p.error(f"--env {args.env!r}: {err}")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.0)
     gen = torch.Generator().manual_seed(args.seed)
     t0 = time.perf_counter()

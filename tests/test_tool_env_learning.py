@@ -230,3 +230,5 @@ def test_tool_copy_sft_prints_the_copy_ratio_as_it_trains(capsys, tmp_path):
     assert (tmp_path / "m" / "config.json").is_file()
     with pytest.raises(SystemExit):
         tool_copy_sft.main(["--steps", "0"])
+    with pytest.raises(SystemExit):  # an unknown env: argparse's one-line error, no traceback
+        tool_copy_sft.main(["--env", "envs.long_calculator:Nope", "--steps", "1"])

@@ -21,6 +21,13 @@ that *commit* to one are few, so this rule lists those instead::
                    ("a total of 5"), an answer word, or a word ending in "'s" ("it's")
     filler      := "therefore", "just", "exactly", "us", ... (after a commit-word)
 
+Around that: an opener before the sentence's last comma may not doubt, negate, approximate
+or set a scenario (``Probably,``, an adverb in -ly outside a short list, another script's word
+outside the answer phrases), a clause there may not open with another value (``6 also
+works;``), and a bracketed word or an enclosed digit right before the value refuses
+(``6 (or) #### 7``, ``1\u20dd \\boxed{5}``); before an "answer is" clause only answer-label
+words stand (``Bad answer: 5`` refuses).
+
 Any other word right before the value leaves it unread: reason ``hedged``. So a value after
 a word this module does not know is refused, whatever that word means; ``Janet sells 9
 eggs.`` (a verb not listed) is refused with the bounds and conditions, and the README says so.
@@ -37,6 +44,7 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE
+from verifiers.labelled_lines import _LETTER
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
 
@@ -135,14 +143,24 @@ _OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?
 _ENCLOSED_DIGIT_RE = re.compile(r"\d[\ufe0e\ufe0f]?[\u20dd-\u20e4][\W_]*\Z")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _BRACKETED_WORD_RE = re.compile(
-    r"(?<![A-Za-z\\])[(\[{\u3010\uff08]\s*((?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])+)\s*"
+    rf"(?<![A-Za-z\\])[(\[{{\u3010\uff08]\s*({_LETTER}+)\s*"
     r"[)\]}\u3011\uff09][\s*_$]*\Z"
 )
-# A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
-_WORD_RE = re.compile(
-    r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])+(?:['\u2019][^\W\d_]+)?"
-)
+# A word of any script, its combining marks included, and an apostrophe's ending ("it's").
+_WORD_RE = re.compile(rf"{_LETTER}+(?:['\u2019][^\W\d_]+)?")
 _RELATION_RE = re.compile(_RELATION_END_RE.pattern.removesuffix(r"\Z"))
+
+
+_COMMA = r"[,;\uff0c\u3001\u060c\u061b\uff1b]"
+# A clause that opens with a value and says something of it, with no arithmetic and no other
+# number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
+_VALUE_OPENS_RE = re.compile(
+    r"[\s*_$]*[-+]?\d[\d,.]*(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
+    r"(?![^=<>\u2264\u2265]*[=<>\u2264\u2265])(?!\D*\d)"
+)
+_NON_LATIN_RE = re.compile(r"[^\x00-\u024f\u1e00-\u1eff]")
+# A lead that ends at a comma: an opener and the value, no clause of its own.
+_ENDS_AT_COMMA_RE = re.compile(_COMMA + r"[\s*_$`~{(\[]*\Z")
 
 
 def _strip_markup(head: str) -> str:
@@ -158,7 +176,7 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
     """Why ``head`` (the answer's sentence on its line, up to its commitment or value) does
     not commit to what follows it, or None. Only a lead that ends in a word or a colon is
     judged; one that ends in math or a value is the ``before`` rule's."""
-    if re.search(_COMMA + r"[\s*_$`~{(\[]*\Z", head):
+    if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
         return _unread_opener([head])
     head = _strip_markup(head)
@@ -228,14 +246,6 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
     return None
 
 
-_COMMA = r"[,;\uff0c\u3001\u060c\u061b\uff1b]"
-# A clause that opens with a value and says something of it, with no arithmetic and no other
-# number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
-_VALUE_OPENS_RE = re.compile(
-    r"[\s*_$]*[-+]?\d[\d,.]*(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
-    r"(?![^=<>\u2264\u2265]*[=<>\u2264\u2265])(?!\D*\d)"
-)
-_NON_LATIN_RE = re.compile(r"[^\x00-\u024f\u1e00-\u1eff]")
 # A sentence opener before the answer's own part (before its last comma) is free prose
 # ("Since the question asks for the largest value, our answer is"), except for what
 # qualifies a statement whatever follows it: doubt, falsity, approximation, a scenario, and
