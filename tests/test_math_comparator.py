@@ -261,3 +261,6 @@ def test_a_degree_answer_is_paid_under_the_degree_gold_only(degrees):
         assert math_check(completion, str(degrees)).reward == 1.0
         assert math_check(completion, radians).reward == 0.0, radians
     assert math_check(f"$\\boxed{{{radians}}}$", radians).reward == 1.0
+    # and the converse: a radian answer is never paid under a degree gold
+    assert math_check(f"$\\boxed{{{radians}}}$", f"{degrees}^\\circ").reward == 0.0
+    assert math_check(f"$\\boxed{{{degrees}}}$", f"{degrees}^\\circ").reward == 1.0

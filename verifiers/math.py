@@ -276,6 +276,10 @@ def _compare(
         # "30^\circ" is the number 30 against a gold of 30; against a gold in radians it
         # would be pi/6 too, and one answer may not be paid under two golds (30 and pi/6)
         return False, WRONG, {"path": "shape", "shape": "degrees against a gold in radians"}
+    if _DEGREE_RE.search(gold) and not _DEGREE_RE.search(pred) and "\\pi" in pred and (
+            _plain_number(_DEGREE_RE.sub("", gold).strip(" ${}")) is not None):
+        # the converse: "\pi" against a gold of 180^\circ (which 180 pays) is radians
+        return False, WRONG, {"path": "shape", "shape": "radians against a gold in degrees"}
     pred = without_checked_approximation(pred)
     bare = gold.strip()
     set_literal = bare.startswith("\\{") and bare.endswith("\\}") and "," in bare
