@@ -2164,8 +2164,13 @@ def r4_same_paragraph_revision(draw: st.DrawFn, verifier: str) -> Case:
     first = draw(st.sampled_from(["**{}**", "${}$"])).format(n if same else w)
     sep = draw(st.sampled_from([". ", "\n", ".\n"]))
     last = draw(st.sampled_from(["**{}**", "${}$", "\\boxed{{{}}}"])).format(n)
-    text = f"{first}{sep}{draw(st.sampled_from(R4_SAID_REVISIONS))} {last}."
-    return Case(draw(st.sampled_from(REASONING)) + text, str(n), "paid" if same else "not_paid",
+    said = draw(st.sampled_from(R4_SAID_REVISIONS))
+    text = f"{first}{sep}{said} {last}."
+    # an opener outside English is not read before a commitment, so "Doch nicht, **5**" is
+    # refused even when it restates the same value (the README's opener rule)
+    expect = "paid" if same and said.isascii() and not said.startswith("Doch") else (
+        "not_paid" if not same else "any")
+    return Case(draw(st.sampled_from(REASONING)) + text, str(n), expect,
                 ("r4_same_paragraph_revision", f"same={same}", verifier))
 
 
@@ -2322,3 +2327,84 @@ R5_PROPERTIES: list[Property] = (
     + [Property(f"r5_{v}_bracketed_joiner", v, r5_bracketed_joiner(v), 80) for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R5_PROPERTIES
+
+
+# --- round 6: what governs the answer clause, short openers, a value before the clause ---
+
+# A made-up word: consonants only (no English word of the allow-lists but "hmm"), or with a
+# Latin letter of another language in it ("bréz"), so it is no word the grammar may know.
+R6_WORD = st.one_of(
+    st.text("bcdfghjklmnpqrstvwxz", min_size=3, max_size=8).filter(lambda w: w != "hmm"),
+    st.builds(lambda a, b, c: a + b + c, st.text("bcdfgklmnprst", min_size=1, max_size=3),
+              st.sampled_from("\u00e0\u00e8\u00e9\u00ed\u00f3\u00fa\u00e7\u00f1\u1ebd\u01a1"),
+              st.text("bcdfgklmnprst", min_size=0, max_size=3)),
+)
+R6_COMMITMENTS = ["the answer is \\boxed{{{g}}}.", "the answer is $\\boxed{{{g}}}$.",
+                  "the final answer is {g}.", "our answer is {g}.", "\\boxed{{{g}}}.",
+                  "#### {g}"]
+R6_GOOD_LEADS = ["So ", "Thus ", "Hence ", "Therefore, ", "In total, ", "We conclude that ",
+                 "This means ", "Adding these up, ", "Yes, ", "After simplifying, ", "Hmm, so ",
+                 "By symmetry, ", "It grows by 20% so ", "Since 53 is prime, "]
+R6_FOREIGN_CLAUSES = ["la respuesta es {g}.", "a resposta \u00e9 {g}.", "die Antwort ist {g}.",
+                      "la r\u00e9ponse est {g}."]
+
+
+@st.composite
+def r6_clause_governor(draw: st.DrawFn, verifier: str) -> Case:
+    """Words the grammar does not know before an answer clause or a commitment, with or
+    without a comma, in English or another language (``I think the answer is \\boxed{5}``,
+    ``Acho que a resposta é 5``, ``Labda, the answer is 5``, ``Kama n ni witiri, ...``) are
+    never paid; the allow-listed leads are."""
+    g = draw(st.integers(0, 3000))
+    if draw(st.booleans()):
+        lead, expect = draw(st.sampled_from(R6_GOOD_LEADS)), "paid"
+        forms = R6_COMMITMENTS[:4] + (R6_COMMITMENTS[4:5] if lead.endswith(", ") else [])
+        final = draw(st.sampled_from(forms)).format(g=g)
+    else:
+        # up to three words: a longer opener is free prose, read only for its doubt,
+        # condition and -ly words (the README's opener rule)
+        words = draw(st.lists(R6_WORD, min_size=1, max_size=2))
+        words[0] = words[0].capitalize()
+        if draw(st.booleans()):
+            words.insert(1, draw(st.sampled_from(["n", "x", "que", "dat", "the"])))
+        sep = draw(st.sampled_from([" ", ", ", "\uff0c", "\u060c "]))
+        lead, expect = " ".join(words) + sep, "not_paid"
+        final = draw(st.sampled_from(R6_COMMITMENTS + R6_FOREIGN_CLAUSES)).format(g=g)
+    return Case(draw(st.sampled_from(REASONING[:3])) + lead + final, str(g), expect,
+                ("r6_clause_governor", expect, verifier))
+
+
+@st.composite
+def r6_pronoun_clause(draw: st.DrawFn, verifier: str) -> Case:
+    """``I think it's 5.``, ``<word> it is 5.``: what governs "it is" governs the value, so
+    unknown words before it are never paid; ``So it's 5.`` is."""
+    g = draw(st.integers(0, 3000))
+    copula = draw(st.sampled_from(["it's", "it is", "that's"]))
+    if draw(st.booleans()):
+        lead, expect = draw(st.sampled_from(["So ", "Then ", "Thus ", "Yes, ", ""])), "paid"
+    else:
+        lead, expect = draw(st.sampled_from(["I think ", "I guess ", "Maybe "]) | R6_WORD.map(
+            lambda w: f"I {w} ")), "not_paid"
+    text = f"{lead}{copula} {g}."
+    return Case(draw(st.sampled_from(REASONING[:3])) + text[0].upper() + text[1:], str(g), expect,
+                ("r6_pronoun_clause", expect, verifier))
+
+
+@st.composite
+def r6_value_before_clause(draw: st.DrawFn, verifier: str) -> Case:
+    """Another value joined to the answer clause by any mark (``6, and the answer is 5.``,
+    ``6/the answer is \\boxed{5}``) is offered beside it: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    joint = draw(st.sampled_from([", and ", "/", ", ", "; ", " \u2014 so "]))
+    final = draw(st.sampled_from(R6_COMMITMENTS[:4])).format(g=g)
+    return Case(f"{o}{joint}{final}", str(g), "not_paid", ("r6_value_before_clause", verifier))
+
+
+R6_PROPERTIES: list[Property] = (
+    [Property(f"r6_{v}_clause_governor", v, r6_clause_governor(v), 200) for v in ("math", "gsm8k")]
+    + [Property(f"r6_{v}_pronoun_clause", v, r6_pronoun_clause(v), 100) for v in ("math", "gsm8k")]
+    + [Property(f"r6_{v}_value_before_clause", v, r6_value_before_clause(v), 100)
+       for v in ("math", "gsm8k")]
+)
+ALL_PROPERTIES += R6_PROPERTIES

@@ -54,6 +54,8 @@ KEPT = [
     ("Final Answer: The final answer is $5$. I hope it is correct.", "5"),
     ("\\boxed{5} apples", "5"), ("#### 18 total", "18"), ("\\boxed{5} in total.", "5"),
     ("\\boxed{5}\n\nDas ist die Antwort.", "5"), ("\\boxed{5}\n\n所以答案是5。", "5"),
+    # an answer tag around the box closes it (refused before round 6, a census find)
+    ("<answer>\\boxed{5}</answer>", "5"), ("Thus <answer>$\\boxed{5}$</answer>.", "5"),
 ]
 
 

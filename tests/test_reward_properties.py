@@ -244,3 +244,10 @@ from reward_grammar import R5_PROPERTIES  # noqa: E402
 
 for _prop in R5_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r6 (issue 30 round 6, the blind h22 set): what governs an answer clause, short openers, a
+# value joined to the clause (``reward_grammar.R6_PROPERTIES``).
+from reward_grammar import R6_PROPERTIES  # noqa: E402
+
+for _prop in R6_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

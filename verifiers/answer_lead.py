@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_sentence import _ANSWER_PHRASES_RE
+from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _CONDITION_OPEN_RE
 from verifiers.labelled_lines import _LETTER
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
@@ -108,8 +108,20 @@ _REVISION_WORDS = _words(
 )
 # Copulas that are English words too, read as copulas only right after an answer word.
 _SHORT_COPULAS = _words("to da de")
-# What may link an answer clause to the sentence before it: "..., which means the answer is".
-_CLAUSE_LINKS = _words("which means meaning this gives")
+# What may link an answer clause to the sentence before it: "..., which means the answer is",
+# "We conclude that the answer is", "This shows it is".
+_CLAUSE_LINKS = _words("which means meaning this gives we see shows follows conclude that it")
+_DIGIT_RE = re.compile(r"\d")
+_PREPOSITIONS = _words("of by with")
+_LINK_RE = re.compile(r"\b(?:so|thus|hence|therefore|then)\b", re.IGNORECASE)
+# A clause that states the value as the answer, or as "it": whatever stands before it in its
+# sentence governs it ("I think", "Suppose", "If x > 0", "我觉得"), so only answer-label words
+# may ("So the answer is", "Then it's").
+_STATED_CLAUSE_RE = re.compile(
+    r"(?:\b(?:the|our|my|its|this)\s+)*(?:\b(?:final\s+)?answer\s+(?:is|would\s+be|will\s+be|"
+    r"should\s+be)|\b(?:it|that)(?:['\u2019]s|\s+is|\s+was))\s*\Z",
+    re.IGNORECASE,
+)
 # A joiner hands the lead to the ``before`` rule: "..., or \\boxed{1.25}" restates a value.
 _JOINERS = _words("or and that i.e ie namely")
 # Words of an answer label ("Final answer:", "Total:", "Svar:"); every word of a label must
@@ -117,17 +129,29 @@ _JOINERS = _words("or and that i.e ie namely")
 LABEL_WORDS = _words(
     """
     answer answers final result results total solution ans sum conclusion output value the
+    desired required requested needed sought
     my our correct short so thus therefore hence overall a amount cost price count number
     hmm wait actually recounting recount rechecking correction corrected edit update updated
-    revised ok okay yes well now then
+    revised ok okay yes well now then note
     svar svaret vastaus antwoord odpowiedź odpowiedz jawaban jawabannya cevap cevabı risposta
     resposta respuesta réponse reponse antwort lösung ergebnis resultado risultato résultat
     wynik sonuç hasil tulos válasz odpověď răspuns rezultat ответ відповідь результат
-    απάντηση đáp án kết quả la le il die der el o resposta odgovor odpověď odpoveď
-    atsakymas atbilde jibu sagot jawapan javob отговорът отговор одговор উত্তর பதில்
+    απάντηση đáp án kết quả câu trả lời la le il die der el o resposta odgovor odpověď odpoveď
+    atsakymas atbilde jibu sagot ang jawapan javob отговорът отговор одговор উত্তর பதில்
     endgültige finale eindantwoord slutligt slutgiltigt lopullinen ostateczna konečná konečný
     végső végleges son cuối cùng akhir mwisho vastus lõplik galutinis galīgā konačni končni
     endergebnis final svaret respuesta răspuns окончательный остаточна відповідь
+    """
+)
+# The word "answer" in the label languages: a clause "<label words> <answer noun> <copula>"
+# is an answer clause in any of them.
+_ANSWER_NOUNS = _words(
+    """
+    answer answers result solution ans svar svaret vastaus antwoord odpowiedź odpowiedz
+    jawaban jawabannya cevap cevabı risposta resposta respuesta réponse reponse antwort lösung
+    ergebnis resultado risultato résultat wynik sonuç hasil tulos válasz odpověď răspuns
+    rezultat ответ відповідь результат απάντηση odgovor odpoveď atsakymas atbilde jibu sagot
+    jawapan javob отговорът отговор одговор উত্তর பதில் eindantwoord endergebnis lời án
     """
 )
 # Answer words alone commit ("Svar 7", "The answer \\boxed{5}").
@@ -141,7 +165,8 @@ _TRAILING_MARKUP = " \t*_$#>`~{(['\"\u201c\u00ab\u3000"
 _OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?![A-Za-z])|\{)\Z")
 # A digit dressed by a combining enclosing mark or keycap ("1\u20dd", "7\ufe0f\u20e3") is a value.
 _ENCLOSED_DIGIT_RE = re.compile(r"\d[\ufe0e\ufe0f]?[\u20dd-\u20e4][\W_]*\Z")
-_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+# A command, and a colour's name ("\textcolor{red}{Note:}"), is no word of the prose.
+_COMMAND_RE = re.compile(r"\\(?:(?:text)?color\{[^{}]{0,40}\}|[A-Za-z]+)")
 _BRACKETED_WORD_RE = re.compile(
     rf"(?<![A-Za-z\\])[(\[{{\u3010\uff08]\s*({_LETTER}+)\s*"
     r"[)\]}\u3011\uff09][\s*_$]*\Z"
@@ -152,13 +177,22 @@ _RELATION_RE = re.compile(_RELATION_END_RE.pattern.removesuffix(r"\Z"))
 
 
 _COMMA = r"[,;\uff0c\u3001\u060c\u061b\uff1b]"
+_GAP_BREAK_RE = re.compile(_COMMA + "|[:\uff1a.!?]")
+# Where a sentence splits into parts: at a comma, but not one between digits ("9,439").
+_PARTS = r"(?<!\d),|,(?!\d)|[;\uff0c\u3001\u060c\u061b\uff1b]"
 # A clause that opens with a value and says something of it, with no arithmetic and no other
 # number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
 _VALUE_OPENS_RE = re.compile(
     r"[\s*_$]*[-+]?\d[\d,.]*(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
     r"(?![^=<>\u2264\u2265]*[=<>\u2264\u2265])(?!\D*\d)"
 )
-_NON_LATIN_RE = re.compile(r"[^\x00-\u024f\u1e00-\u1eff]")
+# Opener words are read in English only: another language's doubt and condition words
+# ("Có lẽ", "Se n è dispari") are an open class; its answer phrases are listed.
+_NOT_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+# A part that holds math or a number is no short opener ("$ and $d = 4", "and 24"): the
+# before rule and the value rules read it.
+_MATH_CHARS_RE = re.compile(r"[\d$\\{}=<>()\[\]^|]")
+_BARE_VALUE_RE = re.compile(r"[\s*_$]*[-+]?\d[\d,.]*[\s*_$/\u2013\u2014-]*")
 # A lead that ends at a comma: an opener and the value, no clause of its own.
 _ENDS_AT_COMMA_RE = re.compile(_COMMA + r"[\s*_$`~{(\[]*\Z")
 
@@ -172,13 +206,14 @@ def _strip_markup(head: str) -> str:
             return head
 
 
-def uncommitted_lead(head: str) -> tuple[str, str] | None:
+def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | None:
     """Why ``head`` (the answer's sentence on its line, up to its commitment or value) does
     not commit to what follows it, or None. Only a lead that ends in a word or a colon is
-    judged; one that ends in math or a value is the ``before`` rule's."""
+    judged; one that ends in math or a value is the ``before`` rule's. ``committed``: the
+    value is a commitment (a box, a tag, a ``####`` line), not a closing value of prose."""
     if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
-        return _unread_opener([head])
+        return _unread_opener([head], committed=committed)
     head = _strip_markup(head)
     if not head or _RELATION_END_RE.search(head):
         return None
@@ -194,6 +229,7 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
     if not (last.isalpha() or last in "'\u2019" or "\u0300" <= last <= "\u036f"
             or "\u0900" <= last <= "\u0e7f"):
         return None  # math, a value, a bracket: the before rule reads it
+    cut = len(head) > 200  # the window's first part may start mid-word
     head = head[-200:]
     relation = None
     for relation in _RELATION_RE.finditer(head):  # noqa: B007 - the last one
@@ -202,16 +238,26 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
         w.lower() in _FILLERS or w.lower() in _ARTICLES for w in _WORD_RE.findall(head[relation.end():])
     ):
         return None  # "Thus x = just $\boxed{1}$": the relation commits
-    words = _WORD_RE.findall(_COMMAND_RE.sub(" ", head))
+    prose = _COMMAND_RE.sub(" ", head)
+    found = list(_WORD_RE.finditer(prose))
     unknown: list[str] = []
-    for word in reversed(words):
+    for k in range(len(found) - 1, -1, -1):
+        word = found[k].group(0)
         low = word.lower()
         if low in _JOINERS:
             return None  # "..., or \boxed{1.25}": a value before it is the before rule's
         if (low in COMMIT_WORDS or low.endswith(("'s", "\u2019s"))
                 or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
             if not unknown or low in _NOUN_TAKERS:  # "is 5"; "has length 5"
-                return _unread_opener(re.split(_COMMA, head)[:-1])
+                # "I think the answer is \boxed{5}", "Acho que a resposta é 36", "I think it's 5":
+                # whatever stands before the clause in its sentence governs it
+                start = _answer_clause_start(found, k)
+                if start is not None:
+                    return unread_clause_lead(prose[:start])
+                clause = _STATED_CLAUSE_RE.search(head)
+                if clause is not None:
+                    return unread_clause_lead(head[: clause.start()])
+                return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
             if low in _ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in _SHORT_COPULAS:
                 return None  # "Odpowiedź to 5": a copula the English list cannot hold
             break
@@ -223,15 +269,42 @@ def uncommitted_lead(head: str) -> tuple[str, str] | None:
         if len(unknown) > 2:
             break
     if not unknown:  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
-        return _unread_opener(re.split(_COMMA, head)[:-1])
+        return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
     return HEDGED, f"the word before the final value does not commit to it: {unknown[0]!r}"
+
+
+def _answer_clause_start(found: list[re.Match[str]], k: int) -> int | None:
+    """Where the answer clause ending at word ``k`` (its copula) starts: the run of label
+    words before it ("so the final answer is", "a resposta é"), when that run names the
+    answer; None when it does not ("Janet's total is")."""
+    if found[k].group(0).lower() in _PREPOSITIONS:
+        return None  # "... to the final answer of 22": no clause of its own
+    j = k
+    while j > 0 and found[j - 1].group(0).lower() in LABEL_WORDS and not _LINK_RE.fullmatch(
+            found[j - 1].group(0)) and not _GAP_BREAK_RE.search(
+            found[j - 1].string, found[j - 1].end(), found[j].start()):
+        j -= 1
+    if any(m.group(0).lower() in _ANSWER_NOUNS for m in found[j:k]):
+        return found[j].start()
+    return None
 
 
 def unread_clause_lead(head: str) -> tuple[str, str] | None:
     """Why the words of ``head`` (the sentence before an "answer is" clause, from its last
     comma) are no part of an answer label, or None: ``Bad answer: 5``, ``Old answer is 6``
     qualify the answer; ``So the final answer is``, ``Adding these up, the answer is`` do not."""
-    *openers, part = re.split(_COMMA, head[-300:])
+    *openers, part = re.split(_PARTS, head[-300:])
+    if len(head) > 300 and openers:
+        openers = openers[1:]  # cut mid-word by the window
+    link = None
+    for link in _LINK_RE.finditer(part):  # noqa: B007 - the last one
+        pass
+    if link is not None:  # "It grows by 20% so the answer is": the link opens the clause
+        openers, part = [*openers, part[: link.start()]], part[link.start():]
+    if openers and _CONDITION_OPEN_RE.match(openers[0]):  # "If x > 0 then the answer is"
+        return HEDGED, f"the answer is stated under a condition: {openers[0].strip()[:40]!r}"
+    if _DIGIT_RE.search(part):  # "874/the answer is 46"
+        return HEDGED, f"a value just before the answer clause: {part.strip()[-40:]!r}"
     words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
     if any(w.lower() in _REVISION_WORDS for w in words):
         return None  # "Actually, let me redo this: Answer: 0" revises
@@ -258,7 +331,7 @@ _OPENER_QUALIFIERS = _words(
     maybe perhaps wrong wrongly incorrect false approximate approx about around circa roughly
     nearly almost otherwise usually typically generally often sometimes theory theoretically
     worst best far estimate estimated guess guessing rounded rounding approximating ish might
-    could may
+    could may unless assuming suppose supposing provided most ballpark
     """
 )
 _LY_OK = _words(
@@ -269,24 +342,52 @@ _LY_OK = _words(
     evidently trivially easily quickly readily symmetrically analogously conversely
     """
 )
+# One- and two-word openers that order, conclude or sum up ("So,", "In total,", "Yes,").
+_SHORT_OPENER_WORDS = _words(
+    """
+    in conclusion total summary short sum all together up summing symmetry simplifying
+    checking combining substituting adding multiplying dividing subtracting solving counting
+    next first second third also again here yes no ok okay well alright great good right
+    indeed fact done fine sure computing calculating putting everything by oh ah hmm um note after
+    these those them this it we the from using formula table end equation equations values
+    plugging solving for at last with results step steps work above previous together
+    interval notation form simplest lowest terms decimal fraction radical base words percent
+    scientific standard expanded factored exact
+    """
+)
 _QUALIFIER_WORDS = frozenset(
     w.lower() for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " not in w
 )
 
 
-def _unread_opener(openers: list[str]) -> tuple[str, str] | None:
+# A short opener led by a gerund says how the answer was reached ("Combining both parts,");
+# its doubt words ("Rounding,", "Assuming ...,") are the qualifier lists'.
+_GERUND_RE = re.compile(r"[A-Za-z]{3,}ing")
+_SHORT_OPENERS = _SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
+
+
+def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, str] | None:
     """Why a sentence opener among ``openers`` (the comma-separated parts before the
-    answer's own part) qualifies the answer, or None."""
-    for part in openers:
-        if _VALUE_OPENS_RE.match(part):  # "6 also works; the answer is 5."
+    answer's own part) qualifies the answer, or None. Before a commitment (``committed``: a
+    box, a tag, a ``####`` line, an answer clause) an opener of one to three words (a one-letter variable not counted) is read by
+    the allow-list ``_SHORT_OPENERS`` ("So,", "In total,"; not "Etwa,", "At most,")."""
+    for i, part in enumerate(openers):
+        if _VALUE_OPENS_RE.match(part) or (i == 0 and _BARE_VALUE_RE.fullmatch(part)):
+            # "6 also works; the answer is 5.", "12, and the answer is 30."
             return HEDGED, f"a clause of the answer's sentence offers a value: {part.strip()[:40]!r}"
-        for word in _WORD_RE.findall(_COMMAND_RE.sub(" ", part)):
+        words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
+        if committed and 0 < sum(len(w) > 1 for w in words) <= 3 and not _MATH_CHARS_RE.search(
+                part) and not _GERUND_RE.fullmatch(words[0]) and not all(
+                len(w) == 1 or w.lower() in _SHORT_OPENERS or _ANSWER_PHRASES_RE.fullmatch(w)
+                for w in words):
+            return HEDGED, f"a short opener of the answer's sentence that is not read: {part.strip()[:40]!r}"
+        for word in words:
             low = word.lower()
             if (low in _OPENER_QUALIFIERS or low in _QUALIFIER_WORDS
                     or (low.endswith("ly") and low not in _LY_OK and len(low) > 4
                         and low not in _REVISION_WORDS)):
                 return HEDGED, f"an opener of the answer's sentence qualifies it: {word!r}"
-            if _NON_LATIN_RE.search(word) and not (_ANSWER_PHRASES_RE.fullmatch(word)
+            if _NOT_ASCII_RE.search(word) and not (_ANSWER_PHRASES_RE.fullmatch(word)
                                                    or low in LABEL_WORDS):
                 # no table of other scripts' doubt and condition words is complete: there,
                 # only the connectives and answer words of ``_ANSWER_PHRASES`` may open

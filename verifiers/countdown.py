@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
+from verifiers.answer_lead import uncommitted_lead
 from verifiers.answer_text import commented_commitment, read_visible
 from verifiers.math_extract import commitments_before, hedge_after
 from verifiers.types import (
@@ -148,6 +149,17 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
     return None
 
 
+def _uncommitted_lead(text: str, start: int) -> tuple[str, str] | None:
+    """Why the words before the commitment at ``start``, in its sentence on its line, do not
+    commit to it (``verifiers.answer_lead``), or None."""
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(line)]
+    return uncommitted_lead(line[ends[-1] if ends else 0 :])
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?\u3002](?=\s)")
+
+
 def _same_form(expression: str) -> str:
     return "".join(expression.split()).strip("*")
 
@@ -209,6 +221,8 @@ def countdown_check(
     hedge = hedge_after(text, end, (expression, gold, *([claim] if claim else [])))
     if hedge is None:  # "**3+12** & <answer>3+11</answer>", "#### 3+12\n<answer>3+11</answer>"
         hedge = _other_commitment(text, start, expression)
+    if hedge is None:  # "**34*71**, but also <answer>7</answer>": the lead rule, as in math
+        hedge = _uncommitted_lead(text, start)
     if hedge is not None:  # "#### 3+11\nNo wait, it is 3+12."
         return Verdict(0.0, hedge[0], expression, gold, {"problem": hedge[1]})
     if len(expression) > MAX_EXPRESSION_CHARS:

@@ -208,7 +208,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
-    lead = uncommitted_lead(head)
+    lead = uncommitted_lead(head, committed=False)
     if lead is not None:
         return lead
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
