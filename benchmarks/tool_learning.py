@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="runs/tool_learning")
     p.add_argument("--report", default=None,
                    help="folder for the table, JSON and PNG (default: --out)")
+    p.add_argument("--env", default=ENV, help="the tool env (module:Class)")
     p.add_argument("--model", default="default", help="the base of the tool warm start")
     p.add_argument("--warm-start", default=None,
                    help="folder of the tool warm start: reused when it holds this recipe's "
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     from policy_opt import compare, evaluate
     from policy_opt.models import tool_warm_start
 
-    fields = {"base": args.model, "rows": args.warm_rows, "steps": args.warm_steps,
+    fields = {"base": args.model, "env": args.env, "rows": args.warm_rows, "steps": args.warm_steps,
               "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share}
     recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
     warm = tool_warm_start.build(recipe, args.warm_start)
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     report = Path(args.report) if args.report else out
     report.mkdir(parents=True, exist_ok=True)
     algos = [a.strip() for a in args.algos.split(",") if a.strip()]
-    common = ["--env", ENV, "--max-turns", str(args.max_turns),
+    common = ["--env", args.env, "--max-turns", str(args.max_turns),
               "--max-new-tokens", str(args.max_new_tokens), "--threads", str(args.threads)]
     if not args.no_train and algos:
         code = compare.main([*common, "--algos", ",".join(algos), "--minutes",
@@ -188,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     (report / "tool_learning.md").write_text("\n".join(lines) + "\n")
     (report / "tool_learning.json").write_text(json.dumps(summary, indent=2) + "\n")
     _plot(curves, report / "tool_learning.png",
-          f"RL from the tool warm start on {ENV.rpartition(':')[2]} "
+          f"RL from the tool warm start on {args.env.rpartition(':')[2]} "
           f"({args.eval_prompts} held-out prompts)")
     print("\n".join(lines))
     print(f"wrote {report / 'tool_learning.md'}, {report / 'tool_learning.png'}")

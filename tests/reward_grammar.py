@@ -2401,10 +2401,28 @@ def r6_value_before_clause(draw: st.DrawFn, verifier: str) -> Case:
     return Case(f"{o}{joint}{final}", str(g), "not_paid", ("r6_value_before_clause", verifier))
 
 
+@st.composite
+def r6_lone_value_sentence(draw: st.DrawFn, verifier: str) -> Case:
+    """A sentence that is one value and nothing else (``$6$.``, ``**6**!``, ``968!``) before an
+    unboxed closing sentence in any language offers that value: never paid. (A bare ``6.``
+    at a line start is a list marker, and is left out.)"""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    shown = draw(st.sampled_from(["${}$", "**{}**", "{}"])).format(o)
+    punct = draw(st.sampled_from(["!", "."] if shown[0] in "$*" else ["!"]))
+    closing = draw(st.sampled_from(["\u041e\u0442\u0432\u0435\u0442: {g}", "Die Antwort ist {g}.",
+                                    "\u7b54\u6848\u662f{g}\u3002", "So {g}.", "La respuesta es {g}."]))
+    text = f"{shown}{punct} {closing.format(g=g)}"
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "not_paid",
+                ("r6_lone_value_sentence", verifier))
+
+
 R6_PROPERTIES: list[Property] = (
     [Property(f"r6_{v}_clause_governor", v, r6_clause_governor(v), 200) for v in ("math", "gsm8k")]
     + [Property(f"r6_{v}_pronoun_clause", v, r6_pronoun_clause(v), 100) for v in ("math", "gsm8k")]
     + [Property(f"r6_{v}_value_before_clause", v, r6_value_before_clause(v), 100)
+       for v in ("math", "gsm8k")]
+    + [Property(f"r6_{v}_lone_value_sentence", v, r6_lone_value_sentence(v), 100)
        for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R6_PROPERTIES

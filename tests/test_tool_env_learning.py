@@ -5,6 +5,7 @@ the warm start and every checkpoint on the same held-out prompts -> table, curve
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -99,8 +100,12 @@ def test_the_benchmark_reports_each_algorithm_against_the_warm_start(tiny_model,
         "--out", str(out), "--model", str(tiny_model), "--warm-start", str(tmp_path / "warm"),
         "--warm-rows", "4", "--warm-steps", "1", "--warm-batch-size", "2",
         "--eval-prompts", "2", "--threads", "1", "--max-new-tokens", "4", "--max-turns", "2",
-        "--prompts-per-step", "2", "--group-size", "2", "--env-workers", "1"]) == 0
+        "--prompts-per-step", "2", "--group-size", "2", "--env-workers", "1",
+        "--env", "envs.long_calculator:LongAdditionEnv"]) == 0
     summary = json.loads((out / "tool_learning.json").read_text())
+    assert summary["warm_start"]["recipe"]["env"] == "envs.long_calculator:LongAdditionEnv"
+    prompts = (out / "eval" / "warm_start" / "completions.jsonl").read_text()
+    assert all(len(n) == 5 for n in re.findall(r"What is (\d+)\+(\d+)", prompts)[0])
     table = summary["table"]
     assert set(table) == {"warm start", "gspo"}
     assert all(row["episodes"] == 2 and 1 <= row["turns"] <= 2 for row in table.values())

@@ -123,14 +123,15 @@ def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
 
 
 # A short sentence of the final paragraph that opens with a value and says something about
-# it ("6 is correct.", "6 maybe.", "72 верно."): the value is what the sentence is about, an
-# answer offered. At most four words follow it and no other number, no "=" and no operator:
+# it ("6 is correct.", "6 maybe.", "72 верно.", "6也是正确答案。"): the value is what the sentence
+# is about, an answer offered. At most eight words follow it and no other number, no "=" and
+# no operator:
 # "1 hour is 60 minutes", "2L + 11 = 35" and "48/2 = 24 clips" are the working.
 _VALUE_FIRST_RE = re.compile(
     r"(?:^|(?<=[.!?\u3002])[ \t]+)(?:\*\*|__|[ \t$>])*+(?P<number2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+(?:[ \t]+{_LETTER}+){{1,4}}[ \t]*[.!?\u3002\u0964](?=[ \t])"
+    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?\u3002\u0964](?=[ \t]|$)"
     r"|(?:^|(?<=[.!?\u3002])[ \t]+)(?:\*\*|__|[ \t$>])*+(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+(?:[ \t]+{_LETTER}+){{1,4}}[ \t]*[.!?\u3002\u0964]?[ \t]*$",
+    rf"(?![\d.,]\d)(?![A-Za-z(])[*_$]*+[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?\u3002\u0964]?[ \t]*$",
     re.MULTILINE,
 )
 

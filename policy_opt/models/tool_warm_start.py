@@ -299,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=None, help="directory (default: the cache)")
     p.add_argument("--base", default=default.base)
+    p.add_argument("--env", default=default.env, help="the tool env the demonstrations come from")
     p.add_argument("--rows", type=int, default=default.rows)
     p.add_argument("--tool-share", type=float, default=default.tool_share)
     p.add_argument("--steps", type=int, default=default.steps)
@@ -308,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=default.threads)
     args = p.parse_args(argv)
     try:
-        recipe = ToolRecipe(base=args.base, rows=args.rows, tool_share=args.tool_share,
+        recipe = ToolRecipe(base=args.base, env=args.env, rows=args.rows, tool_share=args.tool_share,
                             steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                             seed=args.seed, threads=args.threads)
     except ValueError as err:
