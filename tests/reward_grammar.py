@@ -2417,12 +2417,33 @@ def r6_lone_value_sentence(draw: st.DrawFn, verifier: str) -> Case:
                 ("r6_lone_value_sentence", verifier))
 
 
+@st.composite
+def r6_long_answer_label(draw: st.DrawFn, verifier: str) -> Case:
+    """A line that names the answer and ends with another value, behind a label of any length
+    (``One more possible final answer here: 6``, ``<words> answer <words> 6.``, ``答案 6``),
+    then the final answer on a later line: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    before = " ".join(draw(st.lists(R6_WORD, min_size=1, max_size=4)))
+    after = " ".join(draw(st.lists(R6_WORD, min_size=0, max_size=3)))
+    noun = draw(st.sampled_from(["answer", "final answer", "Antwort", "respuesta", "\u7b54\u6848",
+                                 "\u043e\u0442\u0432\u0435\u0442"]))
+    sep = draw(st.sampled_from([": ", " ", ":** ", " = "]))
+    line = f"{before.capitalize()} {noun} {after}".rstrip() + f"{sep}{o}" + draw(
+        st.sampled_from(["", ".", "**"]))
+    final = draw(st.sampled_from(["Final answer: {g}", "\\boxed{{{g}}}", "The answer is {g}.",
+                                  "\u7b54\u6848\u662f{g}\u3002"])).format(g=g)
+    return Case(f"{line}\n{final}", str(g), "not_paid", ("r6_long_answer_label", verifier))
+
+
 R6_PROPERTIES: list[Property] = (
     [Property(f"r6_{v}_clause_governor", v, r6_clause_governor(v), 200) for v in ("math", "gsm8k")]
     + [Property(f"r6_{v}_pronoun_clause", v, r6_pronoun_clause(v), 100) for v in ("math", "gsm8k")]
     + [Property(f"r6_{v}_value_before_clause", v, r6_value_before_clause(v), 100)
        for v in ("math", "gsm8k")]
     + [Property(f"r6_{v}_lone_value_sentence", v, r6_lone_value_sentence(v), 100)
+       for v in ("math", "gsm8k")]
+    + [Property(f"r6_{v}_long_answer_label", v, r6_long_answer_label(v), 100)
        for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R6_PROPERTIES

@@ -57,6 +57,26 @@ _LONE_VALUE_LINE_RE = re.compile(
     r"(?![\d.,]\d)(?P<rest>[^\w\n=\\]*+(?:\\[\])][^\w\n]*+)?)$",
     re.MULTILINE,
 )
+# A line that names the answer anywhere in it and ends with one value, whatever stands between
+# ("One more possible final answer here: 6", "The other answer that also works 6.",
+# "另一个 可能 的 最终 答案 493."): a label longer than the four words above offers it too,
+# unless the words between bound or deny it ("The answer is less than 10.").
+_ANSWER_NOUN = (r"(?:answer|antwort|respuesta|r[\u00e9e]ponse|resposta|risposta|jawaban|svar|cevap|"
+                r"odpowied\w*|vastaus|\u043e\u0442\u0432\u0435\u0442|\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|"
+                r"\u7b54\u6848|\u7b54\u3048|\uc815\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
+                r"\u0627\u0644\u0625\u062c\u0627\u0628\u0629|\u0909\u0924\u094d\u0924\u0930|"
+                r"\u0e04\u0e33\u0e15\u0e2d\u0e1a|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7)")
+_ANSWER_LINE_RE = re.compile(
+    rf"^(?P<lead>[^\n\d]{{0,200}}?{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
+    r"(?P<value>[-+\u2212]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
+    r"(?![\d.,]\d)[*_$ \t.!)\u3002]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+_BOUND_GAP_RE = re.compile(
+    r"\b(?:than|least|most|between|under|over|below|above|from|to|within|exceed\w*|less|more|"
+    r"greater|smaller|up|not|no|never|except|besides|of)\b|[<>\u2264\u2265\u2260]",
+    re.IGNORECASE,
+)
 _SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _REST_WORD_RE = re.compile(rf"{_LETTER}+")
@@ -101,7 +121,16 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # "1." or "2)" alone: a list item's marker
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
-    return found
+    own_line = text.rfind("\n", 0, start)
+    if own_line > para_start:
+        for count, m in enumerate(_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
+            if count >= _MAX_LABELLED_LINES:
+                return None
+            if _BOUND_GAP_RE.search(m.group("gap")):
+                continue
+            if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+                found.append(_clean(m.group("value")))
+    return list(dict.fromkeys(found))
 
 
 _OPERATOR = (
