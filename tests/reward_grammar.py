@@ -2367,7 +2367,8 @@ def r6_clause_governor(draw: st.DrawFn, verifier: str) -> Case:
         words[0] = words[0].capitalize()
         if draw(st.booleans()):
             words.insert(1, draw(st.sampled_from(["n", "x", "que", "dat", "the"])))
-        sep = draw(st.sampled_from([" ", ", ", "\uff0c", "\u060c "]))
+        # an opener line that ends inside its sentence goes on on the next line (h23)
+        sep = draw(st.sampled_from([" ", ", ", "\uff0c", "\u060c ", ",\n", " \u2014 ", "... "]))
         lead, expect = " ".join(words) + sep, "not_paid"
         final = draw(st.sampled_from(R6_COMMITMENTS + R6_FOREIGN_CLAUSES)).format(g=g)
     return Case(draw(st.sampled_from(REASONING[:3])) + lead + final, str(g), expect,
@@ -2408,8 +2409,8 @@ def r6_lone_value_sentence(draw: st.DrawFn, verifier: str) -> Case:
     at a line start is a list marker, and is left out.)"""
     g = draw(st.integers(0, 3000))
     o = draw(st.integers(0, 3000).filter(lambda v: v != g))
-    shown = draw(st.sampled_from(["${}$", "**{}**", "{}"])).format(o)
-    punct = draw(st.sampled_from(["!", "."] if shown[0] in "$*" else ["!"]))
+    shown = draw(st.sampled_from(["${}$", "**{}**", "*{}*", "\\({}\\)", "{}"])).format(o)
+    punct = draw(st.sampled_from(["!", "."] if shown[0] in "$*\\" else ["!"]))
     closing = draw(st.sampled_from(["\u041e\u0442\u0432\u0435\u0442: {g}", "Die Antwort ist {g}.",
                                     "\u7b54\u6848\u662f{g}\u3002", "So {g}.", "La respuesta es {g}."]))
     text = f"{shown}{punct} {closing.format(g=g)}"

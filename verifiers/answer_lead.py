@@ -44,11 +44,12 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _CONDITION_OPEN_RE
+from verifiers.answer_values import _sentence_start
 from verifiers.labelled_lines import _LETTER
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
 
-__all__ = ["uncommitted_lead", "unread_clause_lead", "COMMIT_WORDS", "LABEL_WORDS"]
+__all__ = ["lead_start", "uncommitted_lead", "unread_clause_lead", "COMMIT_WORDS", "LABEL_WORDS"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -179,7 +180,7 @@ _RELATION_RE = re.compile(_RELATION_END_RE.pattern.removesuffix(r"\Z"))
 _COMMA = r"[,;\uff0c\u3001\u060c\u061b\uff1b]"
 _GAP_BREAK_RE = re.compile(_COMMA + "|[:\uff1a.!?]")
 # Where a sentence splits into parts: at a comma, but not one between digits ("9,439").
-_PARTS = r"(?<!\d),|,(?!\d)|[;\uff0c\u3001\u060c\u061b\uff1b]"
+_PARTS = r"(?<!\d),|,(?!\d)|[;\uff0c\u3001\u060c\u061b\uff1b\u2014\u2026]|\.\.\.|\s\u2013\s"
 # A clause that opens with a value and says something of it, with no arithmetic and no other
 # number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
 _VALUE_OPENS_RE = re.compile(
@@ -194,7 +195,11 @@ _NOT_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _MATH_CHARS_RE = re.compile(r"[\d$\\{}=<>()\[\]^|]")
 _BARE_VALUE_RE = re.compile(r"[\s*_$]*[-+]?\d[\d,.]*[\s*_$/\u2013\u2014-]*")
 # A lead that ends at a comma: an opener and the value, no clause of its own.
-_ENDS_AT_COMMA_RE = re.compile(_COMMA + r"[\s*_$`~{(\[]*\Z")
+_ENDS_AT_COMMA_RE = re.compile(
+    r"(?:" + _COMMA + r"|[\u2013\u2014\u2026]|\.\.\.|\s--?)[\s*_$`~{(\[]*\Z")
+# A line that ends inside its sentence ("Maybe,", "If n is odd,", "Probably —"): the next
+# line goes on with it.
+_OPEN_LINE_END_RE = re.compile(r"(?:" + _COMMA + r"|[\u2013\u2014\u2026]|\.\.\.)[\s*_]*\Z")
 
 
 def _strip_markup(head: str) -> str:
@@ -204,6 +209,21 @@ def _strip_markup(head: str) -> str:
         head = _OPENERS_RE.sub("", head)
         if head == before:
             return head
+
+
+def lead_start(text: str, start: int) -> int:
+    """``start`` (where the answer's sentence starts on its line), moved back to the line
+    before when that line ends inside the sentence: ``Maybe,\nthe answer is 5`` is one
+    sentence, read whole by the lead rules."""
+    if start > 0 and text[start - 1] == "\n":
+        before = text.rfind("\n", 0, start - 1) + 1
+        if start - 1 - before <= 200 and _OPEN_LINE_END_RE.search(text, before, start - 1):
+            return before
+    gap = len(text[max(0, start - 8) : start].rstrip(" \t")) + max(0, start - 8)
+    after = text[start : start + 8].lstrip(" \t")[:1]
+    if after and not after.isupper() and text.endswith(("...", "\u2026"), 0, gap):
+        return _sentence_start(text, gap - 3)  # "Maybe... the answer is 5": one sentence
+    return start
 
 
 def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | None:

@@ -89,7 +89,7 @@ from verifiers.answer_commitments import (
     _paragraph_values,
     commitments_before,
 )
-from verifiers.answer_lead import uncommitted_lead, unread_clause_lead
+from verifiers.answer_lead import lead_start, uncommitted_lead, unread_clause_lead
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
@@ -374,7 +374,7 @@ def _finish(
         lead = qualified_lead(text[max(text.rfind("\n", 0, start) + 1, start - LEAD_CHARS) : start])
         problem = None if lead is None else (HEDGED, lead)
     if problem is None and before_at is not None:
-        head = text[_sentence_start(text, before_at) : before_at]
+        head = text[lead_start(text, _sentence_start(text, before_at)) : before_at]
         problem = unread_clause_lead(head) if source == "answer_is" else uncommitted_lead(head)
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")

@@ -17,7 +17,7 @@ from verifiers.answer_commitments import (
     _bare_paragraph_before,
     _revised_values,
 )
-from verifiers.answer_lead import uncommitted_lead
+from verifiers.answer_lead import lead_start, uncommitted_lead
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -188,9 +188,9 @@ def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) ->
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
 # A sentence that is one value and nothing else ("6.", "**6**!", "$6$.") before the closing one.
 _LONE_VALUE_SENTENCE_RE = re.compile(
-    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*[*_$]*([-+\u2212]?\d[\d,.]*\d|\d)[*_$]*"
+    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*([-+\u2212]?\d[\d,.]*\d|\d)(?:[*_$]|\\\))*"
     r"[ \t]*[.!?\u3002\uff01]", re.MULTILINE)
-_LIST_MARKER_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]+\S")
+_LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")
 
 
 def _closing_form(text: str, start: int) -> tuple[str, str] | None:
@@ -198,7 +198,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
     and a sentence that offers X as its one value, not after a word that denies or bounds it
     (``It is 6, not 5.``, ``The answer is not 5.`` and ``x is greater than 5`` fit none)."""
-    head = text[_sentence_start(text, start) : start]
+    head = text[lead_start(text, _sentence_start(text, start)) : start]
     line_start = text.rfind("\n", 0, start) + 1
     gap = _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
     if gap is not None:
