@@ -120,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="folder for the table, JSON and PNG (default: --out)")
     p.add_argument("--env", default=ENV, help="the tool env (module:Class)")
     p.add_argument("--model", default="default", help="the base of the tool warm start")
+    p.add_argument("--start-model", default=None,
+                   help="run RL from this model folder as it is (e.g. benchmarks/tool_copy_sft.py's "
+                        "output) instead of building the tool warm start")
     p.add_argument("--warm-start", default=None,
                    help="folder of the tool warm start: reused when it holds this recipe's "
                         "build, else built there (default: the cache, ~/.cache/rlvr)")
@@ -146,8 +149,13 @@ def main(argv: list[str] | None = None) -> int:
 
     fields = {"base": args.model, "env": args.env, "rows": args.warm_rows, "steps": args.warm_steps,
               "batch_size": args.warm_batch_size, "lr": args.warm_lr, "tool_share": args.tool_share}
-    recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
-    warm = tool_warm_start.build(recipe, args.warm_start)
+    if args.start_model is not None:
+        recipe, warm = None, Path(args.start_model)
+        if not (warm / "config.json").is_file():
+            p.error(f"--start-model {args.start_model!r}: no model folder (config.json) there")
+    else:
+        recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
+        warm = tool_warm_start.build(recipe, args.warm_start)
     out = Path(args.out)
     report = Path(args.report) if args.report else out
     report.mkdir(parents=True, exist_ok=True)
@@ -184,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += [f"| {n} | {r['steps']} | {r['train_minutes']:.1f} | {r['accuracy']:.3f} | "
               f"{100 * (r['accuracy'] - start['accuracy']):+.1f} | {r['tool_calls']:.2f} | "
               f"{r['turns']:.2f} |" for n, r in table.items()]
-    summary = {"warm_start": {"path": str(warm), "recipe": recipe.__dict__}, "table": table,
+    summary = {"warm_start": {"path": str(warm), "recipe": None if recipe is None else recipe.__dict__},
+               "table": table,
                "curves": {a: [{"step": s, **r} for s, r in pts] for a, pts in curves.items()}}
     (report / "tool_learning.md").write_text("\n".join(lines) + "\n")
     (report / "tool_learning.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -204,7 +204,9 @@ def test_copy_loss_measures_exactly_the_copied_digits(tiny_model, monkeypatch):
 def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
     for main, argv in ((tool_copy_loss.main, ["--model", str(tmp_path / "none")]),
                        (tool_copy_loss.main, ["--rows", "0"]),
-                       (guess_learning.main, ["--no-train", "--out", str(tmp_path / "none")])):
+                       (guess_learning.main, ["--no-train", "--out", str(tmp_path / "none")]),
+                       (tool_learning.main, ["--start-model", str(tmp_path / "none"),
+                                             "--out", str(tmp_path / "tl")])):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)
         assert exit_info.value.code == 2
@@ -237,3 +239,18 @@ def test_tool_copy_sft_prints_the_copy_ratio_as_it_trains(capsys, tmp_path):
         tool_copy_sft.main(["--steps", "0"])
     with pytest.raises(SystemExit):  # an unknown env: argparse's one-line error, no traceback
         tool_copy_sft.main(["--env", "envs.long_calculator:Nope", "--steps", "1"])
+
+
+def test_the_benchmark_runs_rl_from_a_given_start_model(tiny_model, tmp_path):
+    """``--start-model``: RL from a model as it is (``tool_copy_sft.py``'s output), no warm
+    start built; the table's first row is that model."""
+    out = tmp_path / "tl"
+    assert tool_learning.main([
+        "--algos", "grpo", "--minutes", "5", "--steps", "1", "--save-every", "1",
+        "--out", str(out), "--start-model", str(tiny_model), "--eval-prompts", "2",
+        "--threads", "1", "--max-new-tokens", "4", "--max-turns", "2", "--prompts-per-step", "2",
+        "--group-size", "2", "--env-workers", "1"]) == 0
+    summary = json.loads((out / "tool_learning.json").read_text())
+    assert summary["warm_start"] == {"path": str(tiny_model), "recipe": None}
+    assert set(summary["table"]) == {"warm start", "grpo"}
+    assert not any(p.name.startswith("tool-warm-start") for p in tmp_path.iterdir())

@@ -130,7 +130,7 @@ _JOINERS = _words("or and that i.e ie namely")
 LABEL_WORDS = _words(
     """
     answer answers final result results total solution ans sum conclusion output value the
-    desired required requested needed sought
+    desired required requested needed sought best only unique exact
     my our correct short so thus therefore hence overall a amount cost price count number
     hmm wait actually recounting recount rechecking correction corrected edit update updated
     revised ok okay yes well now then note
@@ -277,6 +277,10 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
                 clause = _STATED_CLAUSE_RE.search(head)
                 if clause is not None:
                     return unread_clause_lead(head[: clause.start()])
+                own = re.split(_PARTS, prose)[-1]
+                doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in _DOUBT_WORDS), None)
+                if doubt is not None:  # "My hunch is \boxed{5}", "Probably the total is 5"
+                    return HEDGED, f"a word of the answer's clause doubts or bounds it: {doubt!r}"
                 return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
             if low in _ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in _SHORT_COPULAS:
                 return None  # "Odpowiedź to 5": a copula the English list cannot hold
@@ -383,6 +387,10 @@ _QUALIFIER_WORDS = frozenset(
 # A short opener led by a gerund says how the answer was reached ("Combining both parts,");
 # its doubt words ("Rounding,", "Assuming ...,") are the qualifier lists'.
 _GERUND_RE = re.compile(r"[A-Za-z]{3,}ing")
+# Nouns and adverbs of doubt in the answer's own clause ("My hunch is", "Probably it is").
+_DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QUALIFIER_WORDS | _words(
+    "hunch guess guesses feeling estimate bet intuition impression belief suspicion gut"
+)
 _SHORT_OPENERS = _SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
 
 

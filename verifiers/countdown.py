@@ -152,7 +152,7 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
 def _uncommitted_lead(text: str, start: int) -> tuple[str, str] | None:
     """Why the words before the commitment at ``start``, in its sentence on its line, do not
     commit to it (``verifiers.answer_lead``), or None."""
-    line = text[text.rfind("\n", 0, start) + 1 : start]
+    line = text[max(text.rfind("\n", 0, start) + 1, start - 400) : start]  # bounded, as in math
     ends = [m.end() for m in _SENTENCE_END_RE.finditer(line)]
     return uncommitted_lead(line[ends[-1] if ends else 0 :])
 

@@ -54,7 +54,7 @@ _LONE_VALUE_LINE_RE = re.compile(
     # possessive runs: a 1 MB line of markup must cost one pass, not a pass per character
     r"^(?P<lead>[^\w\n=&\\]*+(?:\\[\[(][^\w\n]*+)?)"
     r"(?P<value>(?:[\u20ac\u00a3\u00a5\u20b9][ \t]*+)?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
-    r"(?![\d.,]\d)(?P<rest>[^\w\n=\\]*+(?:\\[\])][^\w\n]*+)?)$",
+    r"(?![\d.,]\d)(?P<rest>[^\w\n=\\]*+(?:\\[\])][^\w\n]*+)?(?:</think>[^\w\n]*+)?)$",
     re.MULTILINE,
 )
 # A line that names the answer anywhere in it and ends with one value, whatever stands between
@@ -180,4 +180,18 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         number = m.group("number") or m.group("number2")
         if not _used_later(text, number, m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(number)
+    for count, m in enumerate(_LONE_SENTENCE_RE.finditer(text, para_start, start)):
+        # "**6**. Equivalently, \boxed{5}": a value said alone is offered; "2. Then" is a list
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.end() < start and not _LIST_MARKER_RE.match(text, text.rfind("\n", 0, m.end()) + 1) and (
+                not _used_later(text, m.group(1), m.end(), min(hi, m.end() + _CONSUMED_WINDOW))):
+            found.append(m.group(1))
     return found
+
+
+# A sentence that is one value and nothing else ("**6**.", "$6$!", "\\(6\\).") in the paragraph.
+_LONE_SENTENCE_RE = re.compile(
+    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*(\d[\d,.]*\d|\d)(?:[*_$]|\\\))*"
+    r"[ \t]*[.!?\u3002\uff01](?=\s|$)", re.MULTILINE)
+_LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")
