@@ -25,10 +25,13 @@ UNIFORM = math.log(10)
 
 
 def copy_losses(model_path: str | Any, rows: int = 64, seed: int = 0, *,
-                env: str | None = None, tok: Any = None) -> dict[str, float]:
+                env: str | None = None, tok: Any = None, by_position: bool = False) -> dict:
     """Mean loss per digit of the expression copied into the tool call and of the result
     copied from the tool message into the answer line (``model_path``: a folder, or a loaded
-    model with its ``tok``; ``env``: the tool env, default the warm start's)."""
+    model with its ``tok``; ``env``: the tool env, default the warm start's). With
+    ``by_position``, the mean at each digit of each copy instead: the expression's digits
+    counted from its first (0, 1, ...), the result's from its last (-1, -2, ...), so that
+    results of different lengths line up."""
     import torch
 
     from policy_opt.models import tool_warm_start as tw
@@ -41,6 +44,7 @@ def copy_losses(model_path: str | Any, rows: int = 64, seed: int = 0, *,
     was_training = model.training
     model.eval()
     sums = {"expression": [0.0, 0], "result": [0.0, 0]}
+    at: dict[str, dict[int, list[float]]] = {"expression": {}, "result": {}}
     recipe = tw.ToolRecipe(rows=rows, tool_share=1.0, seed=seed, **({"env": env} if env else {}))
     for conversation in tw.demonstrations(recipe):
         ids, labels = tw.encode_conversation(tok, conversation)
@@ -55,12 +59,16 @@ def copy_losses(model_path: str | Any, rows: int = 64, seed: int = 0, *,
                       if ids[i:i + len(run)] == run and labels[i] != -100]
             if not starts:
                 raise RuntimeError(f"{span!r} is not in an assistant turn")
-            for k, char in enumerate(span):
-                if char.isdigit():
-                    position = starts[-1] + k
-                    sums[name][0] -= logp[position - 1, ids[position]].item()
-                    sums[name][1] += 1
+            digits = [k for k, char in enumerate(span) if char.isdigit()]
+            for j, k in enumerate(digits):
+                position = starts[-1] + k
+                loss = -logp[position - 1, ids[position]].item()
+                sums[name][0] += loss
+                sums[name][1] += 1
+                at[name].setdefault(j if name == "expression" else j - len(digits), []).append(loss)
     model.train(was_training)
+    if by_position:
+        return {name: {k: sum(v) / len(v) for k, v in sorted(by.items())} for name, by in at.items()}
     return {name: total / max(count, 1) for name, (total, count) in sums.items()}
 
 
@@ -69,10 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", default="default")
     p.add_argument("--rows", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--env", default=None, help="the tool env (default: the warm start's)")
+    p.add_argument("--by-position", action="store_true",
+                   help="also the ratio at each digit of each copy (expression from its first "
+                        "digit, result from its last)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     try:
-        losses = copy_losses(args.model, args.rows, args.seed)
+        losses = copy_losses(args.model, args.rows, args.seed, env=args.env)
+        at = copy_losses(args.model, args.rows, args.seed, env=args.env,
+                         by_position=True) if args.by_position else None
     except (OSError, ValueError) as err:  # a missing model folder, --rows 0: one line, no trace
         p.error(str(err))
     print(f"{args.model}: loss per copied digit over {args.rows} tool exchanges "
@@ -81,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                         ("result", "tool result -> #### line")):
         print(f"  {label:26s} {losses[name]:6.3f} nats  ratio to uniform "
               f"{losses[name] / UNIFORM:5.2f}")
+    if at is not None:
+        print("ratio to uniform at each digit of the copy:")
+        for name in ("expression", "result"):
+            print(f"  {name:10s} " + "  ".join(f"{k}: {v / UNIFORM:.2f}" for k, v in at[name].items()))
     return 0
 
 

@@ -199,6 +199,10 @@ def test_copy_loss_measures_exactly_the_copied_digits(tiny_model, monkeypatch):
     # Exactly the uniform baseline: every measured position is a digit, and only digits count.
     assert losses == pytest.approx({"expression": tool_copy_loss.UNIFORM,
                                     "result": tool_copy_loss.UNIFORM}, abs=1e-4)
+    at = tool_copy_loss.copy_losses(str(tiny_model), rows=3, by_position=True)
+    assert 0 in at["expression"] and -1 in at["result"] and min(at["result"]) < -4
+    assert all(v == pytest.approx(tool_copy_loss.UNIFORM, abs=1e-4)
+               for by in at.values() for v in by.values())
 
 
 def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
