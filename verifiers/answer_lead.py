@@ -28,6 +28,13 @@ works;``), and a bracketed word or an enclosed digit right before the value refu
 (``6 (or) #### 7``, ``1\u20dd \\boxed{5}``); before an "answer is" clause only answer-label
 words stand (``Bad answer: 5`` refuses).
 
+Round 6 (the blind h22 and h23 sets): what governs an answer clause is read whether the value
+is boxed or not and in any label language (``I think the answer is \\boxed{5}``, ``Acho que a
+resposta é 5``, ``I think it's 5``; ``unread_clause_lead``); before a commitment an opener of
+one to three words is read by an allow-list (``_SHORT_OPENERS``: ``Etwa,``, ``At most,``
+refuse); a doubt word in the answer's own clause refuses (``My hunch is``); an opener line
+ending in a comma, dash or ellipsis is one sentence with the next line (``lead_start``).
+
 Any other word right before the value leaves it unread: reason ``hedged``. So a value after
 a word this module does not know is refused, whatever that word means; ``Janet sells 9
 eggs.`` (a verb not listed) is refused with the bounds and conditions, and the README says so.
