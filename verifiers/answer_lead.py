@@ -339,6 +339,11 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
     words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
     if any(w.lower() in _REVISION_WORDS for w in words):
         return None  # "Actually, let me redo this: Answer: 0" revises
+    if any(w.lower() in _REVISION_WORDS for o in openers for w in _WORD_RE.findall(o)):
+        # "Wait, I dropped a sign: the result is -5" revises too, unless it doubts again
+        doubt = next((w for w in words if w.lower() in _DOUBT_WORDS | _BELIEF_WORDS), None)
+        return None if doubt is None else (
+            HEDGED, f"a word before the answer clause doubts it: {doubt!r}")
     opener = _unread_opener(openers)
     if opener is not None:
         return opener
@@ -398,6 +403,8 @@ _GERUND_RE = re.compile(r"[A-Za-z]{3,}ing")
 _DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QUALIFIER_WORDS | _words(
     "hunch guess guesses feeling estimate bet intuition impression belief suspicion gut"
 )
+# Verbs of belief before an answer clause ("Wait, I think the answer is 5").
+_BELIEF_WORDS = _words("think believe suppose guess feel assume hope doubt reckon suspect")
 _SHORT_OPENERS = _SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
 
 
