@@ -87,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         losses = copy_losses(args.model, args.rows, args.seed, env=args.env)
         at = copy_losses(args.model, args.rows, args.seed, env=args.env,
                          by_position=True) if args.by_position else None
-    except (OSError, ValueError) as err:  # a missing model folder, --rows 0: one line, no trace
-        p.error(str(err))
+    except (OSError, ValueError, ImportError, KeyError) as err:
+        p.error(str(err))  # a missing model folder, --rows 0, an unknown --env: one line
     print(f"{args.model}: loss per copied digit over {args.rows} tool exchanges "
           f"(baseline: uniform over digits, ln 10 = {UNIFORM:.3f} nats)")
     for name, label in (("expression", "expression -> tool call"),

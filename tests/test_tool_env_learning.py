@@ -208,6 +208,7 @@ def test_copy_loss_measures_exactly_the_copied_digits(tiny_model, monkeypatch):
 def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
     for main, argv in ((tool_copy_loss.main, ["--model", str(tmp_path / "none")]),
                        (tool_copy_loss.main, ["--rows", "0"]),
+                       (tool_copy_loss.main, ["--env", "nosuch:Env", "--rows", "1"]),
                        (guess_learning.main, ["--no-train", "--out", str(tmp_path / "none")]),
                        (tool_learning.main, ["--start-model", str(tmp_path / "none"),
                                              "--out", str(tmp_path / "tl")])):

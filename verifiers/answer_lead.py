@@ -341,7 +341,7 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
         return None  # "Actually, let me redo this: Answer: 0" revises
     if any(w.lower() in _REVISION_WORDS for o in openers for w in _WORD_RE.findall(o)):
         # "Wait, I dropped a sign: the result is -5" revises too, unless it doubts again
-        doubt = next((w for w in words if w.lower() in _DOUBT_WORDS | _BELIEF_WORDS), None)
+        doubt = next((w for w in words if w.lower() in _DOUBT_OR_BELIEF), None)
         return None if doubt is None else (
             HEDGED, f"a word before the answer clause doubts it: {doubt!r}")
     opener = _unread_opener(openers)
@@ -405,14 +405,15 @@ _DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QU
 )
 # Verbs of belief before an answer clause ("Wait, I think the answer is 5").
 _BELIEF_WORDS = _words("think believe suppose guess feel assume hope doubt reckon suspect")
+_DOUBT_OR_BELIEF = _DOUBT_WORDS | _BELIEF_WORDS
 _SHORT_OPENERS = _SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
 
 
 def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, str] | None:
     """Why a sentence opener among ``openers`` (the comma-separated parts before the
     answer's own part) qualifies the answer, or None. Before a commitment (``committed``: a
-    box, a tag, a ``####`` line, an answer clause) an opener of one to three words (a one-letter variable not counted) is read by
-    the allow-list ``_SHORT_OPENERS`` ("So,", "In total,"; not "Etwa,", "At most,")."""
+    box, a tag, a ``####`` line, an answer clause) an opener of one to three words (a
+    one-letter variable not counted) is read by the allow-list ``_SHORT_OPENERS`` ("So,", "In total,"; not "Etwa,", "At most,")."""
     for i, part in enumerate(openers):
         if _VALUE_OPENS_RE.match(part) or (i == 0 and _BARE_VALUE_RE.fullmatch(part)):
             # "6 also works; the answer is 5.", "12, and the answer is 30."

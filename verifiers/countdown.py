@@ -32,8 +32,9 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from verifiers.answer_lead import uncommitted_lead
+from verifiers.answer_lead import lead_start, uncommitted_lead
 from verifiers.answer_text import commented_commitment, read_visible
+from verifiers.answer_values import _sentence_start
 from verifiers.math_extract import commitments_before, hedge_after
 from verifiers.types import (
     CORRECT,
@@ -150,14 +151,9 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
 
 
 def _uncommitted_lead(text: str, start: int) -> tuple[str, str] | None:
-    """Why the words before the commitment at ``start``, in its sentence on its line, do not
-    commit to it (``verifiers.answer_lead``), or None."""
-    line = text[max(text.rfind("\n", 0, start) + 1, start - 400) : start]  # bounded, as in math
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(line)]
-    return uncommitted_lead(line[ends[-1] if ends else 0 :])
-
-
-_SENTENCE_END_RE = re.compile(r"[.!?\u3002](?=\s)")
+    """Why the words before the commitment at ``start``, in its sentence, do not commit to
+    it, or None: the lead rule as math reads it (``verifiers.answer_lead``)."""
+    return uncommitted_lead(text[lead_start(text, _sentence_start(text, start)) : start])
 
 
 def _same_form(expression: str) -> str:

@@ -192,6 +192,6 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
 
 # A sentence that is one value and nothing else ("**6**.", "$6$!", "\\(6\\).") in the paragraph.
 _LONE_SENTENCE_RE = re.compile(
-    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*(\d[\d,.]*\d|\d)(?:[*_$]|\\\))*"
-    r"[ \t]*[.!?\u3002\uff01](?=\s|$)", re.MULTILINE)
+    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*([-+\u2212]?\d[\d,.]*\d|[-+\u2212]?\d)(?:[*_$]|\\\))*"
+    r"[ \t]*(?:[.!?\u3002\uff01\u2026]|\.\.\.)(?=\s|$)", re.MULTILINE)
 _LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")

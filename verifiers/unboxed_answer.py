@@ -186,11 +186,6 @@ def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) ->
 
 
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
-# A sentence that is one value and nothing else ("6.", "**6**!", "$6$.") before the closing one.
-_LONE_VALUE_SENTENCE_RE = re.compile(
-    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*([-+\u2212]?\d[\d,.]*\d|\d)(?:[*_$]|\\\))*"
-    r"[ \t]*[.!?\u3002\uff01]", re.MULTILINE)
-_LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")
 
 
 def _closing_form(text: str, start: int) -> tuple[str, str] | None:
@@ -228,12 +223,6 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
     para_start = text.rfind("\n\n", 0, start) + 1
-    for lone in _LONE_VALUE_SENTENCE_RE.finditer(text, para_start, start - len(head)):
-        # "$6$. Ответ: 5", "968! 答案是433。": a value said alone; not a list's "2. Then 5."
-        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(lone.group(1)) + r"(?![\d.,]\d)",
-                        text[start : start + 200])
-        if same is None and not _LIST_MARKER_RE.match(text, text.rfind("\n", 0, lone.end()) + 1):
-            return HEDGED, f"a sentence of the final paragraph is another value: {lone.group(1)!r}"
     revised = _revised_values(text, para_start, start)
     labelled = labelled_values(text, para_start, start)  # "Final: 9\nFinal: 6"
     if labelled is None:
