@@ -2448,3 +2448,174 @@ R6_PROPERTIES: list[Property] = (
        for v in ("math", "gsm8k")]
 )
 ALL_PROPERTIES += R6_PROPERTIES
+
+
+# --- round 7: values in words and raised digits, lone command lines, a stray </think>,
+# --- openers before a clause of a script without spaces, a condition on the line before ---
+
+# Number words two to ten, written here from the languages' own spelling (not read from the
+# verifier's table), and raised or lowered digits and CJK numerals.
+R7_WORDS = {
+    "de": "zwei drei vier f\u00fcnf sechs sieben acht neun zehn",
+    "fr": "deux trois quatre cinq six sept huit neuf dix",
+    "es": "dos tres cuatro cinco seis siete ocho nueve diez",
+    "nl": "twee drie vier vijf zes zeven acht negen tien",
+    "sv": "tv\u00e5 tre fyra fem sex sju \u00e5tta nio tio",
+    "fi": "kaksi kolme nelj\u00e4 viisi kuusi seitsem\u00e4n kahdeksan yhdeks\u00e4n kymmenen",
+    "pl": "dwa trzy cztery pi\u0119\u0107 sze\u015b\u0107 siedem osiem dziewi\u0119\u0107 dziesi\u0119\u0107",
+    "tr": "iki \u00fc\u00e7 d\u00f6rt be\u015f alt\u0131 yedi sekiz dokuz",
+    "id": "dua tiga empat lima enam tujuh delapan sembilan sepuluh",
+    "sw": "mbili tatu nne tano sita saba nane tisa kumi",
+    "ru": "\u0434\u0432\u0430 \u0442\u0440\u0438 \u0447\u0435\u0442\u044b\u0440\u0435 \u043f\u044f\u0442\u044c "
+          "\u0448\u0435\u0441\u0442\u044c \u0441\u0435\u043c\u044c \u0432\u043e\u0441\u0435\u043c\u044c "
+          "\u0434\u0435\u0432\u044f\u0442\u044c \u0434\u0435\u0441\u044f\u0442\u044c",
+    "el": "\u03b4\u03cd\u03bf \u03c4\u03c1\u03af\u03b1 \u03c4\u03ad\u03c3\u03c3\u03b5\u03c1\u03b1 "
+          "\u03c0\u03ad\u03bd\u03c4\u03b5 \u03ad\u03be\u03b9 \u03b5\u03c0\u03c4\u03ac "
+          "\u03bf\u03ba\u03c4\u03ce \u03b5\u03bd\u03bd\u03ad\u03b1 \u03b4\u03ad\u03ba\u03b1",
+    "hi": "\u0926\u094b \u0924\u0940\u0928 \u091a\u093e\u0930 \u092a\u093e\u0902\u091a \u091b\u0939 "
+          "\u0938\u093e\u0924 \u0906\u0920 \u0928\u094c \u0926\u0938",
+    "th": "\u0e2a\u0e2d\u0e07 \u0e2a\u0e32\u0e21 \u0e2a\u0e35\u0e48 \u0e2b\u0e49\u0e32 \u0e2b\u0e01 "
+          "\u0e40\u0e08\u0e47\u0e14 \u0e41\u0e1b\u0e14 \u0e40\u0e01\u0e49\u0e32 \u0e2a\u0e34\u0e1a",
+    "en": "two three four five six seven eight nine ten",
+    "zh": "\u4e8c \u4e09 \u56db \u4e94 \u516d \u4e03 \u516b \u4e5d \u5341",
+    "sup": "\u00b2 \u00b3 \u2074 \u2075 \u2076 \u2077 \u2078 \u2079",
+    "sub": "\u2082 \u2083 \u2084 \u2085 \u2086 \u2087 \u2088 \u2089",
+}
+R7_FINALS = ["\\boxed{{{g}}}", "#### {g}", "The answer is {g}.", "\u7b54\u6848\u662f{g}\u3002",
+             "Final answer: {g}"]
+
+
+@st.composite
+def _r7_spelled(draw: st.DrawFn, value: int, *, tail: bool = False) -> str:
+    langs = [k for k in R7_WORDS if not (tail and k in ("sup", "sub", "zh"))]
+    words = R7_WORDS[draw(st.sampled_from(langs))].split()
+    word = words[value - 2]
+    return word.capitalize() if draw(st.booleans()) else word
+
+
+@st.composite
+def r7_spelled_value(draw: st.DrawFn, verifier: str) -> Case:
+    """A value offered in words of another language, in raised digits or in CJK numerals, in
+    any slot that offers a value (alone on a line, a sentence alone, a sentence it opens, an
+    earlier answer clause, after the final answer): never paid when it is not the gold
+    (``vier\\n\\boxed{5}``, ``Sechs!``, ``Two auch.``, ``The answer is acht.``,
+    ``\\boxed{5}; lima also works.``)."""
+    g = draw(st.integers(2, 9 if verifier == "gsm8k" else 10))
+    o = draw(st.integers(2, 9).filter(lambda v: v != g))
+    final = draw(st.sampled_from(R7_FINALS)).format(g=g)
+    slot = draw(st.sampled_from(["line", "sentence", "first", "clause", "tail"]))
+    w = draw(_r7_spelled(o, tail=slot == "tail"))
+    if slot == "line":
+        text = f"{w}\n{final}"
+    elif slot == "sentence":
+        text = f"{w}{draw(st.sampled_from(['.', '!', '?', '...']))} {final}"
+    elif slot == "first":
+        rest = draw(st.sampled_from(["also works.", "auch.", "is fine too;", "aussi.",
+                                     "\u3082\u3044\u3044\u3002", "seems right."]))
+        text = f"{w} {rest}\n{final}"
+    elif slot == "clause":
+        text = f"The answer is {w}. {final}"
+    else:
+        final = draw(st.sampled_from(R7_FINALS[:2])).format(g=g)
+        joiner = draw(st.sampled_from(["; ", " (", ", or "]))
+        text = final + joiner + w + (")" if joiner == " (" else draw(st.sampled_from([" also works.", ""])))
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "not_paid",
+                ("r7_spelled_value", slot, verifier))
+
+
+@st.composite
+def r7_spelled_restatement(draw: st.DrawFn, verifier: str) -> Case:
+    """The gold itself in words beside the answer is paid: ``\\boxed{5} (fünf)``, ``The answer
+    is six. \\boxed{6}``."""
+    g = draw(st.integers(2, 9))
+    w = draw(_r7_spelled(g, tail=True).filter(lambda s: not s[0].isupper() or s.isalpha()))
+    text = draw(st.sampled_from(["\\boxed{{{g}}} ({w})", "The answer is {w}. \\boxed{{{g}}}"]))
+    return Case(text.format(g=g, w=w), str(g), "paid", ("r7_spelled_restatement", verifier))
+
+
+@st.composite
+def r7_command_line(draw: st.DrawFn, verifier: str) -> Case:
+    """A line that is one value among LaTeX commands (``\\mbox{6}``, ``\\verb|6|``,
+    ``\\tag{6}``, ``\\<random> 6``) before the final answer offers it: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    name = draw(st.text("abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8))
+    line = draw(st.sampled_from(["\\{n}{{{o}}}", "\\{n} {o}", "\\{n}|{o}|", "\\{n}{o}"]))
+    final = draw(st.sampled_from(R7_FINALS[:2])).format(g=g)
+    return Case(line.format(n=name, o=o) + "\n" + final, str(g), "not_paid",
+                ("r7_command_line", verifier))
+
+
+@st.composite
+def r7_stray_think_end(draw: st.DrawFn, verifier: str) -> Case:
+    """Only the first ``</think>`` ends the reasoning: a value shown after it and before a
+    later stray ``</think>`` is in the answer (``<think>..</think>**2**</think>\\n\\boxed{7}``):
+    never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    shown = draw(st.sampled_from(["**{}**", "{}", "${}$", "The answer is {}."])).format(o)
+    think = draw(st.sampled_from(["", " ", "hmm", "12 * 3 = 36"]))
+    final = draw(st.sampled_from(R7_FINALS[:3])).format(g=g)
+    text = f"<think>{think}</think>{shown}</think>" + draw(st.sampled_from(["\n", "\n\n", " "])) + final
+    return Case(text, str(g), "not_paid", ("r7_stray_think_end", verifier))
+
+
+@st.composite
+def r7_unspaced_clause_opener(draw: st.DrawFn, verifier: str) -> Case:
+    """Made-up words or an approximation sign before an answer clause of a script written
+    without spaces (``Jos en erehdy, 答案是2.``, ``~, 정답은 7.``, ``≈ cevap 9.``): never paid;
+    an allow-listed connective there is (``So, 答案是2.``)."""
+    g = draw(st.integers(0, 3000))
+    clause = draw(st.sampled_from(["\u7b54\u6848\u662f{g}\u3002", "\uc815\ub2f5\uc740 {g}.",
+                                   "\u7b54\u3048\u306f{g}.", "cevap {g}."])).format(g=g)
+    if draw(st.booleans()):
+        words = draw(st.lists(R6_WORD, min_size=1, max_size=3))
+        lead = " ".join(words).capitalize()
+    else:
+        lead = draw(st.sampled_from(["\u2248", "~", "\u223c", "\\approx", "\u00b1"]))
+    sep = draw(st.sampled_from([", ", " ", "\uff0c", ": ", " \u2014 "]))
+    if sep == ": " and clause.startswith("cevap"):
+        sep = " "
+    return Case(lead + sep + clause, str(g), "not_paid", ("r7_unspaced_clause_opener", verifier))
+
+
+@st.composite
+def r7_condition_line_before(draw: st.DrawFn, verifier: str) -> Case:
+    """A condition on the line before, ending in a comma, governs the value alone on the next
+    line (``If n is odd,\\n5.``, ``For positive x,\\n**5**``, ``Als ik me niet vergis,\\n#### 5``):
+    never paid."""
+    g = draw(st.integers(0, 3000))
+    var = draw(st.sampled_from("nxkmt"))
+    cond = draw(st.sampled_from(["If {v} is odd", "For positive {v}", "When {v} > 0",
+                                 "Unless {v} = 0", "Wenn {v} ungerade ist", "Si {v} est impair",
+                                 "Als {v} oneven is", "Jika {v} ganjil"])).format(v=var)
+    value = draw(st.sampled_from(["{g}.", "**{g}**", "\\boxed{{{g}}}", "#### {g}"])).format(g=g)
+    return Case(f"{cond},\n{value}", str(g), "not_paid", ("r7_condition_line_before", verifier))
+
+
+@st.composite
+def r7_comma_joined_value(draw: st.DrawFn, verifier: str) -> Case:
+    """A value joined to the commitment by a comma and a joiner (``**9**, and \\boxed{7}``,
+    ``6; or #### 7``): never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    shown = draw(st.sampled_from(["**{}**", "{}", "${}$"])).format(o)
+    joiner = draw(st.sampled_from([", and ", "; and ", ", or ", "\uff0c and ", ", & "]))
+    final = draw(st.sampled_from(["\\boxed{{{g}}}", "<answer>{g}</answer>"])).format(g=g)
+    return Case(shown + joiner + final, str(g), "not_paid", ("r7_comma_joined_value", verifier))
+
+
+R7_PROPERTIES: list[Property] = [
+    Property(f"r7_{v}_{name}", v, fn(v), n)
+    for v in ("math", "gsm8k")
+    for name, fn, n in (
+        ("spelled_value", r7_spelled_value, 200),
+        ("spelled_restatement", r7_spelled_restatement, 100),
+        ("command_line", r7_command_line, 100),
+        ("stray_think_end", r7_stray_think_end, 100),
+        ("unspaced_clause_opener", r7_unspaced_clause_opener, 100),
+        ("condition_line_before", r7_condition_line_before, 100),
+        ("comma_joined_value", r7_comma_joined_value, 100),
+    )
+]
+ALL_PROPERTIES += R7_PROPERTIES

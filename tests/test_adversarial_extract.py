@@ -89,6 +89,8 @@ PATHOLOGICAL = {
     "spans": "\\(" * (MB // 2),
     "retraction-words": r"\boxed{5}" + " wait no" * 6_000,
     "padding-before": " " * MB + r"\boxed{5}",
+    # unknown commands opening groups that never close (h24: 24 KB took 7 s, quadratic)
+    "unclosed-commands": "\\x{" * (MB // 3) + r"\boxed{5}",
     "padding-after": r"\boxed{5}" + " " * MB,
     "invisible": "\u200b" * MB + r"\boxed{5}",
     "markup": "<b>" * (MB // 3) + "#### 5",

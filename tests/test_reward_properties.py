@@ -251,3 +251,11 @@ from reward_grammar import R6_PROPERTIES  # noqa: E402
 
 for _prop in R6_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r7 (issue 30 round 7, the blind h23 set): values in words and raised digits, lone command
+# lines, a stray </think>, openers before unspaced clauses, a condition on the line before
+# (``reward_grammar.R7_PROPERTIES``).
+from reward_grammar import R7_PROPERTIES  # noqa: E402
+
+for _prop in R7_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -202,3 +202,20 @@ def _word_ok(word: str, math: bool) -> bool:
         # a variable of a check or restatement ("x = 5", "So n = 5.")
         return math and len(word) == 1
     return _OTHER_SCRIPT_RE.fullmatch(word) is not None
+
+
+# A capital after the value starts a sentence run on without its period ("#### 7256 I hope
+# this helps!", "Answer: 3508 I hope it is correct."), or after one ("#### 57. I hope ...").
+_RUN_ON_RE = re.compile(r"(?<=[\d*$}])\.?[ \t]+(?=[A-Z])")
+
+
+def closing_run_on(segment: str) -> int | None:
+    """Where a closing sentence (allow-listed, without a number) starts after the value at the
+    start of ``segment``, run on without a line break, or None: the value ends there and the
+    sentence is read as the tail."""
+    for m in _RUN_ON_RE.finditer(segment, 0, 400):
+        rest = segment[m.end():].strip()
+        if rest and not any(c.isdigit() for c in rest) and unread_closing(rest.rstrip(".!")) is None:
+            return m.start()
+    return None
+

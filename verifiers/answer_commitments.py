@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_text import visible_text
-from verifiers.answer_values import _TAIL_VALUE_RE, _UNIT_POWER_RE, _clean, _seen
+from verifiers.answer_values import _TAIL_VALUE_RE, _UNIT_POWER_RE, _clean, _seen, _sentence_start
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
     _BOX_RE,
@@ -31,8 +31,15 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.exact_numbers import find_numbers
-from verifiers.labelled_lines import _COMMIT_WORD_RE, labelled_values, value_first_values
+from verifiers.labelled_lines import (
+    _ANSWER_LINE_RE,
+    _COMMIT_WORD_RE,
+    _LONE_VALUE_LINE_RE,
+    labelled_values,
+    value_first_values,
+)
 from verifiers.qualifier_words import qualified_before
+from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
 
 MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
@@ -139,10 +146,12 @@ _JOINER_WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]){1,12}"
 
 
 _JOINER_BEFORE_RE = re.compile(
-    rf"(?<=[\d$}})*>.`])[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+    rf"(?<=[\d$}})*>.`])[ \t]*[,;\uff0c]?[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
 )
 
 
+# A value shown alone, with markup only ("**9**", "$6$", "1").
+_LONE_SHOWN_RE = re.compile(r"[\s*_$]*[-+]?\d[\d,.]*[\s*_$]*")
 # The starts of the last one to three joiner tokens before a commitment, and the word
 # before a joiner.
 _JOINER_TOKENS_RE = re.compile(
@@ -190,6 +199,9 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
         # do not commit to it (no "is", "=", "gives", ...) is offered beside it
         joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
+        if joiner is not None and joiner.group().lstrip(" \t")[:1] in ",;\uff0c" and not _LONE_SHOWN_RE.fullmatch(
+                text, _sentence_start(text, joiner.start()), joiner.start()):
+            joiner = None  # "We find $x = 3$, and the answer is 6": a derivation, not "**9**, and"
         if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
             k, has_or = joiner.start(), True
         else:  # a number word before the joiner ("one and <answer>0</answer>")
@@ -219,7 +231,9 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         if q == line_start:
             return None
         value = _value_ending_at(text, q)
-        return value if value is not None and _TAIL_VALUE_RE.search(value) else None
+        if value is None or not (_TAIL_VALUE_RE.search(value) or spelled_value(value)):
+            return None
+        return spelled_value(value) or value  # "**\u2084** \boxed{5}": 4
     value = _value_ending_at(text, q)
     if value is None or not _clean(value):
         return (HEDGED, "another answer offered just before it") if has_or else None
@@ -452,7 +466,9 @@ def _paragraph_values(
         value = _ADVERB_RE.sub("", value)
         value = _NEXT_LEAD_RE.sub("", value)  # "Answer: B The answer is A": "B"
         if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
-            values.append(value)
+            values.append(spelled_value(value) or value)  # "The answer is six.": 6
+        elif spelled_value(value) is not None:  # "The answer is vier.", "答えは\u516d。"
+            values.append(spelled_value(value))  # type: ignore[arg-type]
     from_lines = labelled_values(text, para_start, start) if labelled_lines else []
     if from_lines is None:
         return (*values, "\\ldots")
@@ -510,6 +526,11 @@ _REVISION_RE = re.compile(
 )
 
 
+# A heading that introduces the final answer, ending its line ("**Final Answer**", "## Answer").
+_TRAILING_HEADING_RE = re.compile(
+    r"(?:\*\*|#{1,6}[ \t]*)?(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*:?[ \t]*(?:\*\*)?[ \t]*:?[ \t]*\Z", re.IGNORECASE)
+
+
 def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     """The commitments of the paragraph before the final one, when both are bare answers:
     ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
@@ -525,6 +546,17 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
         return []
     line = text[line_start:prev_end]
+    heading = _TRAILING_HEADING_RE.search(line)
+    if heading is not None:  # "$1$.\n**Final Answer**\n\n\boxed{5}": read what the heading follows
+        line = line[: heading.start()]
+        if not line.strip() and line_start > 1 and text[line_start - 2] != "\n":
+            line = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+    shown = _LONE_VALUE_LINE_RE.fullmatch(line.rstrip(" \t.!?\u2026"))
+    if shown is not None:  # "**1**" alone, then "\boxed{0}": two bare answers
+        return [_clean(shown.group("value"))]
+    named = _ANSWER_LINE_RE.match(line)
+    if named is not None:  # "Răspunsul este 41.", "উত্তর: 82": an answer line of any language
+        return [_clean(named.group("value"))]
     if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
         return []  # its last line reasons on after a commitment: a later paragraph may revise
     return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _CONDITION_OPEN_RE
+from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _CONDITION_OPEN_RE, _IF_OPEN_RE
 from verifiers.answer_values import _sentence_start
 from verifiers.labelled_lines import _LETTER
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
@@ -149,6 +149,8 @@ LABEL_WORDS = _words(
     endgültige finale eindantwoord slutligt slutgiltigt lopullinen ostateczna konečná konečný
     végső végleges son cuối cùng akhir mwisho vastus lõplik galutinis galīgā konačni končni
     endergebnis final svaret respuesta răspuns окончательный остаточна відповідь
+    endeligt endelig endelige konačan konačno atebiad terfynol erantzun finala huling
+    итоговый итоговая итог окончателен финальный kesin nihai ostateczny definitivo definitiva
     """
 )
 # The word "answer" in the label languages: a clause "<label words> <answer noun> <copula>"
@@ -199,6 +201,8 @@ _VALUE_OPENS_RE = re.compile(
 _NOT_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 # A part that holds math or a number is no short opener ("$ and $d = 4", "and 24"): the
 # before rule and the value rules read it.
+# A sign that approximates, standing as a word before the answer ("\u2248, #### 8", "~, \u7b54\u6848\u662f7").
+_APPROX_SIGN_RE = re.compile(r"[~\u2248\u223c\u2243\u2245\u2252\u00b1\u2213]|\\(?:approx|sim|simeq|cong|pm|mp)(?![A-Za-z])")
 _MATH_CHARS_RE = re.compile(r"[\d$\\{}=<>()\[\]^|]")
 _BARE_VALUE_RE = re.compile(r"[\s*_$]*[-+]?\d[\d,.]*[\s*_$/\u2013\u2014-]*")
 # A lead that ends at a comma: an opener and the value, no clause of its own.
@@ -238,6 +242,9 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     not commit to what follows it, or None. Only a lead that ends in a word or a colon is
     judged; one that ends in math or a value is the ``before`` rule's. ``committed``: the
     value is a commitment (a box, a tag, a ``####`` line), not a closing value of prose."""
+    for part in re.split(_PARTS, head[-300:])[:-1]:
+        if _APPROX_SIGN_RE.search(part) and not _DIGIT_RE.search(part):  # "\approx, 答案是0"
+            return HEDGED, f"an approximation sign opens the answer's sentence: {part.strip()[:40]!r}"
     if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
         return _unread_opener([head], committed=committed)
@@ -252,6 +259,9 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
         return HEDGED, f"an enclosed number before the final value: {head[-4:]!r}"
     if head[-1] in ":\uff1a":
         return _unread_label(_strip_markup(head[:-1]))
+    if _IF_OPEN_RE.match(head) and not re.search(_PARTS, head):
+        # "Wenn n ungerade ist \boxed{5}": a condition that runs into the answer without a comma
+        return HEDGED, f"the answer is stated under a condition: {head.strip()[:40]!r}"
     last = head[-1]
     if not (last.isalpha() or last in "'\u2019" or "\u0300" <= last <= "\u036f"
             or "\u0900" <= last <= "\u0e7f"):
@@ -285,6 +295,13 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
                 if clause is not None:
                     return unread_clause_lead(head[: clause.start()])
                 own = re.split(_PARTS, prose)[-1]
+                first = list(_WORD_RE.finditer(own))
+                if len(first) > 2 and first[1].group(0).lower() in _ARTICLES and not (
+                        first[0].group(0).lower() in _SHORT_OPENERS or first[0].group(0).lower() in COMMIT_WORDS
+                        or first[0].group(0).lower() in ("and", "but")):
+                    # "About the total is 4", "Baka the total is 4": one word before the clause's
+                    # subject opens it, and it must be read as a short opener is
+                    return HEDGED, f"a short opener of the answer's sentence that is not read: {first[0].group(0)!r}"
                 doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in _DOUBT_WORDS), None)
                 if doubt is not None:  # "My hunch is \boxed{5}", "Probably the total is 5"
                     return HEDGED, f"a word of the answer's clause doubts or bounds it: {doubt!r}"
@@ -315,9 +332,13 @@ def _answer_clause_start(found: list[re.Match[str]], k: int) -> int | None:
             found[j - 1].group(0)) and not _GAP_BREAK_RE.search(
             found[j - 1].string, found[j - 1].end(), found[j].start()):
         j -= 1
-    if any(m.group(0).lower() in _ANSWER_NOUNS for m in found[j:k]):
-        return found[j].start()
+    if any(m.group(0).lower() in _ANSWER_NOUNS for m in found[j : k + 1]) or _CJK_ANSWER_RE.match(found[k].group(0)):
+        return found[j].start()  # "Pokud se nemýlím 答えは": a clause in a script without spaces
     return None
+
+
+# An answer noun that opens a run of a script written without spaces ("答えは", "정답은").
+_CJK_ANSWER_RE = re.compile("\u7b54\u6848|\u6700\u7ec8\u7b54\u6848|\u6700\u7d42\u7b54\u6848|\u7b54\u3048|\uc815\ub2f5|\ub2f5")
 
 
 def unread_clause_lead(head: str) -> tuple[str, str] | None:
@@ -336,6 +357,8 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
         return HEDGED, f"the answer is stated under a condition: {openers[0].strip()[:40]!r}"
     if _DIGIT_RE.search(part):  # "874/the answer is 46"
         return HEDGED, f"a value just before the answer clause: {part.strip()[-40:]!r}"
+    if _APPROX_SIGN_RE.search(part):  # "\u2248 cevap 9."
+        return HEDGED, f"an approximation sign before the answer clause: {part.strip()[-40:]!r}"
     words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
     if any(w.lower() in _REVISION_WORDS for w in words):
         return None  # "Actually, let me redo this: Answer: 0" revises
@@ -350,7 +373,7 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
     for word in words:
         low = word.lower()
         if not (low in LABEL_WORDS or low in _FILLERS or low in COMMIT_WORDS or low in _JOINERS
-                or low in _CLAUSE_LINKS or _ANSWER_PHRASES_RE.fullmatch(word)):
+                or low in _CLAUSE_LINKS or low in CONNECTIVE_WORDS or _ANSWER_PHRASES_RE.fullmatch(word)):
             return HEDGED, f"a word before the answer clause that is no answer label: {word!r}"
     return None
 
@@ -368,6 +391,8 @@ _OPENER_QUALIFIERS = _words(
     nearly almost otherwise usually typically generally often sometimes theory theoretically
     worst best far estimate estimated guess guessing rounded rounding approximating ish might
     could may unless assuming suppose supposing provided most ballpark
+    hunch gut feeling intuition impression suspicion bet sure certain confident mistaken
+    unsure uncertain
     """
 )
 _LY_OK = _words(
@@ -391,6 +416,12 @@ _SHORT_OPENER_WORDS = _words(
     scientific standard expanded factored exact
     """
 )
+_QUALIFIER_PHRASE_RE = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " in w)
+    + r"|give\s+or\s+take|more\s+or\s+less|plus\s+or\s+minus|or\s+so|ballpark|if\s+i'?m\s+not\s+mistaken)\b",
+    re.IGNORECASE,
+)
 _QUALIFIER_WORDS = frozenset(
     w.lower() for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " not in w
 )
@@ -406,7 +437,23 @@ _DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QU
 # Verbs of belief before an answer clause ("Wait, I think the answer is 5").
 _BELIEF_WORDS = _words("think believe suppose guess feel assume hope doubt reckon suspect")
 _DOUBT_OR_BELIEF = _DOUBT_WORDS | _BELIEF_WORDS
-_SHORT_OPENERS = _SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
+# "So", "therefore", "hence" in the languages a policy writes: they conclude, as "So," does.
+CONNECTIVE_WORDS = _words(
+    """
+    deci kwa hiyo portanto logo ent\u00e3o quindi dunque perci\u00f2 pertanto donc ainsi alors dus daarom
+    daher somit folglich deshalb also zatem wi\u0119c tedy tak\u017ee proto tudi\u017e tehát ezért jadi maka
+    oleh karena itu sehingga dolay\u0131s\u0131yla bu nedenle yani entonces por lo tanto consiguiente as\u00ed
+    allts\u00e5 d\u00e4rf\u00f6r s\u00e5 derfor difor alts\u00e5 siis joten niin siksi kaya samakatuwid dakle zato stoga
+    prin urmare v\u00ec v\u1eady do \u0111\u00f3 n\u00ean \u03b5\u03c0\u03bf\u03bc\u03ad\u03bd\u03c9\u03c2 \u03ac\u03c1\u03b1
+    \u043f\u043e\u044d\u0442\u043e\u043c\u0443 \u0438\u0442\u0430\u043a \u0441\u043b\u0435\u0434\u043e\u0432\u0430\u0442\u0435\u043b\u044c\u043d\u043e
+    \u043e\u0442\u0436\u0435 \u0442\u043e\u043c\u0443 \u0437\u0430\u0442\u043e\u0432\u0430 \u05dc\u05db\u05df
+    \u0644\u0630\u0644\u0643 \u0625\u0630\u0646 \u0644\u0630\u0627 \u0628\u0627\u0644\u062a\u0627\u0644\u064a
+    \u0907\u0938\u0932\u093f\u090f \u0905\u0924\u0903 \u09a4\u09be\u0987 \u0985\u09a4\u098f\u09ac
+    \u0e14\u0e31\u0e07\u0e19\u0e31\u0e49\u0e19 \u067e\u0633 \u0628\u0646\u0627\u0628\u0631\u0627\u06cc\u0646
+    """
+)
+_SHORT_OPENERS = (_SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
+                  | CONNECTIVE_WORDS)
 
 
 def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, str] | None:
@@ -418,6 +465,11 @@ def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, 
         if _VALUE_OPENS_RE.match(part) or (i == 0 and _BARE_VALUE_RE.fullmatch(part)):
             # "6 also works; the answer is 5.", "12, and the answer is 30."
             return HEDGED, f"a clause of the answer's sentence offers a value: {part.strip()[:40]!r}"
+        if _APPROX_SIGN_RE.search(part) and not any(c.isdigit() for c in part):
+            return HEDGED, f"an approximation sign opens the answer's sentence: {part.strip()[:40]!r}"
+        phrase = _QUALIFIER_PHRASE_RE.search(part)
+        if phrase is not None:  # "Give or take a little,", "Plus or minus one,"
+            return HEDGED, f"an opener of the answer's sentence qualifies it: {phrase.group(0)!r}"
         words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
         if committed and 0 < sum(len(w) > 1 for w in words) <= 3 and not _MATH_CHARS_RE.search(
                 part) and not _GERUND_RE.fullmatch(words[0]) and not all(
@@ -430,7 +482,7 @@ def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, 
                     or (low.endswith("ly") and low not in _LY_OK and len(low) > 4
                         and low not in _REVISION_WORDS)):
                 return HEDGED, f"an opener of the answer's sentence qualifies it: {word!r}"
-            if _NOT_ASCII_RE.search(word) and not (_ANSWER_PHRASES_RE.fullmatch(word)
+            if _NOT_ASCII_RE.search(word) and low not in CONNECTIVE_WORDS and not (_ANSWER_PHRASES_RE.fullmatch(word)
                                                    or low in LABEL_WORDS):
                 # no table of other scripts' doubt and condition words is complete: there,
                 # only the connectives and answer words of ``_ANSWER_PHRASES`` may open
@@ -444,6 +496,8 @@ def _unread_label(label: str) -> tuple[str, str] | None:
         return None
     words = _WORD_RE.findall(label[-200:])
     if not words:
+        if _APPROX_SIGN_RE.search(label[-200:]) and not any(c.isdigit() for c in label[-200:]):
+            return HEDGED, f"an approximation sign labels the answer: {label.strip()[-40:]!r}"
         return None  # "1:", "(a):" markers and math
     if len(words) == 1 and len(words[0]) == 1:
         return None  # a variable or choice: "x: 3", "A: 5"

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from verifiers.answer_closing import CLOSING_WORDS, unread_closing
+from verifiers.answer_closing import CLOSING_WORDS, closing_run_on, unread_closing
 from verifiers.answer_values import _clean, _is_check, _seen, _sentence_start, _value_keys
 from verifiers.exact_numbers import read_words
-from verifiers.number_words import read_number_words
+from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
 
 _MODULUS_RE = re.compile(
@@ -125,6 +125,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None
     why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
     body = own[i:]
+    if body[:1].isupper() and own[i - 1 : i].isspace() and closing_run_on("0 " + body) == 1:
+        return None  # "**8840** Let me know if you have any questions.": a closing run on
     if body[0] == "(":
         close = body.find(")")
         inner = body[1:] if close < 0 else body[1:close]
@@ -149,6 +151,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return why
             if _CLOSED_HEAD_RE.fullmatch(nxt.group(0)):
                 return why
+        if _IF_OPEN_RE.match(body):
+            return why  # "\boxed{5}: Hvis n er ulige.": a condition in any language
         if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
             return why
         return None if _prose_ok(body) else why
@@ -319,13 +323,15 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     keys = {k for a in answers for k in _value_keys(a)}
     if "=" in inner:
         return _is_check(inner, keys) and _prose_ok(inner)
+    spelled = spelled_value(inner)  # "\boxed{21} (twenty-one)", "\boxed{2} (два)": in words
+    if spelled is not None and keys and not keys.isdisjoint(_value_keys(spelled)):
+        return True
     if not _prose_ok(inner):
         return False
     if keys and not keys.isdisjoint(_value_keys(inner)):
         return True
-    spelled = read_number_words(inner)  # "\boxed{21} (twenty-one)": the answer in words
-    if spelled is not None and keys and not keys.isdisjoint(_value_keys(str(spelled))):
-        return True
+    if spelled is not None:
+        return False  # another number in words: "\boxed{5} (eins)"
     words = inner.split()
     if 0 < len(words) <= 4 and all(_LATIN_WORD_RE.fullmatch(w) for w in words):
         # a unit or count noun as the comparators read it ("dollars", "apples"), or closing
@@ -335,6 +341,15 @@ def _paren_ok(inner: str, answers: tuple[str, ...]) -> bool:
     return False
 
 
+# "If" in the languages a policy writes, opening the answer's sentence (not the temporal
+# "when", "als", "quand", nor "se", a Romance pronoun: "Se obtiene 5").
+_IF_OPEN_RE = re.compile(
+    r"[\s*#>-]*(?:(?:if|unless|provided|assuming|suppose|supposing|wenn|falls|si|jika|kalau|als(?=\s+[a-z]\b)|"
+    r"e\u011fer|jos|hvis|pokud|je\u015bli|dac\u0103|\u03b1\u03bd|n\u1ebfu|"
+    r"\u0435\u0441\u043b\u0438|\u044f\u043a\u0449\u043e)\b|\u5982\u679c|\u5047\u5982|\u82e5|\u3082\u3057|"
+    r"\u0627\u0630\u0627|\u0625\u0630\u0627|\u05d0\u05dd|\u0905\u0917\u0930|\u092f\u0926\u093f|\u0e16\u0e49\u0e32|\ub9cc\uc57d)",
+    re.IGNORECASE,
+)
 # A condition opening the answer's sentence, with nothing but the commitment after its comma:
 # "If n is odd, \boxed{5}.", "In case a, #### 94", "当n为奇数时, the answer is 5".
 _CONDITION_OPEN_RE = re.compile(
@@ -358,14 +373,22 @@ _BARE_COMMITMENT_RE = re.compile(
 )
 
 
+_OPEN_LINE_RE = re.compile(r"[,\uff0c\u3001\u2013\u2014\u2026][\s*_]*\Z")
+
+
 def _condition_before(text: str, start: int) -> tuple[str, str] | None:
     """Why the answer starting at ``start`` is stated under a condition that opens its
     sentence ("If n is odd, \\boxed{5}."), or None. A derivation ("If we add them, we get
     \\boxed{5}") commits after its comma and is no condition on the answer."""
     line_start = text.rfind("\n", 0, start) + 1
     sentence_start = max(_sentence_start(text, start), line_start, start - 400)
+    if sentence_start == line_start > 0:  # "If n is odd,\n5.": the line before opens it
+        before = text.rfind("\n", 0, line_start - 1) + 1
+        if line_start - before <= 200 and _OPEN_LINE_RE.search(text, before, line_start - 1):
+            sentence_start = before
     head = text[sentence_start:start]
-    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"))
+    comma = max(head.rfind(","), head.rfind("\uff0c"), head.rfind("\u3001"), head.rfind("\u2014"),
+                head.rfind(" \u2013 "))
     if comma < 0 or not _CONDITION_OPEN_RE.match(head):
         return None
     if _BARE_COMMITMENT_RE.match(head, comma + 1):
@@ -381,7 +404,7 @@ _LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\
 # "so", "result" in the major languages. Anything else ("ليس", "नहीं") may deny or bound
 # the value, and no table of negations in every language is complete: an allow-list is.
 _ANSWER_PHRASES = (
-    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|"
+    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|综上所述|綜上所述|综上|綜上|"
     "答え|は|です|よって|したがって|"
     "정답|답|은|는|이다|입니다|따라서|그러므로|"
     "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"

@@ -348,10 +348,27 @@ def _end_of_turn(text: str) -> tuple[str, str | None]:
     return text[: m.start()], None
 
 
-def _markup_to_space(m: re.Match[str]) -> str:
+# A vulgar fraction with a finite decimal, alone or after a whole number ("\u00bd", "2\u00bd",
+# "2 \u00bd"), reads as that decimal; thirds and sixths are left as written.
+_DECIMAL_FRACTIONS = {"\u00bd": 5, "\u00bc": 25, "\u00be": 75, "\u215b": 125, "\u215c": 375, "\u215d": 625,
+                      "\u215e": 875, "\u2155": 2, "\u2156": 4, "\u2157": 6, "\u2158": 8, "\u2152": 1}
+_VULGAR_RE = re.compile(r"(?<![\d.,])(\d{1,12})?[ \t]?([" + "".join(_DECIMAL_FRACTIONS) + r"])(?![\d])")
+
+
+def _vulgar_as_decimal(m: re.Match[str]) -> str:
+    digits = _DECIMAL_FRACTIONS[m.group(2)]
+    places = {"\u2155": 1, "\u2156": 1, "\u2157": 1, "\u2158": 1, "\u00bd": 1, "\u00bc": 2, "\u00be": 2,
+              "\u2152": 1}.get(m.group(2), 3)
+    lead = " " if m.group(1) is None and m.group(0)[:1] in " \t" else ""
+    return f"{lead}{m.group(1) or 0}.{digits:0{places}d}"
+
+
+def _markup_to_space(m: re.Match[str], first_end: int = -1) -> str:
     words = m.group("words")
     if words is None:
-        return "\n" if _REASONING_END_RE.fullmatch(m.group()) else " "
+        # Only the first end of reasoning ends it: what follows is the answer, and a later
+        # stray "</think>" does not hide the values before it ("</think>**2**</think>\boxed{7}").
+        return "\n" if m.start() == first_end else " "
     return f" {words} "
 
 
@@ -377,6 +394,9 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
             text = text.translate(table)
         if any(ord(c) in _CONFUSABLE_TABLE for c in chars):
             text = _read_confusables(text)
+        if not chars.isdisjoint(_DECIMAL_FRACTIONS) and sum(
+                text.count(c) for c in _DECIMAL_FRACTIONS) <= MAX_CURRENCY_SIGNS:
+            text = _VULGAR_RE.sub(_vulgar_as_decimal, text)  # "#### 2\u00bd" is 2.5
         if not chars.isdisjoint(_DASHES):
             text = _DASH_BEFORE_DIGIT_RE.sub("-", text)
         if not chars.isdisjoint(_CURRENCY_CHARS):
@@ -400,7 +420,9 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)
         text = _SPACED_THOUSANDS_RE.sub("", text)
-        text = _MARKUP_RE.sub(_markup_to_space, text)
+        end = _REASONING_END_RE.search(text)
+        first_end = -1 if end is None else end.start()
+        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end), text)
     if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
         text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden

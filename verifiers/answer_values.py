@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
 from verifiers.exact_numbers import parse_number
-from verifiers.number_words import read_number_words
+from verifiers.spelled_numbers import TAIL_WORD, spelled_value
 
 
 def _seen(words: str) -> str:
@@ -26,7 +26,7 @@ MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
 
 
 # The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f]|\n")
 
 
 def _clean(ans: str) -> str:
@@ -88,24 +88,13 @@ _TAIL_VALUE_RE = re.compile(
 # Values the tail reads besides ``_TAIL_VALUE_RE`` (only there: before the answer, "Case
 # III" or "drei Schritte" is prose). A Roman numeral of two or more letters in one case
 # ("IV", "vii"; a circled or Roman-numeral character reads as these after NFKC), a lone "V"
-# or "X" on its own line or ending the tail (not "= X", a name), and the number words two
-# to ten of the languages a policy writes (a closed list; "due", "un", "uno", "eins", "one"
-# are left out: words of English prose or articles).
-_FOREIGN_NUMBER_WORDS = (
-    "dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|deux|trois|quatre|cinq|sept|huit|neuf|"
-    "dix|zwei|drei|vier|f\u00fcnf|funf|sechs|sieben|acht|neun|zehn|tr\u00eas|quatro|sete|oito|"
-    "nove|dez|tre|quattro|cinque|sette|otto|dieci|"
-    + _seen(
-        "\u0434\u0432\u0430|\u0442\u0440\u0438|\u0447\u0435\u0442\u044b\u0440\u0435|"
-        "\u043f\u044f\u0442\u044c|\u0448\u0435\u0441\u0442\u044c|\u0441\u0435\u043c\u044c|"
-        "\u0432\u043e\u0441\u0435\u043c\u044c|\u0434\u0435\u0432\u044f\u0442\u044c|"
-        "\u0434\u0435\u0441\u044f\u0442\u044c"
-    )
-)
+# or "X" on its own line or ending the tail (not "= X", a name), and the number words zero
+# to ten of 33 languages (``verifiers.spelled_numbers.TAIL_WORD``: "due", "un", "eins",
+# "to" are left out, words of prose or articles).
 _TAIL_EXTRA_VALUE_RE = re.compile(
     r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
     r"(?m:^[ \t]*[VXvx][ \t.]*$)|(?<![=\\])(?<!= )\b[VX]\b(?=[\s.!]*\Z))|"
-    rf"\b(?:{_FOREIGN_NUMBER_WORDS})\b",
+    rf"{TAIL_WORD}",
     re.IGNORECASE,
 )
 
@@ -241,8 +230,8 @@ def _value_keys(value: str) -> set[str]:
     if len(text) > MAX_LINE_CHARS:
         return keys  # no number is this long
     number = parse_number(text)
-    if number is None and text.isalpha():
-        words = read_number_words(text)
+    if number is None and not text[:1].isdigit():
+        words = spelled_value(text)  # "five", "fünf", "пять", "दो"
         number = None if words is None else Fraction(words)
     if number is not None:
         keys.add(str(number))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from verifiers.answer_closing import closing_run_on
 from verifiers.answer_values import _SENTENCE_END_RE, _clean
 from verifiers.exact_numbers import parse_number
 
@@ -214,6 +215,9 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
         ):
             cut = k
             break
+    run_on = closing_run_on(segment[:cut])
+    if run_on is not None:  # "Answer: 3508 I hope it is correct.": the value ends at the run-on
+        cut = run_on
     value = segment[:cut]
     matches = list(_IS_RE.finditer(value))
     if matches and parse_number(_clean(value)) is None:

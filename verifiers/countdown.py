@@ -150,6 +150,37 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
     return None
 
 
+# An expression offered on its own before the commitment, in the final answer's paragraph: on
+# a line alone, after a label's colon, or opening a sentence ("6+8-5", "Expression: 3+7+1",
+# "1+9+3 also works."). One followed by a relation ("6*8 = 48", "6*8 is 48") is a step.
+_OFFERED_EXPRESSION_RE = re.compile(
+    # (possessive runs: a 1 MB run of spaces costs one pass)
+    r"(?:^|[:\uff1a]|(?<=[.!?])[ \t])[*_$` \t]*+"
+    r"(?P<expr>\(?[ \t]*+\d++(?:[ \t]*+\)?[ \t]*+[-+*/\u00d7\u00f7\u2212][ \t]*+\(?[ \t]*+\d++)++[ \t]*+\)?)"
+    r"(?![\d.])[*_$` \t]*+(?![ \t]*(?:[=<>\u2192]|\\to\b|->|(?:is|equals|gives|makes|yields|results|"
+    r"evaluates|becomes|leaves|gets)\b))(?=[ \t]*(?:$|[.!?,;]|[A-Za-z]))",
+    re.MULTILINE | re.IGNORECASE,
+)
+_MAX_OFFERED = 64  # expressions read in one paragraph; more is a wall of them, not an answer
+
+
+def _other_expression(text: str, start: int, target: Fraction) -> tuple[str, str] | None:
+    """Why an expression offered before the commitment at ``start`` in its paragraph, whose
+    value is not the target, is a second answer (``6+8-5\n<answer>6+8*5</answer>``), or None."""
+    para_start = text.rfind("\n\n", 0, start) + 1
+    for count, m in enumerate(_OFFERED_EXPRESSION_RE.finditer(text, para_start, start)):
+        if count >= _MAX_OFFERED:
+            return HEDGED, "more expressions offered in the final paragraph than one answer can be"
+        expr = m.group("expr").translate(_UNICODE_OPS).replace("\u00d7", "*")
+        try:
+            value = _evaluate(ast.parse(expr, mode="eval"), [])
+        except (_Rejected, ZeroDivisionError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if value != target:
+            return HEDGED, f"another expression offered in the final paragraph: {m.group('expr').strip()[:40]!r}"
+    return None
+
+
 def _uncommitted_lead(text: str, start: int) -> tuple[str, str] | None:
     """Why the words before the commitment at ``start``, in its sentence, do not commit to
     it, or None: the lead rule as math reads it (``verifiers.answer_lead``)."""
@@ -219,6 +250,8 @@ def countdown_check(
         hedge = _other_commitment(text, start, expression)
     if hedge is None:  # "**34*71**, but also <answer>7</answer>": the lead rule, as in math
         hedge = _uncommitted_lead(text, start)
+    if hedge is None:  # "Expression: 3+7+1\n<answer>3*7+1</answer>"
+        hedge = _other_expression(text, start, target)
     if hedge is not None:  # "#### 3+11\nNo wait, it is 3+12."
         return Verdict(0.0, hedge[0], expression, gold, {"problem": hedge[1]})
     if len(expression) > MAX_EXPRESSION_CHARS:

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_values import _TAIL_VALUE_RE, _clean
+from verifiers.answer_values import _TAIL_VALUE_RE, _clean, _sentence_end, _sentence_start
+from verifiers.spelled_numbers import (
+    CJK_NUMERAL,
+    RAISED_DIGITS,
+    SPELLED_VALUE,
+    TAIL_WORD,
+    spelled_value,
+)
 
 __all__ = ["labelled_values", "value_first_values"]
 
@@ -57,11 +64,27 @@ _LONE_VALUE_LINE_RE = re.compile(
     r"(?![\d.,]\d)(?P<rest>[^\w\n=\\]*+(?:\\[\])][^\w\n]*+)?(?:</think>[^\w\n]*+)?)$",
     re.MULTILINE,
 )
+# The same in words or raised digits ("vier", "Six", "\u516b", "\u2084"), or one number
+# among commands and their braces: "\\text{2}", "\\verb|8|", "\\not9", "\\vdots 3", "\\tag{1}".
+_LONE_WORD_LINE_RE = re.compile(
+    rf"^[^\w\n=&\\]*+(?P<value>(?i:{SPELLED_VALUE}))[^\w\n=\\]*+$"
+    r"|^(?=[^\n]*\\[A-Za-z])(?:\\[A-Za-z]+|[^\w\n=&])*+(?P<number>\d+(?:\.\d+)?)(?:\\[A-Za-z]+|[^\w\n=&])*+$",
+    re.MULTILINE,
+)
+# A value shown alone in display math at a line's start, whatever follows on the line
+# ("\\[42\\] \\quad \\boxed{7}", "\\begin{equation}14\\end{equation}", "36 \\end{align*} is correct.").
+_DISPLAY_ENV = r"(?:equation|align|gather|displaymath|math|multline)\*?"
+_DISPLAY_VALUE_RE = re.compile(
+    r"^[ \t>]*+(?:\\\[|\$\$|\\begin\{" + _DISPLAY_ENV + r"\})?[ \t]*+(?:\\(?:mathbf|boxed|text)\{)?"
+    r"(?P<number>[-+\u2212]?\d++(?:\.\d+)?)\}?[ \t]*+(?:\\\]|\$\$|\\end\{" + _DISPLAY_ENV + r"\})",
+    re.MULTILINE,
+)
 # A line that names the answer anywhere in it and ends with one value, whatever stands between
 # ("One more possible final answer here: 6", "The other answer that also works 6.",
 # "另一个 可能 的 最终 答案 493."): a label longer than the four words above offers it too,
 # unless the words between bound or deny it ("The answer is less than 10.").
-_ANSWER_NOUN = (r"(?:answer|antwort|respuesta|r[\u00e9e]ponse|resposta|risposta|jawaban|svar|cevap|"
+_ANSWER_NOUN = (r"(?:answer|antwort|\u0111\u00e1p\s+\u00e1n|jibu|sagot|v\u00e1lasz|odpov\u011b\u010f|r\u0103spuns|"
+                r"\u05ea\u05e9\u05d5\u05d1\u05d4|\u067e\u0627\u0633\u062e|\u0989\u09a4\u09cd\u09a4\u09b0|respuesta|r[\u00e9e]ponse|resposta|risposta|jawaban|svar|cevap|"
                 r"odpowied\w*|vastaus|\u043e\u0442\u0432\u0435\u0442|\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|"
                 r"\u7b54\u6848|\u7b54\u3048|\uc815\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
                 r"\u0627\u0644\u0625\u062c\u0627\u0628\u0629|\u0909\u0924\u094d\u0924\u0930|"
@@ -80,7 +103,11 @@ _BOUND_GAP_RE = re.compile(
 _SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _REST_WORD_RE = re.compile(rf"{_LETTER}+")
-_MAX_LABELLED_LINES = 64  # in one paragraph, more than any worked solution lists
+_OPTION_WORD_RE = re.compile(
+    r"option|choice|alternative|candidate|possibility|answer|opci\u00f3n|op\u00e7\u00e3o|opzione|"
+    r"auswahl|variante|\u9009\u9879", re.IGNORECASE)
+_MAX_LABELLED_LINES = 64
+_SENTENCE_WINDOW = 20_000  # in one paragraph, more than any worked solution lists
 _CONSUMED_WINDOW = 2_000  # how far after its line a labelled value is looked for as an operand
 
 
@@ -98,8 +125,11 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
         if count >= _MAX_LABELLED_LINES:
             return None
         words = _REST_WORD_RE.findall(m.group("label"))
-        if len(words[-1]) == 1 and words[-1].isascii():
-            continue  # a variable ("N = 5", "x: 7"): a step of a derivation, no answer
+        if len(words[-1]) == 1 and words[-1].isascii() and not (
+                len(words) > 1 and _OPTION_WORD_RE.fullmatch(words[-2])):
+            # a variable ("N = 5", "x: 7"): a step of a derivation, no answer; an option
+            # ("Option B: 6", "Choice C = 6") names an answer
+            continue
         rest = _COMMAND_RE.sub(" ", m.group("rest"))
         if _TAIL_VALUE_RE.search(rest) or _BOX_RE.search(m.group("rest")):
             continue  # another value on the line: a computation, no lone value
@@ -121,6 +151,17 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # "1." or "2)" alone: a list item's marker
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
+    for count, m in enumerate(_DISPLAY_VALUE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(m.group("number"))
+    for count, m in enumerate(_LONE_WORD_LINE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.end() < start:
+            value = m.group("value") or m.group("number")
+            found.append(spelled_value(value) or value)
     own_line = text.rfind("\n", 0, start)
     if own_line > para_start:
         for count, m in enumerate(_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
@@ -145,7 +186,7 @@ def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
     "7 times 38")."""
     n = re.escape(number)
     operand = re.compile(
-        rf"{_OPERATOR}[ \t$]*{n}(?![\d.,]\d)|(?<![\d.,]){n}[ \t$]*(?:{_OPERATOR}|\))"
+        rf"{_OPERATOR}[ \t$]*{n}(?!\d|[.,]\d)|(?<![\d.,]){n}[ \t$]*(?:{_OPERATOR}|\))"
     )
     return operand.search(text, lo, hi) is not None
 
@@ -158,11 +199,58 @@ def _used_later(text: str, number: str, lo: int, hi: int) -> bool:
 # "1 hour is 60 minutes", "2L + 11 = 35" and "48/2 = 24 clips" are the working.
 _VALUE_FIRST_RE = re.compile(
     r"(?:^|(?<=[.!?\u3002])[ \t]+)(?:\\\(|\*\*|__|[ \t$>]|[*_](?=\d))*+(?P<number2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    rf"(?![\d.,]\d)(?![A-Za-z(])(?:[*_$]|\\\))*+,?[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?\u3002\u0964](?=[ \t]|$)"
+    rf"(?![\d.,]\d)(?![A-Za-z(])(?:[*_$]|\\\))*+[ \t]*,?[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?;\u3002\u0964](?=[ \t]|$)"
     r"|(?:^|(?<=[.!?\u3002])[ \t]+)(?:\\\(|\*\*|__|[ \t$>]|[*_](?=\d))*+(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    rf"(?![\d.,]\d)(?![A-Za-z(])(?:[*_$]|\\\))*+,?[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?\u3002\u0964]?[ \t]*$",
+    rf"(?![\d.,]\d)(?![A-Za-z(])(?:[*_$]|\\\))*+[ \t]*,?[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,7}}[ \t]*[.!?;\u3002\u0964]?[ \t]*$",
     re.MULTILINE,
 )
+
+
+# An earlier sentence of the final paragraph that commits to a value in a few words: an
+# answer noun of any language, or "it is" ("It is 6.", "Cevap 8.", "Svaret är 5.",
+# "उत्तर है 1.", "jibu ni 6."), then the next sentence goes on: two answers in one paragraph.
+_CLAUSE_SENTENCE_RE = re.compile(
+    rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*(?:(?:{_LETTER}+[ \t]+){{0,2}}{_ANSWER_NOUN}{_LETTER}*"
+    rf"(?:[ \t]+{_LETTER}+){{0,2}}|(?:[A-Za-z']+[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
+    r"|c['\u2019]est|(?:es|das)[ \t]+ist|\u044d\u0442\u043e)|\u662f)[ \t]*[:\uff1a]?[ \t*$]*"
+    # ("$3!$" is a factorial: a "!" right after the digit ends no sentence; "It's 47, I think.")
+    rf"(?:(?P<number>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)|(?P<word>{SPELLED_VALUE}))[^\W\d_A-Za-z]{{0,4}}[*$ \t]*(?:,[^.!?\n\d=]{{0,30}})?"
+    r"(?:[.?\u3002]|(?<!\d)!)(?=\s)",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+# Values offered as alternatives before the final answer, in its paragraph: two values joined
+# by "or" in any language ("either 43 or 21", "C'est 5 ou 6.", "是5还是6"), or a list after a
+# label of candidates ("Possible answers: 45, 16.", "Options: 89 / 73", "Candidates are 76 and 25").
+_VALUE = r"[-+\u2212]?\d+(?:[.,]\d+)?"
+_OR_WORDS = (r"or|ou|o|oder|eller|vagy|nebo|albo|lub|sau|tai|atau|veya|ya\s+da|hay|ho\u1eb7c|"
+             r"\u0438\u043b\u0438|\u043b\u0438\u0431\u043e|\u0430\u0431\u043e|\u03ae|"
+             r"\u0623\u0648|\u05d0\u05d5|\u092f\u093e|\u0e2b\u0e23\u0e37\u0e2d|\ub610\ub294|\u304b")
+_CANDIDATES_RE = re.compile(
+    # (standalone values: "$1+3>n$, or $2<n<4$" joins two relations, not two values)
+    rf"(?<![A-Za-z\d_.,^*/+=<>\\-])(?P<a>{_VALUE})(?![\d.,]\d)[*$ \t]*,?[ \t]*(?:(?:{_OR_WORDS})(?![^\W\d_])|"
+    r"\u6216\u8005|\u6216|\u8fd8\u662f|\u9084\u662f)[ \t*$]*(?P<b>" + _VALUE + r")(?![\d.,]\d)(?![ \t]*[A-Za-z\d_^*/+=<>(%])"
+    r"|(?:possible|candidate|option|choice|alternative|potential)\w*(?:[ \t]+answers?)?[ \t]*(?::|are|is)"
+    rf"[ \t*$]*(?P<c>{_VALUE})(?:[*$ \t]*(?:,|;|/|\band\b|\bor\b)[ \t*$]*(?P<d>{_VALUE}))",
+    re.IGNORECASE,
+)
+
+
+# An "or" between two values offers both when its sentence is short or names what it offers
+# ("It is 98 or 74.", "either 43 or 21", "C'est 5 ou 6."); "move each person 2, 4, or 6 places
+# clockwise" is a step of the reasoning.
+_OFFER_WORD_RE = re.compile(
+    r"\b(?:either|is|it's|are|be|answers?|results?|es|est|ist|\u00e9|\u00e8|\u00e4r|er|on|jest)\b"
+    r"|[\u662f\u4e3a\u7b54]|\u043e\u0442\u0432\u0435\u0442|\u044d\u0442\u043e", re.IGNORECASE)
+
+
+def _offers_pair(text: str, m: re.Match[str]) -> bool:
+    lo, hi = _sentence_start(text, m.start()), _sentence_end(text, m.end())
+    if "$" in text[lo : m.start()] or "=" in text[lo : m.start()]:
+        return False  # "$d$ must be either 4 or 8": a case of the working, about a variable
+    words = len(_REST_WORD_RE.findall(text, lo, hi))
+    return words <= 6 or _OFFER_WORD_RE.search(text, max(lo, m.start() - 30), m.start()) is not None
 
 
 def value_first_values(text: str, para_start: int, start: int) -> list[str] | None:
@@ -172,6 +260,9 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
     line_end = text.find("\n", start)
     hi = len(text) if line_end < 0 else line_end
     found: list[str] = []
+    # Sentences are read back at most _SENTENCE_WINDOW characters: four sentence patterns over
+    # a 1 MB paragraph of "a. a. a." cost a second; an answer's own sentences stand nearer.
+    para_start = max(para_start, start - _SENTENCE_WINDOW)
     for count, m in enumerate(_VALUE_FIRST_RE.finditer(text, para_start, start)):
         if count >= _MAX_LABELLED_LINES:
             return None
@@ -186,12 +277,58 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
             return None
         if m.end() < start and not _LIST_MARKER_RE.match(text, text.rfind("\n", 0, m.end()) + 1) and (
                 not _used_later(text, m.group(1), m.end(), min(hi, m.end() + _CONSUMED_WINDOW))):
-            found.append(m.group(1))
+            found.append(spelled_value(m.group(1)) or m.group(1))
+    for count, m in enumerate(_CANDIDATES_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.group("a") is not None and (m.group("a") == m.group("b") or not _offers_pair(text, m)):
+            continue
+        found.extend(v for v in m.group("a", "b", "c", "d") if v is not None)
+    for count, m in enumerate(_CLAUSE_SENTENCE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.group("word") is not None:  # "It's two.", "Answer: тринадцать."
+            if not _BOUND_GAP_RE.search(m.group(0)) and spelled_value(m.group("word")):
+                found.append(spelled_value(m.group("word")))  # type: ignore[arg-type]
+        elif not _BOUND_GAP_RE.search(m.group(0)) and not _used_later(
+                text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(m.group("number"))
+    for count, m in enumerate(_WORD_FIRST_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        if m.end() < start and not _DETERMINER_RE.match(text, m.end("word")):
+            # "Two auch.", "Sechs ist auch richtig.", "\u2076\ub3c4 \ub9de\ub2e4."
+            found.append(spelled_value(m.group("word")) or m.group("word"))
     return found
 
 
 # A sentence that is one value and nothing else ("**6**.", "$6$!", "\\(6\\).") in the paragraph.
 _LONE_SENTENCE_RE = re.compile(
-    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*(?:[*_$]|\\\()*([-+\u2212]?\d[\d,.]*\d|[-+\u2212]?\d)(?:[*_$]|\\\))*"
+    r"(?:^|(?<=[\u3002\uff01])|(?<=[.!?]\s))[ \t]*+(?:[*_$]|\\\()*+"
+    rf"([-+\u2212]?\d[\d,.]*\d|[-+\u2212]?\d|(?i:{SPELLED_VALUE}))(?:[*_$]|\\\))*"
     r"[ \t]*(?:[.!?\u3002\uff01\u2026]|\.\.\.)(?=\s|$)", re.MULTILINE)
+# A short sentence that opens with a value in words and says something of it (up to five
+# words more): "Two auch.", "Sixでもいい。", "Sechs ist auch richtig.". English "one" and the
+# words of prose ("On", "Un", "Hat") open sentences of the working; they are left out.
+_FIRST_WORD = (
+    rf"(?i:{TAIL_WORD}|(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred)(?:-[a-z]+)?(?![A-Za-z])"
+    # "one" before a predicate or a word of another script, not "One way to see it"
+    r"|one(?=[ \t]+(?:also|too|as\s+well|auch|aussi|tambi\u00e9n|tamb\u00e9m|anche|works|fits|seems|"
+    r"is|was|could|might|may|would|satisfies|equals|holds|qualifies)\b|[ \t]*[^\x00-\u024f\s]))"
+    rf"|[{RAISED_DIGITS}]+|{CJK_NUMERAL}(?=[ \t])"  # not "三个苹果": a CJK count word
+)
+_WORD_FIRST_RE = re.compile(
+    r"(?:^|(?<=[.!?\u3002\uff01])[ \t]*)(?:\*\*|__|[ \t$>*_])*+"
+    rf"(?P<word>{_FIRST_WORD})(?:[*_$])*+,?[ \t]*{_LETTER}+(?:[ \t]+{_LETTER}+){{0,4}}"
+    r"[ \t]*(?:[.!?;\u3002\uff01\u0964](?=\s|$)|$)",
+    re.MULTILINE,
+)
+# An English number word before a plural noun counts things ("Three friends share the
+# cost."): a determiner, no value offered; before a verb or another language's word it is one.
+_DETERMINER_RE = re.compile(
+    r"[ \t]+(?!(?:is|was|has|does|works|seems|holds|fits|satisfies|equals|gives|makes|yields|"
+    r"remains|as|also|plus|minus|thus|times)\b)[a-z]{2,}s\b"
+)
 _LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")

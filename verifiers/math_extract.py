@@ -82,6 +82,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import (
     MAX_COMMITMENTS,
     _alternative_before,
@@ -124,6 +125,7 @@ from verifiers.commitment_reading import (
 from verifiers.exact_numbers import parse_number
 from verifiers.number_words import read_number_words
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
+from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED, MALFORMED
 from verifiers.unboxed_answer import (
     _COPULA_RE,
@@ -241,6 +243,9 @@ def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
     raw = text[start:line_end]
     if len(raw) > MAX_LINE_CHARS and len(raw.strip()) > MAX_LINE_CHARS:
         return f"the '####' line is longer than {MAX_LINE_CHARS} characters"
+    run_on = closing_run_on(raw)
+    if run_on is not None:  # "#### 57. I hope it is correct.": the tail reads the rest
+        return end_of_answer_line(raw[:run_on]), start, start + run_on, line_end
     line = end_of_answer_line(raw)
     return line, start, line_end, line_end
 
@@ -402,7 +407,9 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
-    alternatives = tuple(dict.fromkeys(a for a in (*earlier, *alternatives) if a != answer))
+    # a value in words is compared as its number ("The answer is six. \boxed{6}")
+    spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
+    alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
     if problem is None and len(alternatives) > MAX_COMMITMENTS:
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:

@@ -17,7 +17,7 @@ from verifiers.answer_commitments import (
     _bare_paragraph_before,
     _revised_values,
 )
-from verifiers.answer_lead import lead_start, uncommitted_lead
+from verifiers.answer_lead import CONNECTIVE_WORDS, LABEL_WORDS, lead_start, uncommitted_lead
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -29,7 +29,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers
-from verifiers.labelled_lines import labelled_values, value_first_values
+from verifiers.labelled_lines import _ANSWER_NOUN, labelled_values, value_first_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 
@@ -43,6 +43,8 @@ _APPROX_SIGN_BEFORE_RE = re.compile(
 
 # --- fallbacks: the final math span, the last bare number --------------------------------
 
+
+_ANSWER_NOUN_RE = re.compile(_ANSWER_NOUN, re.IGNORECASE)
 
 def _last_span(text: str, before: int) -> tuple[int, int, int, int] | None:
     """``(start, content_start, content_end, end)`` of the last math span ending by
@@ -204,11 +206,20 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     if _EQUALS_BEFORE_RE.search(head):
         return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
     if not text[line_start:start].strip(" \t*#>$-"):
-        return _continued_line(text, line_start)
+        opener = lead_start(text, line_start)
+        if opener < line_start:  # "Maybe,\n9.", "If n is odd,\n9.": the line before opens it
+            lead = uncommitted_lead(text[opener:line_start].rstrip() + " ", committed=False)
+            lead = lead or _condition_before(text, start)
+            if lead is not None:
+                return lead
+        # "Either 65 or 80.\n80", "**33**\n\n**14**": the paragraph's values are read as well
+        return _continued_line(text, line_start) or _paragraph_offers(text, start)
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
-    lead = uncommitted_lead(head, committed=False)
+    # an answer clause in any language commits ("Jos en erehdy, 答案是2." is read as
+    # "Jos en erehdy, the answer is 2": its short opener must be allow-listed)
+    lead = uncommitted_lead(head, committed=_ANSWER_NOUN_RE.search(head) is not None)
     if lead is not None:
         return lead
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
@@ -222,6 +233,12 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
+    return _paragraph_offers(text, start)
+
+
+def _paragraph_offers(text: str, start: int) -> tuple[str, str] | None:
+    """Why a value offered earlier in the final paragraph (or as the paragraph before, when
+    both are bare) differs from the closing value at ``start``, or None."""
     para_start = text.rfind("\n\n", 0, start) + 1
     revised = _revised_values(text, para_start, start)
     labelled = labelled_values(text, para_start, start)  # "Final: 9\nFinal: 6"
@@ -232,7 +249,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return HEDGED, "more values opening sentences in the final paragraph than one answer"
     for value in [*_bare_paragraph_before(text, para_start, start), *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
-        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?![\d.,]\d)", text[start:])
+        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
         if _TAIL_VALUE_RE.search(value) and same is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
     return None
@@ -249,7 +266,8 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
     if line.isascii():
         return None
     for m in _FOREIGN_WORD_RE.finditer(line):
-        if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+        low = m.group(0).lower()
+        if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)) and low not in CONNECTIVE_WORDS and low not in LABEL_WORDS:
             return m.group(0)
     return None
 
