@@ -2619,3 +2619,133 @@ R7_PROPERTIES: list[Property] = [
     )
 ]
 ALL_PROPERTIES += R7_PROPERTIES
+
+
+# --- round 7, second part (the blind h24 set): candidates, committing sentences, display math,
+# --- bare paragraphs, fraction words; run-on closings and foreign connectives are paid ---
+
+R7_OR_WORDS = ["or", "ou", "oder", "o", "\u0438\u043b\u0438", "\u6216", "\u8fd8\u662f", "atau", "veya", "eller"]
+
+
+@st.composite
+def r7_candidates(draw: st.DrawFn, verifier: str) -> Case:
+    """Two values offered as alternatives before the final answer (``either 43 or 21``,
+    ``C'est 5 ou 6.``, ``Possible answers: 45, 16.``), then one of them as the answer: never
+    paid."""
+    a = draw(st.integers(0, 3000))
+    b = draw(st.integers(0, 3000).filter(lambda v: v != a))
+    if draw(st.booleans()):
+        lead = draw(st.sampled_from(["It is", "I think it's either", "Either", "C'est", "Es", ""]))
+        line = f"{lead} {a} {draw(st.sampled_from(R7_OR_WORDS))} {b}".strip() + draw(st.sampled_from([".", "?", "!"]))
+    else:
+        label = draw(st.sampled_from(["Possible answers", "Candidates", "Options", "Possible values"]))
+        line = f"{label}: {a}{draw(st.sampled_from([', ', ' / ', ' or ', ' and ']))}{b}."
+    g = draw(st.sampled_from([a, b]))
+    final = draw(st.sampled_from(R7_FINALS)).format(g=g)
+    return Case(f"{line}\n{final}", str(g), "not_paid", ("r7_candidates", verifier))
+
+
+@st.composite
+def r7_committing_sentence(draw: st.DrawFn, verifier: str) -> Case:
+    """A sentence that commits to a value in a few words (``It's 6.``, ``Cevap 8.``, ``Es 4.``,
+    ``是12。``), then a connective and another final answer in the paragraph: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    pron = draw(st.sampled_from(["It's", "That's", "It is", "Maybe it's", "C'est", "Es", "Det \u00e4r",
+                                 "Cevap", "Svaret \u00e4r", "La respuesta es", "\u0423\u0442\u0432\u0435\u0440\u0436\u0434\u0430\u044e: \u044d\u0442\u043e"]))
+    end = draw(st.sampled_from([".", "!", ", I think."]))
+    sep = draw(st.sampled_from([" ", "\n"]))
+    final = draw(st.sampled_from(["Thus, we get $\\boxed{{{g}}}$.", "So the answer is {g}.", "#### {g}",
+                                  "Finally, \\boxed{{{g}}}."])).format(g=g)
+    return Case(f"{pron} {o}{end}{sep}{final}", str(g), "not_paid", ("r7_committing_sentence", verifier))
+
+
+@st.composite
+def r7_display_value(draw: st.DrawFn, verifier: str) -> Case:
+    """A value alone in display math at a line's start before the final answer
+    (``\\[42\\] \\quad \\boxed{7}``, ``\\begin{equation}42\\end{equation}``): never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    env = draw(st.sampled_from(["equation", "equation*", "align*", "gather"]))
+    shown = draw(st.sampled_from(["\\[{o}\\]", "\\[ {o} \\]", "$${o}$$", "BEGIN{o}END"])).format(o=o)
+    shown = shown.replace("BEGIN", "\\begin{" + env + "}").replace("END", "\\end{" + env + "}")
+    sep = draw(st.sampled_from([" \\quad ", ". ", "\n", " is correct.\n"]))
+    final = draw(st.sampled_from(R7_FINALS[:2])).format(g=g)
+    return Case(shown + sep + final, str(g), "not_paid", ("r7_display_value", verifier))
+
+
+@st.composite
+def r7_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
+    """Two paragraphs that are each a bare value (``75\\n\\n57``, ``**44**\\n\\n**20**``, or a
+    value then a ``**Final Answer**`` heading and a box): never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    dress = draw(st.sampled_from(["{}", "**{}**", "${}$"]))
+    if draw(st.booleans()):
+        text = dress.format(o) + "\n\n" + dress.format(g)
+    else:
+        text = dress.format(o) + draw(st.sampled_from([".\n", "\u2026 ", "! "])) + "**Final Answer**\n\n\\[\n\\boxed{" + str(g) + "}\n\\]"
+    return Case(text, str(g), "not_paid", ("r7_bare_paragraphs", verifier))
+
+
+@st.composite
+def r7_fraction_words(draw: st.DrawFn, verifier: str) -> Case:
+    """A fraction in words joined to the value (``#### 15 and one half``, ``\\boxed{3} and
+    three-quarters``): the value is not the whole number, never paid for it."""
+    g = draw(st.integers(1, 3000))
+    frac = draw(st.sampled_from(["one half", "a half", "one third", "two thirds", "a quarter",
+                                 "three-quarters", "one fifth", "one-fifth"]))
+    final = draw(st.sampled_from(["#### {g}", "\\boxed{{{g}}}", "The answer is {g}"])).format(g=g)
+    return Case(f"{final} and {frac}", str(g), "not_paid", ("r7_fraction_words", verifier))
+
+
+@st.composite
+def r7_run_on_closing(draw: st.DrawFn, verifier: str) -> Case:
+    """A closing sentence run on after the answer, with or without its period, is paid
+    (``#### 57. I hope it is correct.``, ``Answer: 3508 I hope this helps!``)."""
+    g = draw(st.integers(0, 30000))
+    final = draw(st.sampled_from(["#### {g}", "Answer: {g}", "Final answer: **{g}**",
+                                  "The answer is {g}"])).format(g=g)
+    sep = draw(st.sampled_from([". ", " "]))
+    closing = draw(st.sampled_from(["I hope it is correct.", "I hope this helps!", "That is our answer.",
+                                    "This is the final answer.", "Let me know if you have any questions."]))
+    return Case(final + sep + closing, str(g), "paid", ("r7_run_on_closing", verifier))
+
+
+R7_CONNECTIVE_CLAUSES = [
+    "Quindi, la risposta \u00e8 {g}.", "Donc, la r\u00e9ponse est {g}.", "Por lo tanto, la respuesta es {g}.",
+    "Portanto, a resposta \u00e9 {g}.", "Dus het antwoord is {g}.", "Daher, die Antwort ist {g}.",
+    "Alts\u00e5 er svaret {g}.", "Kaya, ang sagot ay {g}.", "Kwa hiyo, jibu ni {g}.",
+    "\u05dc\u05db\u05df, \u05d4\u05ea\u05e9\u05d5\u05d1\u05d4 \u05d4\u05d9\u05d0 {g}.",
+    "\u0395\u03c0\u03bf\u03bc\u03ad\u03bd\u03c9\u03c2, \u03b7 \u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7 \u03b5\u03af\u03bd\u03b1\u03b9 {g}.",
+    "\u041f\u043e\u044d\u0442\u043e\u043c\u0443 \u043e\u0442\u0432\u0435\u0442 {g}.", "\u7efc\u4e0a\uff0c\u7b54\u6848\u662f{g}\u3002",
+    "Konačan odgovor: {g}", "Endeligt svar: {g}", "Deci, r\u0103spunsul este {g}.",
+]
+
+
+@st.composite
+def r7_foreign_connective(draw: st.DrawFn, verifier: str) -> Case:
+    """"So, the answer is" and "final answer:" in other languages are paid
+    (``Quindi, la risposta è 693.``, ``综上，答案是6。``, ``Endeligt svar: 719``)."""
+    g = draw(st.integers(0, 3000))
+    text = draw(st.sampled_from(R7_CONNECTIVE_CLAUSES)).format(g=g)
+    if draw(st.booleans()):
+        text = text.replace(f"{g}", f"$\\boxed{{{g}}}$", 1)
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid", ("r7_foreign_connective", verifier))
+
+
+R7B_PROPERTIES: list[Property] = [
+    Property(f"r7_{v}_{name}", v, fn(v), n)
+    for v in ("math", "gsm8k")
+    for name, fn, n in (
+        ("candidates", r7_candidates, 100),
+        ("committing_sentence", r7_committing_sentence, 100),
+        ("display_value", r7_display_value, 100),
+        ("bare_paragraphs", r7_bare_paragraphs, 100),
+        ("fraction_words", r7_fraction_words, 100),
+        ("run_on_closing", r7_run_on_closing, 100),
+        ("foreign_connective", r7_foreign_connective, 100),
+    )
+]
+R7_PROPERTIES += R7B_PROPERTIES
+ALL_PROPERTIES += R7B_PROPERTIES

@@ -492,7 +492,12 @@ _SAID_REVISION_RE = re.compile(
     r"(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t*_>-]*(?:(?:oh|no|hmm+|ah)[,!.]?[ \t]+)?"
     r"\b(?:wait|actually|oops|sorry|edit|update[ds]?|erratum|correction|scratch\s+that|"
     r"just\s+kidding|doch\s+nicht|non,\s+plut\u00f4t|plut\u00f4t|en\s+realidad|"
-    r"it\s+should\s+be|I\s+mean)\b",
+    r"it\s+should\s+be|I\s+mean)\b"
+    # right after a displayed value, a revision word of any language ("**90** Подожди, **26**",
+    # "**60** 等等, **48**", "**77** no, **67**") or nothing at all ("**47** **59**.")
+    r"|(?:(?<=\d\*\*)|(?<=\d\$))[ \t]*(?:(?:no|wait|nope|actually|sorry|oops|I\s+mean|\u043f\u043e\u0434\u043e\u0436\u0434\u0438|"
+    r"\u043d\u0435\u0442|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u5f85\u3063\u3066|\u3044\u3084|espera|attends|warte|"
+    r"aspetta|bekle|tunggu|ch\u1edd|\uc7a0\uae50)[,!.]?[ \t]+){0,2}(?=\*\*[-+]?\d|\$[-+]?\d)",
     re.IGNORECASE | re.MULTILINE,
 )
 

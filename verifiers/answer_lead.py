@@ -242,9 +242,13 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     not commit to what follows it, or None. Only a lead that ends in a word or a colon is
     judged; one that ends in math or a value is the ``before`` rule's. ``committed``: the
     value is a commitment (a box, a tag, a ``####`` line), not a closing value of prose."""
-    for part in re.split(_PARTS, head[-300:])[:-1]:
-        if _APPROX_SIGN_RE.search(part) and not _DIGIT_RE.search(part):  # "\approx, 答案是0"
-            return HEDGED, f"an approximation sign opens the answer's sentence: {part.strip()[:40]!r}"
+    sign = None
+    for sign in _APPROX_SIGN_RE.finditer(head, max(0, len(head) - 300)):  # noqa: B007 - the last one
+        pass
+    if sign is not None and not _DIGIT_RE.search(head, sign.end()) and _WORD_RE.search(
+            _COMMAND_RE.sub(" ", head[sign.end():])):
+        # "\approx, 答案是0", "≈ cevap 9": an approximation sign with no value of its own after it
+        return HEDGED, f"an approximation sign opens the answer's sentence: {head[sign.start():].strip()[:40]!r}"
     if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
         return _unread_opener([head], committed=committed)
@@ -312,8 +316,8 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
         if low in _FILLERS or low in _ARTICLES:
             continue
         unknown.append(word)
-        if low in _NOT_NOUNS:
-            break
+        if low in _NOT_NOUNS and not (low in _SHORT_COPULAS and k > 0 and found[k - 1].group(0).lower() in _ANSWER_WORDS):
+            break  # ("Odpowiedź to 5": a copula after an answer word, not the preposition)
         if len(unknown) > 2:
             break
     if not unknown:  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
@@ -392,7 +396,9 @@ _OPENER_QUALIFIERS = _words(
     worst best far estimate estimated guess guessing rounded rounding approximating ish might
     could may unless assuming suppose supposing provided most ballpark
     hunch gut feeling intuition impression suspicion bet sure certain confident mistaken
-    unsure uncertain
+    unsure uncertain typical estimating ballparking eyeballing eyeball guesstimating guesstimate
+    crude loose loosely generous grob sch\u00e4tzt sch\u00e4tzen
+    arredondando arredondarmos arredondado redondeando redondeado arrondi arrondissant iikot
     """
 )
 _LY_OK = _words(
@@ -419,7 +425,9 @@ _SHORT_OPENER_WORDS = _words(
 _QUALIFIER_PHRASE_RE = re.compile(
     r"\b(?:"
     + "|".join(re.escape(w) for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " in w)
-    + r"|give\s+or\s+take|more\s+or\s+less|plus\s+or\s+minus|or\s+so|ballpark|if\s+i'?m\s+not\s+mistaken)\b",
+    + r"|give\s+or\s+take|more\s+or\s+less|plus\s+or\s+minus|or\s+so|ballpark|if\s+i'?m\s+not\s+mistaken"
+    r"|decimal\s+places?|significant\s+(?:figures?|digits?)|order\s+of\s+magnitude|in\s+(?:the|this)\s+case\s+(?:where|that|when)"
+    r"|as\s+an?\s+(?:\w+\s+){0,2}(?:upper|lower)\s+bound)\b",
     re.IGNORECASE,
 )
 _QUALIFIER_WORDS = frozenset(
@@ -446,7 +454,7 @@ CONNECTIVE_WORDS = _words(
     allts\u00e5 d\u00e4rf\u00f6r s\u00e5 derfor difor alts\u00e5 siis joten niin siksi kaya samakatuwid dakle zato stoga
     prin urmare v\u00ec v\u1eady do \u0111\u00f3 n\u00ean \u03b5\u03c0\u03bf\u03bc\u03ad\u03bd\u03c9\u03c2 \u03ac\u03c1\u03b1
     \u043f\u043e\u044d\u0442\u043e\u043c\u0443 \u0438\u0442\u0430\u043a \u0441\u043b\u0435\u0434\u043e\u0432\u0430\u0442\u0435\u043b\u044c\u043d\u043e
-    \u043e\u0442\u0436\u0435 \u0442\u043e\u043c\u0443 \u0437\u0430\u0442\u043e\u0432\u0430 \u05dc\u05db\u05df
+    \u0442\u0430\u043a\u0438\u043c \u043e\u0431\u0440\u0430\u0437\u043e\u043c \u043e\u0442\u0436\u0435 \u0442\u043e\u043c\u0443 \u0437\u0430\u0442\u043e\u0432\u0430 \u05dc\u05db\u05df
     \u0644\u0630\u0644\u0643 \u0625\u0630\u0646 \u0644\u0630\u0627 \u0628\u0627\u0644\u062a\u0627\u0644\u064a
     \u0907\u0938\u0932\u093f\u090f \u0905\u0924\u0903 \u09a4\u09be\u0987 \u0985\u09a4\u098f\u09ac
     \u0e14\u0e31\u0e07\u0e19\u0e31\u0e49\u0e19 \u067e\u0633 \u0628\u0646\u0627\u0628\u0631\u0627\u06cc\u0646
@@ -501,8 +509,9 @@ def _unread_label(label: str) -> tuple[str, str] | None:
         return None  # "1:", "(a):" markers and math
     if len(words) == 1 and len(words[0]) == 1:
         return None  # a variable or choice: "x: 3", "A: 5"
-    if all(w.lower() in LABEL_WORDS or _ANSWER_PHRASES_RE.fullmatch(w) for w in words[-4:]):
-        return None
+    if all(w.lower() in LABEL_WORDS or w.lower() in CONNECTIVE_WORDS or _ANSWER_PHRASES_RE.fullmatch(w)
+           for w in words[-4:]):
+        return None  # "Final answer:", "Таким образом, ответ:"
     if any(w.lower() in _REVISION_WORDS for w in words):
         return None
     if uncommitted_lead(label) is None and label[-1].isalpha() and (

@@ -94,7 +94,10 @@ _TAIL_VALUE_RE = re.compile(
 _TAIL_EXTRA_VALUE_RE = re.compile(
     r"(?-i:\b(?=[IVX]{2,}\b)X{0,3}(?:IX|IV|V?I{0,3})\b|\b(?=[ivx]{2,}\b)x{0,3}(?:ix|iv|v?i{0,3})\b|"
     r"(?m:^[ \t]*[VXvx][ \t.]*$)|(?<![=\\])(?<!= )\b[VX]\b(?=[\s.!]*\Z))|"
-    rf"{TAIL_WORD}",
+    rf"{TAIL_WORD}|"
+    # a fraction in words joined to the value ("\boxed{5} and one fifth", "18 and a-quarter")
+    r"\band[ \t]+(?:a|one|two|three|four|five|six|seven|eight|nine)[ \t-]+(?:half|halves|thirds?|"
+    r"quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b",
     re.IGNORECASE,
 )
 

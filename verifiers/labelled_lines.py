@@ -89,10 +89,19 @@ _ANSWER_NOUN = (r"(?:answer|antwort|\u0111\u00e1p\s+\u00e1n|jibu|sagot|v\u00e1la
                 r"\u7b54\u6848|\u7b54\u3048|\uc815\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
                 r"\u0627\u0644\u0625\u062c\u0627\u0628\u0629|\u0909\u0924\u094d\u0924\u0930|"
                 r"\u0e04\u0e33\u0e15\u0e2d\u0e1a|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7)")
+# The nouns' first letters, tested once per position before the alternation's branches are
+# (a 1 MB paragraph of "**Final Answer**" lines tries the nouns at every character).
+_NOUN_FIRST = "(?=[aAjJsSvVoOrRcC\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\uc815\u0627\u0909\u0e04\u03b1\u0391])"
 _ANSWER_LINE_RE = re.compile(
-    rf"^(?P<lead>[^\n\d]{{0,200}}?{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
+    rf"^(?P<lead>[^\n\d]{{0,200}}?{_NOUN_FIRST}{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
     r"(?P<value>[-+\u2212]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
     r"(?![\d.,]\d)[*_$ \t.!)\u3002]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+# The same with the value in words: "答案：七", "Answer: тринадцать", "The answer is acht."
+_WORD_ANSWER_LINE_RE = re.compile(
+    rf"^[^\n\d]{{0,200}}?{_NOUN_FIRST}{_ANSWER_NOUN}[^\n\d]{{0,40}}?[ \t:\uff1a\u662f\u4e3a\u306f\uc740](?P<word>{SPELLED_VALUE})"
+    r"[*_$ \t.!\u3002]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 _BOUND_GAP_RE = re.compile(
@@ -164,6 +173,11 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             found.append(spelled_value(value) or value)
     own_line = text.rfind("\n", 0, start)
     if own_line > para_start:
+        for count, m in enumerate(_WORD_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
+            if count >= _MAX_LABELLED_LINES:
+                return None
+            if not _BOUND_GAP_RE.search(m.group(0)) and spelled_value(m.group("word")):
+                found.append(spelled_value(m.group("word")))  # type: ignore[arg-type]
         for count, m in enumerate(_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
             if count >= _MAX_LABELLED_LINES:
                 return None
@@ -211,12 +225,36 @@ _VALUE_FIRST_RE = re.compile(
 # "उत्तर है 1.", "jibu ni 6."), then the next sentence goes on: two answers in one paragraph.
 _CLAUSE_SENTENCE_RE = re.compile(
     rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*(?:(?:{_LETTER}+[ \t]+){{0,2}}{_ANSWER_NOUN}{_LETTER}*"
-    rf"(?:[ \t]+{_LETTER}+){{0,2}}|(?:[A-Za-z']+[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
-    r"|c['\u2019]est|(?:es|das)[ \t]+ist|\u044d\u0442\u043e)|\u662f)[ \t]*[:\uff1a]?[ \t*$]*"
-    # ("$3!$" is a factorial: a "!" right after the digit ends no sentence; "It's 47, I think.")
-    rf"(?:(?P<number>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)|(?P<word>{SPELLED_VALUE}))[^\W\d_A-Za-z]{{0,4}}[*$ \t]*(?:,[^.!?\n\d=]{{0,30}})?"
-    r"(?:[.?\u3002]|(?<!\d)!)(?=\s)",
+    rf"(?:[ \t]+{_LETTER}+){{0,2}}|(?:{_LETTER}+['\u2019]?{_LETTER}*[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
+    r"|c['\u2019]est|(?:es|das)[ \t]+ist|es|det[ \t]+(?:\u00e4r|er)|(?:het|dit)[ \t]+is|jest|to[ \t]+jest|ini|itu|"
+    r"\u044d\u0442\u043e)|\u662f)[ \t]*[:\uff1a]?[ \t*$]*"
+    rf"(?:(?P<number>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)|(?P<word>{SPELLED_VALUE}))[^\W\d_A-Za-z]{{0,4}}[*$ \t]*"
+    # a second value in the same clause ("The answer is 96 and 86."), a remark ("It's 47, I think.")
+    r"(?:(?:,|\band\b|&|\bor\b)[ \t*$]*(?P<number2>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)[*$ \t]*)?"
+    r"(?:,[^.!?\n\d=]{0,30})?"
+    # ("$3! \times 5!$" is a factorial: a "!" right after a digit ends a sentence only before a
+    # line end or a capital)
+    r"(?:[.?\u3002]|(?<!\d)!|(?<=\d)!(?=[ \t]*(?:\n|$|[A-Z])))(?=\s)",
     re.MULTILINE | re.IGNORECASE,
+)
+
+
+# A short sentence that ends with a value after one or two words ("Maybe 23.", "Maybe nine?",
+# "Perhaps 7!"), or that lists values only ("14, 28."), offers them; a heading that numbers a
+# part ("Step 1.", "Case 2:", "Day 3.") does not.
+_SHORT_VALUE_SENTENCE_RE = re.compile(
+    r"(?:^|(?<=[.!?\u3002])[ \t])[ \t*_>]*+(?:(?P<words>[A-Za-z]{2,}(?:[ \t]+[A-Za-z]{2,})?)[ \t]+"
+    rf"(?:(?P<number>[-+\u2212]?\d+(?:\.\d+)?)|(?P<word>{SPELLED_VALUE}))"
+    r"|(?P<list>[-+\u2212]?\d+(?:\.\d+)?(?:[ \t]*,[ \t]*[-+\u2212]?\d+(?:\.\d+)?)+))"
+    r"(?![\d.,]\d)[*_$ \t]*(?:[.?\u3002]|(?<!\d)!|(?<=\d)!(?=[ \t]*(?:\n|$|[A-Z])))(?=\s)",
+    re.MULTILINE,
+)
+_HEADING_WORD_RE = re.compile(
+    r"(?:step|case|part|chapter|section|page|line|problem|question|exercise|example|figure|table|"
+    r"item|rule|method|day|week|month|year|round|level|stage|phase|grade|version|no|number|lemma|"
+    r"theorem|equation|option|choice|claim|note|hint|subcase|scenario|term|row|column|box|group|"
+    r"team|player|person|room|floor|test|trial|attempt|move|turn|answer|total|sum|result)",
+    re.IGNORECASE,
 )
 
 
@@ -231,7 +269,7 @@ _CANDIDATES_RE = re.compile(
     # (standalone values: "$1+3>n$, or $2<n<4$" joins two relations, not two values)
     rf"(?<![A-Za-z\d_.,^*/+=<>\\-])(?P<a>{_VALUE})(?![\d.,]\d)[*$ \t]*,?[ \t]*(?:(?:{_OR_WORDS})(?![^\W\d_])|"
     r"\u6216\u8005|\u6216|\u8fd8\u662f|\u9084\u662f)[ \t*$]*(?P<b>" + _VALUE + r")(?![\d.,]\d)(?![ \t]*[A-Za-z\d_^*/+=<>(%])"
-    r"|(?:possible|candidate|option|choice|alternative|potential)\w*(?:[ \t]+answers?)?[ \t]*(?::|are|is)"
+    r"|(?:possible|candidate|option|choice|alternative|potential)\w*(?:[ \t]+[A-Za-z]+)?[ \t]*(?::|are|is)"
     rf"[ \t*$]*(?P<c>{_VALUE})(?:[*$ \t]*(?:,|;|/|\band\b|\bor\b)[ \t*$]*(?P<d>{_VALUE}))",
     re.IGNORECASE,
 )
@@ -284,6 +322,19 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         if m.group("a") is not None and (m.group("a") == m.group("b") or not _offers_pair(text, m)):
             continue
         found.extend(v for v in m.group("a", "b", "c", "d") if v is not None)
+    for count, m in enumerate(_SHORT_VALUE_SENTENCE_RE.finditer(text, para_start, start)):
+        if count >= _MAX_LABELLED_LINES:
+            return None
+        words = m.group("words")
+        if words is not None and (_HEADING_WORD_RE.fullmatch(words.split()[-1]) or _COMMIT_WORD_RE.search(words)):
+            continue  # "Step 1.": a part's number; "We get 12.": a step stated
+        if m.group("list") is not None:
+            found.extend(v.strip() for v in m.group("list").split(","))
+        elif m.group("word") is not None and spelled_value(m.group("word")):
+            found.append(spelled_value(m.group("word")))  # type: ignore[arg-type]
+        elif m.group("number") is not None and not _used_later(
+                text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
+            found.append(m.group("number"))
     for count, m in enumerate(_CLAUSE_SENTENCE_RE.finditer(text, para_start, start)):
         if count >= _MAX_LABELLED_LINES:
             return None
@@ -293,6 +344,8 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         elif not _BOUND_GAP_RE.search(m.group(0)) and not _used_later(
                 text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(m.group("number"))
+            if m.group("number2") is not None:
+                found.append(m.group("number2"))
     for count, m in enumerate(_WORD_FIRST_RE.finditer(text, para_start, start)):
         if count >= _MAX_LABELLED_LINES:
             return None

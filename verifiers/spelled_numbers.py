@@ -4,7 +4,7 @@ values a policy can offer without writing a digit (issue 30, round 7).
 A value offered in a word (``vier\n\boxed{5}``, ``The answer is sechs. \boxed{5}``,
 ``\boxed{5}; lima also works.``) or in a raised digit (``⁴? #### 6``) is as much an answer
 as ``4``. The grammar reads numbers, so it needs their words: this table holds zero to ten
-in 33 languages, and eleven to twenty in ten of them. It is a lexicon of values, not a list of hedges: a word it lacks leaves a
+in 33 languages, and eleven to twenty in eighteen of them. It is a lexicon of values, not a list of hedges: a word it lacks leaves a
 value unread, and the places that read values before a commitment (a sentence that is a value
 alone, a sentence that opens with one, an earlier answer clause) refuse what they cannot read
 only where the shape itself offers a value.
@@ -79,6 +79,14 @@ nl elf twaalf dertien veertien vijftien zestien zeventien achttien negentien twi
 sv elva tolv tretton fjorton femton sexton sjutton arton nitton tjugo
 pl jedenaście dwanaście trzynaście czternaście piętnaście szesnaście siedemnaście osiemnaście dziewiętnaście dwadzieścia
 ru одиннадцать двенадцать тринадцать четырнадцать пятнадцать шестнадцать семнадцать восемнадцать девятнадцать двадцать
+fi yksitoista kaksitoista kolmetoista neljätoista viisitoista kuusitoista seitsemäntoista kahdeksantoista yhdeksäntoista kaksikymmentä
+ro unsprezece doisprezece treisprezece paisprezece cincisprezece șaisprezece|şaisprezece șaptesprezece|şaptesprezece optsprezece nouăsprezece douăzeci
+el έντεκα δώδεκα δεκατρία δεκατέσσερα δεκαπέντε δεκαέξι δεκαεπτά δεκαοχτώ|δεκαοκτώ δεκαεννιά|δεκαεννέα είκοσι
+da elleve tolv tretten fjorten femten seksten sytten atten nitten tyve
+no elleve tolv tretten fjorten femten seksten sytten atten nitten tjue
+hu tizenegy tizenkettő tizenhárom tizennégy tizenöt tizenhat tizenhét tizennyolc tizenkilenc húsz
+cs jedenáct dvanáct třináct čtrnáct patnáct šestnáct sedmnáct osmnáct devatenáct dvacet
+hi ग्यारह बारह तेरह चौदह पंद्रह सोलह सत्रह अठारह उन्नीस बीस
 uk одинадцять дванадцять тринадцять чотирнадцять п'ятнадцять шістнадцять сімнадцять вісімнадцять дев'ятнадцять двадцять
 """
 # Words of English or of common prose that the tail must not read as values (see above).
@@ -100,7 +108,8 @@ def _read_table() -> dict[str, int]:
 
 _WORDS = _read_table()
 # Raised and lowered digits, read as digits where they stand alone ("⁴?", "**₄**").
-RAISED_DIGITS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u2080-\u2089"
+# (and the dingbat circled digits: "\u277a", "\u278b")
+RAISED_DIGITS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u2080-\u2089\u2776-\u2793"
 
 
 def _alternation(words: set[str]) -> str:
@@ -188,7 +197,9 @@ def spelled_value(text: str) -> str | None:
     if not word:
         return None
     if _RAISED_RE.fullmatch(word):
-        return "".join(str(unicodedata.digit(c)) for c in word)
+        if len(word) == 1:
+            return str(int(unicodedata.numeric(word)))  # "\u277f" is 10
+        return "".join(str(unicodedata.digit(c, 0)) for c in word)
     low = word.lower()
     if low in _WORDS:
         return str(_WORDS[low])
