@@ -424,4 +424,4 @@ _ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
 
 
 # A run of letters of a script other than Latin (marks included: Devanagari vowel signs).
-_FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f\u1e00-\u1eff])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
+_FOREIGN_WORD_RE = re.compile(r"(?:(?![A-Za-z\u00c0-\u024f])[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
