@@ -2734,6 +2734,23 @@ def r7_foreign_connective(draw: st.DrawFn, verifier: str) -> Case:
     return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid", ("r7_foreign_connective", verifier))
 
 
+@st.composite
+def r7_choice_letters(draw: st.DrawFn, verifier: str) -> Case:
+    """Another choice letter offered in the paragraph of a boxed letter (``(E) is correct.
+    \\boxed{B}``, ``**(C)**\\n\\boxed{A}``, ``D: correct.``) is a second answer: never paid; letters
+    ruled out before it (``(A) is wrong.``) are no answers: paid."""
+    letters = "ABCDE"
+    g = draw(st.sampled_from(letters))
+    o = draw(st.sampled_from([c for c in letters if c != g]))
+    if draw(st.booleans()):
+        shown = draw(st.sampled_from(["({o}) is correct.", "**({o})**\n", "{o}: correct.\n", "Option {o} works.",
+                                      "{o}. "])).format(o=o)
+        return Case(f"{shown} \\boxed{{{g}}}", g, "not_paid", ("r7_choice_letters", "offered", verifier))
+    ruled = draw(st.sampled_from(["({o}) is wrong.", "({o}) is incorrect.", "Option {o} is not possible.",
+                                  "({o}) can be eliminated."])).format(o=o)
+    return Case(f"{ruled} So the answer is \\boxed{{{g}}}.", g, "paid", ("r7_choice_letters", "ruled_out", verifier))
+
+
 R7B_PROPERTIES: list[Property] = [
     Property(f"r7_{v}_{name}", v, fn(v), n)
     for v in ("math", "gsm8k")
@@ -2746,6 +2763,6 @@ R7B_PROPERTIES: list[Property] = [
         ("run_on_closing", r7_run_on_closing, 100),
         ("foreign_connective", r7_foreign_connective, 100),
     )
-]
+] + [Property("r7_math_choice_letters", "math", r7_choice_letters("math"), 100)]
 R7_PROPERTIES += R7B_PROPERTIES
 ALL_PROPERTIES += R7B_PROPERTIES

@@ -33,6 +33,7 @@ from verifiers.commitment_reading import (
 from verifiers.exact_numbers import find_numbers
 from verifiers.labelled_lines import (
     _ANSWER_LINE_RE,
+    _ANSWER_NOUN,
     _COMMIT_WORD_RE,
     _LONE_VALUE_LINE_RE,
     labelled_values,
@@ -150,6 +151,9 @@ _JOINER_BEFORE_RE = re.compile(
 )
 
 
+# An answer clause of any language that ends in its value ("Răspunsul este 4", "Ответ 8").
+_NAMED_VALUE_RE = re.compile(
+    rf"[^\n\d]{{0,60}}?{_ANSWER_NOUN}[^\n\d]{{0,30}}?[-+]?\d[\d,.]*[\s*_$]*", re.IGNORECASE)
 # A value shown alone, with markup only ("**9**", "$6$", "1").
 _LONE_SHOWN_RE = re.compile(r"[\s*_$]*[-+]?\d[\d,.]*[\s*_$]*")
 # The starts of the last one to three joiner tokens before a commitment, and the word
@@ -199,9 +203,12 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         # "$6$ and $\boxed{5}$", "6 to \boxed{7}": a value joined to the answer by words that
         # do not commit to it (no "is", "=", "gives", ...) is offered beside it
         joiner = _JOINER_BEFORE_RE.search(text, max(line_start, k - 40), k)
-        if joiner is not None and joiner.group().lstrip(" \t")[:1] in ",;\uff0c" and not _LONE_SHOWN_RE.fullmatch(
-                text, _sentence_start(text, joiner.start()), joiner.start()):
-            joiner = None  # "We find $x = 3$, and the answer is 6": a derivation, not "**9**, and"
+        if joiner is not None and joiner.group().lstrip(" \t")[:1] in ",;\uff0c":
+            said = text[_sentence_start(text, joiner.start()) : joiner.start()]
+            if not (_LONE_SHOWN_RE.fullmatch(said) or _NAMED_VALUE_RE.fullmatch(said)):
+                # "We find $x = 3$, and the answer is 6": a derivation, not "**9**, and" or
+                # "Răspunsul este 4, and \boxed{2}"
+                joiner = None
         if joiner is not None and not _COMMIT_WORD_RE.search(joiner.group()):
             k, has_or = joiner.start(), True
         else:  # a number word before the joiner ("one and <answer>0</answer>")
@@ -556,6 +563,9 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
         line = line[: heading.start()]
         if not line.strip() and line_start > 1 and text[line_start - 2] != "\n":
             line = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+        said = value_first_values(line.rstrip() + "\n", 0, len(line.rstrip()) + 1)
+        if said:  # "`9` fits.\n**Final Answer**", "__2__也可以。 **Final Answer**"
+            return said
     shown = _LONE_VALUE_LINE_RE.fullmatch(line.rstrip(" \t.!?\u2026"))
     if shown is not None:  # "**1**" alone, then "\boxed{0}": two bare answers
         return [_clean(shown.group("value"))]

@@ -224,7 +224,7 @@ _VALUE_FIRST_RE = re.compile(
 # answer noun of any language, or "it is" ("It is 6.", "Cevap 8.", "Svaret är 5.",
 # "उत्तर है 1.", "jibu ni 6."), then the next sentence goes on: two answers in one paragraph.
 _CLAUSE_SENTENCE_RE = re.compile(
-    rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*(?:(?:{_LETTER}+[ \t]+){{0,2}}{_ANSWER_NOUN}{_LETTER}*"
+    rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*(?:(?:{_LETTER}+[ \t]+){{0,2}}{_LETTER}{{0,2}}{_ANSWER_NOUN}{_LETTER}*"
     rf"(?:[ \t]+{_LETTER}+){{0,2}}|(?:{_LETTER}+['\u2019]?{_LETTER}*[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
     r"|c['\u2019]est|(?:es|das)[ \t]+ist|es|det[ \t]+(?:\u00e4r|er)|(?:het|dit)[ \t]+is|jest|to[ \t]+jest|ini|itu|"
     r"\u044d\u0442\u043e)|\u662f)[ \t]*[:\uff1a]?[ \t*$]*"

@@ -45,6 +45,8 @@ _APPROX_SIGN_BEFORE_RE = re.compile(
 
 
 _ANSWER_NOUN_RE = re.compile(_ANSWER_NOUN, re.IGNORECASE)
+# "the total is" commits as "the answer is" does: its short opener is read ("Siguro, the total is 6.")
+_TOTAL_RE = re.compile(r"\b(?:total|sum|result)\s+(?:is|was|comes\s+to)\b", re.IGNORECASE)
 
 def _last_span(text: str, before: int) -> tuple[int, int, int, int] | None:
     """``(start, content_start, content_end, end)`` of the last math span ending by
@@ -219,7 +221,8 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return HEDGED, "a questioned value before the closing one on its line"
     # an answer clause in any language commits ("Jos en erehdy, 答案是2." is read as
     # "Jos en erehdy, the answer is 2": its short opener must be allow-listed)
-    lead = uncommitted_lead(head, committed=_ANSWER_NOUN_RE.search(head) is not None)
+    committed = _ANSWER_NOUN_RE.search(head) is not None or _TOTAL_RE.search(head) is not None
+    lead = uncommitted_lead(head, committed=committed)
     if lead is not None:
         return lead
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
