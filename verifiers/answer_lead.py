@@ -43,7 +43,7 @@ eggs.`` (a verb not listed) is refused with the bounds and conditions, and the R
 >>> uncommitted_lead("Nearly: ")[0]
 'hedged'
 >>> uncommitted_lead("Hvis n er ulige ")[1]
-"the word before the final value does not commit to it: 'ulige'"
+"the answer is stated under a condition: 'Hvis n er ulige'"
 """
 
 from __future__ import annotations

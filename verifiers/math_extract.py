@@ -84,7 +84,6 @@ from dataclasses import dataclass
 
 from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import (
-    _CHOICE_RE,
     MAX_COMMITMENTS,
     _alternative_before,
     _hedge_before,
@@ -112,6 +111,7 @@ from verifiers.answer_values import (
     _sentence_start,
 )
 from verifiers.box_in_expression import _box_in_expression
+from verifiers.choice_letters import offered_choices
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
     _BOX_RE,
@@ -408,14 +408,8 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
-    if _CHOICE_RE.fullmatch(_clean(answer).strip()) and before_at is not None:
-        # a choice letter answers: other letters offered in its paragraph are other answers
-        # ("(E) is correct. \boxed{B}", "**(C)**\n\boxed{A}", "D: correct.\n\boxed{C}")
-        para_start = text.rfind("\n\n", 0, before_at) + 1
-        earlier = (*earlier, *(next(g for g in m.groups() if g) for m in _OFFERED_CHOICE_RE.finditer(
-            text, max(para_start, before_at - 2_000), before_at)
-            # an option ruled out is no answer offered: "(B) is wrong since 2 < 3."
-            if not _RULED_OUT_RE.search(text, m.end(), min(before_at, _sentence_end(text, m.end())))))
+    if before_at is not None:  # "(E) is correct. \boxed{B}": other choice letters offered
+        earlier = (*earlier, *offered_choices(text, before_at, answer))
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
     spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
     alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
@@ -526,21 +520,6 @@ def final_answer(text: str) -> FinalAnswer:
         if problem is not None:
             return FinalAnswer(found.answer, found.source, found.end, problem)
     return found
-
-
-# A choice letter offered on its own: in brackets or bold, or opening a sentence or a line
-# as its subject or label ("(E)", "**C**", "E.", "B: correct.", "option D").
-_OFFERED_CHOICE_RE = re.compile(
-    r"\((?P<letter>[A-J])\)|\*\*\(?(?P<letter2>[A-J])\)?\*\*|(?:^|(?<=[.!?]\s))[ \t*]*(?P<letter3>[A-J])[.:)](?=\s)"
-    r"|\b(?i:option|choice)[ \t]+\(?(?P<letter4>[A-J])\b",
-    re.MULTILINE,
-)
-
-
-_RULED_OUT_RE = re.compile(
-    r"\b(?:wrong|incorrect|false|not|isn't|cannot|can't|impossible|eliminat\w*|rul\w*\s+out|invalid|fails?)\b",
-    re.IGNORECASE,
-)
 
 
 def _last_answer_tag(text: str) -> re.Match[str] | None:
