@@ -158,3 +158,16 @@ def test_no_completion_is_right_for_two_golds_math(tokens):
     text = "".join(tokens)
     right = [math_check(text, gold, timeout=2.0).reward == 1.0 for gold in ("5", "6")]
     assert not all(right), text
+
+
+@pytest.mark.parametrize("unit", ["\u0301", "\u0323", "x\u0301", "It's x\u0301"])
+def test_a_word_of_combining_marks_is_read_in_linear_time(unit):
+    """A run of letters and combining marks with no space (h25: 16 KB took 8.8 s, 8 KB of
+    U+0323 44 s) is one word to the sentence readers: 16 KB of it must not cost a second."""
+    text = unit * (16_000 // len(unit)) + r"\boxed{5}"
+    for call in (lambda: math_check(text, "5"), lambda: gsm8k_check(text, "5"),
+                 lambda: countdown_check(text.replace(r"\boxed{5}", "<answer>5</answer>"), "5", numbers=[5])):
+        start = time.perf_counter()
+        verdict = call()
+        assert verdict.reward in (0.0, 1.0)
+        assert time.perf_counter() - start < LIMIT_S, unit

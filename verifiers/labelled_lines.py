@@ -45,7 +45,7 @@ _LETTER = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])"
 # value one number (in math, bold or code, with a sign or currency); around the colon and
 # after the value, anything without another value (markup, "${}$", "---", a unit).
 _LABELLED_LINE_RE = re.compile(
-    rf"^(?P<lead>[^\w\n=&]*)(?<!\\)(?P<label>{_LETTER}+(?:[ \t'\u2019-]+{_LETTER}+){{0,3}})"
+    rf"^(?P<lead>[^\w\n=&]*+)(?<!\\)(?P<label>{_LETTER}++(?:[ \t'\u2019-]+{_LETTER}++){{0,3}})"
     r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]+[^\w\n]{0,40}?)"
     r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
     # After a colon label a letter may follow the number at once: an invisible space removed
@@ -224,8 +224,9 @@ _VALUE_FIRST_RE = re.compile(
 # answer noun of any language, or "it is" ("It is 6.", "Cevap 8.", "Svaret är 5.",
 # "उत्तर है 1.", "jibu ni 6."), then the next sentence goes on: two answers in one paragraph.
 _CLAUSE_SENTENCE_RE = re.compile(
-    rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*(?:(?:{_LETTER}+[ \t]+){{0,2}}{_LETTER}{{0,2}}{_ANSWER_NOUN}{_LETTER}*"
-    rf"(?:[ \t]+{_LETTER}+){{0,2}}|(?:{_LETTER}+['\u2019]?{_LETTER}*[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
+    # (possessive letter runs: a 16 KB word of letters and combining marks must cost one pass)
+    rf"(?:^|(?<=[.!?\u3002])[ \t]*)[*_ \t>]*+(?:(?:{_LETTER}++[ \t]+){{0,2}}{_LETTER}{{0,2}}{_ANSWER_NOUN}{_LETTER}*+"
+    rf"(?:[ \t]+{_LETTER}++){{0,2}}|(?:{_LETTER}++(?:['\u2019]{_LETTER}++)?[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
     r"|c['\u2019]est|(?:es|das)[ \t]+ist|es|det[ \t]+(?:\u00e4r|er)|(?:het|dit)[ \t]+is|jest|to[ \t]+jest|ini|itu|"
     r"\u044d\u0442\u043e)|\u662f)[ \t]*[:\uff1a]?[ \t*$]*"
     rf"(?:(?P<number>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)|(?P<word>{SPELLED_VALUE}))[^\W\d_A-Za-z]{{0,4}}[*$ \t]*"
