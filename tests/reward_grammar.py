@@ -2682,7 +2682,9 @@ def r7_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
     o = draw(st.integers(0, 3000).filter(lambda v: v != g))
     dress = draw(st.sampled_from(["{}", "**{}**", "${}$"]))
     if draw(st.booleans()):
-        text = dress.format(o) + "\n\n" + dress.format(g)
+        # a filler paragraph between is no reasoning (h25: "\\boxed{6}\n\nAlso:\n\n\\boxed{5}")
+        filler = draw(st.sampled_from(["", "Also:\n\n", "---\n\n", "## Method 2\n\n", "**Alternatively**\n\n"]))
+        text = dress.format(o) + "\n\n" + filler + dress.format(g)
     else:
         text = dress.format(o) + draw(st.sampled_from([".\n", "\u2026 ", "! "])) + "**Final Answer**\n\n\\[\n\\boxed{" + str(g) + "}\n\\]"
     return Case(text, str(g), "not_paid", ("r7_bare_paragraphs", verifier))
@@ -2744,11 +2746,27 @@ def r7_choice_letters(draw: st.DrawFn, verifier: str) -> Case:
     o = draw(st.sampled_from([c for c in letters if c != g]))
     if draw(st.booleans()):
         shown = draw(st.sampled_from(["({o}) is correct.", "**({o})**\n", "{o}: correct.\n", "Option {o} works.",
-                                      "{o}. "])).format(o=o)
+                                      "{o}. ", "{o}?\n", "{o} or {g}.\n"])).format(o=o, g=g)
         return Case(f"{shown} \\boxed{{{g}}}", g, "not_paid", ("r7_choice_letters", "offered", verifier))
     ruled = draw(st.sampled_from(["({o}) is wrong.", "({o}) is incorrect.", "Option {o} is not possible.",
                                   "({o}) can be eliminated."])).format(o=o)
     return Case(f"{ruled} So the answer is \\boxed{{{g}}}.", g, "paid", ("r7_choice_letters", "ruled_out", verifier))
+
+
+@st.composite
+def r7_countdown_offered(draw: st.DrawFn) -> Case:
+    """Another expression offered before the tag in its paragraph (alone, as a list item or a
+    quote, after a label, "is" or "maybe", opening a sentence) whose value is not the target
+    is a second answer: never paid."""
+    a, b, c = draw(st.lists(st.integers(1, 20), min_size=3, max_size=3))
+    good = f"{a}*{b}+{c}"
+    # an expression over the same numbers whose value misses the target (a*b+c+1 never hits it)
+    bad = next(e for e, v in ((f"{a}+{b}+{c}", a + b + c), (f"{a}+{b}*{c}", a + b * c),
+                              (f"{a}*{b}*{c}", a * b * c), (f"{a}*{b}-{c}", a * b - c)) if v != a * b + c)
+    line = draw(st.sampled_from(["{e}", "- {e}", "> {e}", "Expression: {e}", "The expression is {e}.",
+                                 "{e} also works.", "Maybe {e}.", "1. {e}"])).format(e=bad)
+    return Case(f"{line}\n<answer>{good}</answer>", str(a * b + c), "not_paid", ("r7_countdown_offered",),
+                (a, b, c))
 
 
 R7B_PROPERTIES: list[Property] = [
@@ -2763,6 +2781,7 @@ R7B_PROPERTIES: list[Property] = [
         ("run_on_closing", r7_run_on_closing, 100),
         ("foreign_connective", r7_foreign_connective, 100),
     )
-] + [Property("r7_math_choice_letters", "math", r7_choice_letters("math"), 100)]
+] + [Property("r7_math_choice_letters", "math", r7_choice_letters("math"), 100),
+      Property("r7_countdown_offered", "countdown", r7_countdown_offered(), 100)]
 R7_PROPERTIES += R7B_PROPERTIES
 ALL_PROPERTIES += R7B_PROPERTIES

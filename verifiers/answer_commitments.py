@@ -543,6 +543,11 @@ _TRAILING_HEADING_RE = re.compile(
     r"(?:\*\*|#{1,6}[ \t]*)?(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*:?[ \t]*(?:\*\*)?[ \t]*:?[ \t]*\Z", re.IGNORECASE)
 
 
+# A paragraph that only joins or heads what follows: a rule, a heading, a short label.
+_FILLER_PARAGRAPH_RE = re.compile(
+    r"[ \t]*(?:[-*_=]{3,}|#{1,6}[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
+
+
 def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     """The commitments of the paragraph before the final one, when both are bare answers:
     ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
@@ -555,6 +560,12 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
         return []
     prev_end = len(text[: max(0, para_start - 1)].rstrip())  # one C pass, not a loop per space
     line_start = text.rfind("\n", 0, prev_end) + 1
+    for _ in range(2):  # "\boxed{6}\n\nAlso:\n\n\boxed{5}": a filler paragraph between is none
+        if not (_FILLER_PARAGRAPH_RE.fullmatch(text, line_start, prev_end)
+                and text.startswith("\n", line_start - 1) and text.startswith("\n", line_start - 2)):
+            break
+        prev_end = len(text[: max(0, line_start - 2)].rstrip())
+        line_start = text.rfind("\n", 0, prev_end) + 1
     if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
         return []
     line = text[line_start:prev_end]

@@ -22,8 +22,10 @@ from verifiers.answer_values import _clean, _sentence_end
 __all__ = ["offered_choices"]
 
 _OFFERED_CHOICE_RE = re.compile(
-    r"\((?P<letter>[A-J])\)|\*\*\(?(?P<letter2>[A-J])\)?\*\*|(?:^|(?<=[.!?]\s))[ \t*]*(?P<letter3>[A-J])[.:)](?=\s)"
-    r"|\b(?i:option|choice)[ \t]+\(?(?P<letter4>[A-J])\b",
+    r"\((?P<letter>[A-J])\)|\*\*\(?(?P<letter2>[A-J])\)?\*\*|(?:^|(?<=[.!?]\s))[ \t*]*(?P<letter3>[A-J])[.:)?!](?=\s)"
+    r"|\b(?i:option|choice)[ \t]+\(?(?P<letter4>[A-J])\b"
+    # two letters joined: "C or A.", "B/D"
+    r"|(?<![\w(])(?P<letter5>[A-J])[ \t]*(?:(?i:or|and)|/)[ \t]*(?P<letter6>[A-J])(?![\w)])",
     re.MULTILINE,
 )
 _RULED_OUT_RE = re.compile(
@@ -40,7 +42,8 @@ def offered_choices(text: str, before_at: int, answer: str) -> tuple[str, ...]:
         return ()
     para_start = max(text.rfind("\n\n", 0, before_at) + 1, before_at - _WINDOW)
     return tuple(
-        next(g for g in m.groups() if g)
+        letter
         for m in _OFFERED_CHOICE_RE.finditer(text, para_start, before_at)
         if not _RULED_OUT_RE.search(text, m.end(), min(before_at, _sentence_end(text, m.end())))
+        for letter in m.groups() if letter
     )
