@@ -42,6 +42,7 @@ from verifiers.labelled_lines import (
 from verifiers.qualifier_words import qualified_before
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
+from verifiers.unread_slots import unread_slot_words
 
 MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
 
@@ -485,6 +486,7 @@ def _paragraph_values(
         values += _revised_values(text, para_start, start)
         opening = value_first_values(text, para_start, start)  # "6 is correct." then final
         values += ["\\ldots"] if opening is None else opening
+        values += unread_slot_words(text, para_start, start)  # "veintiuno.", "Maybe ishirini."
     return tuple(v for v in dict.fromkeys(values) if v)
 
 

@@ -155,7 +155,7 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
 # "1+9+3 also works."). One followed by a relation ("6*8 = 48", "6*8 is 48") is a step.
 _OFFERED_EXPRESSION_RE = re.compile(
     # (possessive runs: a 1 MB run of spaces costs one pass)
-    r"(?:^(?:[ \t]*(?:[-+>\u2022|]|\d{1,2}[.)])[ \t])?|[:\uff1a]|(?<=[.!?])[ \t]|\b(?:is|are|be|was|try|maybe)[ \t])[*_$` \t]*+"
+    r"(?:^(?:[ \t]*(?:[-+>\u2022|]|\d{1,2}[.)])[ \t])?|[:\uff1a]|(?<=[.!?])[ \t]|\b(?:is|are|be|was|maybe)[ \t])[*_$` \t]*+"
     r"(?P<expr>\(?[ \t]*+\d++(?:[ \t]*+\)?[ \t]*+[-+*/\u00d7\u00f7\u2212][ \t]*+\(?[ \t]*+\d++)++[ \t]*+\)?)"
     r"(?!\d|\.\d)[*_$` \t]*+(?![ \t]*(?:[=<>\u2192]|\\to\b|->|(?:is|equals|gives|makes|yields|results|"
     r"evaluates|becomes|leaves|gets)\b))(?=[ \t]*(?:$|[.!?,;]|[A-Za-z]))",

@@ -32,6 +32,7 @@ from verifiers.exact_numbers import find_numbers
 from verifiers.labelled_lines import _ANSWER_NOUN, labelled_values, value_first_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
+from verifiers.unread_slots import unread_slot_words
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
     r"(?:~|\u2248|\u223c|\\approx|\\sim|\\simeq|\b(?:at\s+least|at\s+most|more\s+than|"
@@ -250,6 +251,9 @@ def _paragraph_offers(text: str, start: int) -> tuple[str, str] | None:
     opening = value_first_values(text, para_start, start)  # "6 is correct.\nSo it is 5."
     if opening is None:
         return HEDGED, "more values opening sentences in the final paragraph than one answer"
+    unread = unread_slot_words(text, para_start, start)  # "veintiuno.\nThe answer is 31."
+    if unread:
+        return HEDGED, f"the final paragraph offers a value it does not read before it: {unread[0][:40]!r}"
     for value in [*_bare_paragraph_before(text, para_start, start), *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
