@@ -2769,6 +2769,20 @@ def r7_countdown_offered(draw: st.DrawFn) -> Case:
                 (a, b, c))
 
 
+@st.composite
+def r7_unread_slot(draw: st.DrawFn, verifier: str) -> Case:
+    """A made-up word standing where a value stands (a line of its own, after a hedge, judged
+    right, after an answer label) stands for a value the grammar cannot read (``veintiuno.``,
+    ``Maybe ishirini.``, ``fiche is right.``, ``Result: tuttugu``): never paid."""
+    g = draw(st.integers(0, 3000))
+    word = draw(R6_WORD)
+    slot = draw(st.sampled_from(["{w}.", "{w}!", "*{w}*", "<p>{w}</p>", "Maybe {w}.", "Or {w}.",
+                                 "Could be {w}.", "{w} is right.", "{w} also works.", "Result: {w}"]))
+    final = draw(st.sampled_from(R7_FINALS)).format(g=g)
+    return Case(draw(st.sampled_from(REASONING[:3])) + slot.format(w=word) + "\n" + final, str(g), "not_paid",
+                ("r7_unread_slot", verifier))
+
+
 R7B_PROPERTIES: list[Property] = [
     Property(f"r7_{v}_{name}", v, fn(v), n)
     for v in ("math", "gsm8k")
@@ -2780,6 +2794,7 @@ R7B_PROPERTIES: list[Property] = [
         ("fraction_words", r7_fraction_words, 100),
         ("run_on_closing", r7_run_on_closing, 100),
         ("foreign_connective", r7_foreign_connective, 100),
+        ("unread_slot", r7_unread_slot, 100),
     )
 ] + [Property("r7_math_choice_letters", "math", r7_choice_letters("math"), 100),
       Property("r7_countdown_offered", "countdown", r7_countdown_offered(), 100)]
