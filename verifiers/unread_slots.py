@@ -62,8 +62,11 @@ def unread_slot_words(text: str, para_start: int, start: int) -> list[str]:
     """The unread words standing in a value's slot in ``text[para_start:start]`` (module doc),
     in order; at most ``_MAX_SLOTS``."""
     found: list[str] = []
+    own_line = text.rfind("\n", 0, start)  # "$" matches where the search stops: not a line end
     for m in _SLOT_RE.finditer(text, max(para_start, start - _WINDOW), start):
         word = next(g for g in m.groups() if g is not None)
+        if (m.group("alone") is not None or m.group("labelled") is not None) and m.end() > own_line:
+            continue  # the answer's own line: "答案是-5。"
         before = text[m.start() - 2 : m.start()] if m.start() >= 2 else ""
         if m.group("alone") is not None and (
                 len(word) < 2 or (before[-1:] == "\n" and (before[0].isalnum() or before[0] in ",_"))):
