@@ -35,6 +35,7 @@ from verifiers.labelled_lines import (
     _ANSWER_LINE_RE,
     _ANSWER_NOUN,
     _COMMIT_WORD_RE,
+    _HEADING_WORD_RE,
     _LONE_VALUE_LINE_RE,
     labelled_values,
     value_first_values,
@@ -583,7 +584,9 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     if shown is not None:  # "**1**" alone, then "\boxed{0}": two bare answers
         return [_clean(shown.group("value"))]
     named = _ANSWER_LINE_RE.match(line)
-    if named is not None:  # "Răspunsul este 41.", "উত্তর: 82": an answer line of any language
+    words_before = re.findall(r"[^\W\d_]+", line[: named.start("value")]) if named is not None else []
+    if named is not None and not (words_before and _HEADING_WORD_RE.fullmatch(words_before[-1])):
+        # "Răspunsul este 41.", "উত্তর: 82": an answer line of any language ("... Step 1." numbers a step)
         return [_clean(named.group("value"))]
     if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
         return []  # its last line reasons on after a commitment: a later paragraph may revise
