@@ -2680,11 +2680,12 @@ def r7_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
     value then a ``**Final Answer**`` heading and a box): never paid."""
     g = draw(st.integers(0, 3000))
     o = draw(st.integers(0, 3000).filter(lambda v: v != g))
-    dress = draw(st.sampled_from(["{}", "**{}**", "${}$"]))
+    dress = draw(st.sampled_from(["{}", "**{}**", "${}$", "#### {}"]))  # (a "####" line is no heading)
     if draw(st.booleans()):
         # a filler paragraph between is no reasoning (h25: "\\boxed{6}\n\nAlso:\n\n\\boxed{5}")
         filler = draw(st.sampled_from(["", "Also:\n\n", "---\n\n", "## Method 2\n\n", "**Alternatively**\n\n"]))
-        text = dress.format(o) + "\n\n" + filler + dress.format(g)
+        lead = draw(st.sampled_from(["", "We add them.\n\n"]))  # a paragraph of reasoning before both
+        text = lead + dress.format(o) + "\n\n" + filler + dress.format(g)
     else:
         text = dress.format(o) + draw(st.sampled_from([".\n", "\u2026 ", "! "])) + "**Final Answer**\n\n\\[\n\\boxed{" + str(g) + "}\n\\]"
     return Case(text, str(g), "not_paid", ("r7_bare_paragraphs", verifier))

@@ -548,7 +548,8 @@ _TRAILING_HEADING_RE = re.compile(
 
 # A paragraph that only joins or heads what follows: a rule, a heading, a short label.
 _FILLER_PARAGRAPH_RE = re.compile(
-    r"[ \t]*(?:[-*_=]{3,}|#{1,6}[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
+    # (a "####" line is GSM8K's answer, no heading: "#### 282\n\n#### 264" offers two)
+    r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
 
 
 def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
