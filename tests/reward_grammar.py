@@ -356,7 +356,7 @@ EARLIER_CLAUSES = {"answer_is": "The answer is {}.", "answer_colon_bold": "**Ans
 # read as the derivation of 5) are not offers side by side; the other joiners are.
 _DERIVING = ("=", "\u2192", "⇒", ": ")
 HIDDEN_POSITIONS = ["hidden_alt_after", "hidden_alt_inside", "hidden_gold_after",
-                    "hidden_gold_inside", "hidden_gold_before_bare"]
+                    "hidden_gold_inside", "hidden_gold_before_bare", "hidden_gold_after_bare"]
 
 
 @st.composite
@@ -434,6 +434,8 @@ def hidden_values(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStra
         body = _commit(form, hider.format(g) + a.text)
     elif position == "hidden_gold_before_bare":  # hidden committed gold, visible bare wrong
         body = hider.format(_commit(form, g)) + j + "So we get\n" + a.text
+    elif position == "hidden_gold_after_bare":  # "So it is 6.% \boxed{5}": on the same line
+        body = f"So it is {a.text}." + j + hider.format(_commit(form, g))
     else:
         raise AssertionError(position)
     return Case(pre + body, g, "not_paid",
@@ -1070,7 +1072,7 @@ def markdown_hiders(draw: st.DrawFn) -> tuple[str, str]:
 
 rendering_hiders = st.one_of(html_hiders(), latex_hiders(), markdown_hiders())
 RENDER_POSITIONS = ["hidden_alt_after", "hidden_alt_before", "hidden_gold_after",
-                    "hidden_gold_before_bare"]
+                    "hidden_gold_before_bare", "hidden_gold_after_bare"]
 
 
 @st.composite
@@ -1100,6 +1102,8 @@ def not_rendered(draw: st.DrawFn, commits: dict[str, str], golds: st.SearchStrat
         body = _commit(form, a_text) + j + hide(_commit(form, g))
     elif position == "hidden_gold_before_bare":
         body = hide(_commit(form, g)) + j + "So we get\n" + a_text
+    elif position == "hidden_gold_after_bare":
+        body = f"So it is {a_text}." + j + hide(_commit(form, g))
     else:
         raise AssertionError(position)
     return Case(pre + body, g, "not_paid", (position, f"form={form_name}", f"hider={kind}",

@@ -129,10 +129,12 @@ def test_one_megabyte_is_judged_in_bounded_time(name):
     }
     for family, call in calls.items():
         best = float("inf")
-        for _ in range(2):
+        for _ in range(2):  # a second try only when the first was slow (a busy machine)
             start = time.perf_counter()
             verdict = call()
             best = min(best, time.perf_counter() - start)
+            if best < LIMIT_S:
+                break
         assert verdict.reward in (0.0, 1.0), (family, verdict)
         assert best < LIMIT_S, (family, name, best)
 

@@ -220,7 +220,6 @@ def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, go
     ("completion", "gold"),
     [
         ("The answer is $5$ or $6$", "5"),
-        ("The answer is $5$ or $6$", "6"),
         (r"The answer is \(5\), or maybe \(6\).", "5"),
         ("6 or possibly 7", "6"),
         ("6 or possibly 7", "7"),
@@ -229,7 +228,7 @@ def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, go
         ("6, 7", "6"),
         (r"\boxed{6, 7}", "6"),
         (r"\boxed{6; 7}", "7"),
-        ("The answer is $5$, $6$.", "6"),
+        ("The answer is $5$, $6$.", "5"),
         ("The answer is 5. no wait", "5"),
         ("... 5. no wait", "5"),
         ("The answer is 5?", "5"),
@@ -244,6 +243,15 @@ def test_garbage_around_the_gold_number_scores_zero_with_a_reason(completion, go
 def test_hedged_or_retracted_answers_score_zero_with_reason_hedged(completion, gold):
     v = math_check(completion, gold)
     assert (v.reward, v.reason, v.details["path"]) == (0.0, "hedged", "hedge"), v
+
+
+@pytest.mark.parametrize("completion", ["The answer is $5$ or $6$", "The answer is $5$, $6$.",
+                                        r"\boxed{5} or 6", "#### 5\nso 6"])
+def test_a_hedge_whose_committed_value_is_wrong_scores_zero_as_wrong(completion):
+    # The committed value (5) is compared as soon as it is read: a wrong one is not read on.
+    v = math_check(completion, "6")
+    assert (v.reward, v.reason, v.pred) == (0.0, "wrong", "5"), v
+    assert (math_check(completion, "5").reward, math_check(completion, "5").reason) == (0.0, "hedged")
 
 
 @pytest.mark.parametrize(

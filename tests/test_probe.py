@@ -338,43 +338,31 @@ def _probe_task(name: str) -> tuple[int, str]:
     return out.returncode, out.stdout if out.returncode in (0, 1) else out.stderr
 
 
-@pytest.mark.parametrize("name", [_task_param(n) for n in GENERATED + DATASETS])
-def test_the_probe_runs_on_every_builtin_task_and_reports(name: str) -> None:
-    code, out = _probe_task(name)
-    assert code in (0, 1), out
-    report = json.loads(out)
-    assert report["rows"] == 3
-    fams = report["families"]
-    expected = CODE_ALWAYS if name in ("mbpp", "humaneval") else TEXT_ALWAYS
-    assert expected <= set(fams), expected - set(fams)
-    assert report["totals"]["probes"] == sum(f["probes"] for f in fams.values())
-    # the references score 1.0 (the audit says so): a refused control would be a probe bug
-    assert report["totals"]["false_negatives"] == 0, report["findings"]
-    assert report["totals"]["errors"] == 0, report["findings"]
-    assert report["family_errors"] == []
-    assert code == (0 if report["passed"] else 1)
-    for finding in report["findings"]:
-        assert isinstance(eval(finding["completion"]), str)  # noqa: S307 - pasteable
-
-
-def test_helper_redefinition_reaches_the_humaneval_rows_whose_tests_call_helpers() -> None:
-    if DATA is None:
-        pytest.skip("no RLVR_DATA_DIR")
-    code, out = _probe_task("humaneval-helpers")
-    report = json.loads(out)
-    assert report["rows"] == 3, out
-    assert report["families"]["helper_redefinition"]["probes"] == 6  # two per row
-    assert report["totals"]["false_negatives"] == 0 and report["totals"]["errors"] == 0
-
-
+# One probe run per task, read by one test: CI runs the quick and the slow tests in two
+# processes, so a second test of the same run would run it twice.
 @pytest.mark.parametrize("name", [_task_param(n)
                                   for n in GENERATED + DATASETS + ["humaneval-helpers"]])
-def test_builtin_tasks_pass_their_probe(name: str) -> None:
+def test_builtin_tasks_pass_their_probe_and_report(name: str) -> None:
     code, out = _probe_task(name)
+    assert code in (0, 1), out
     report = json.loads(out)
     failing = [f"{f['kind']} {f['family']}/{f['variant']}" for f in report["findings"]]
     assert report["totals"]["false_positives"] == 0, failing
     assert report["totals"]["overruns"] == 0, failing
+    assert report["rows"] == 3, out
+    # the references score 1.0 (the audit says so): a refused control would be a probe bug
+    assert report["totals"]["false_negatives"] == 0, report["findings"]
+    assert report["totals"]["errors"] == 0, report["findings"]
+    assert report["totals"]["probes"] == sum(f["probes"] for f in report["families"].values())
+    if name == "humaneval-helpers":  # HumanEval/32, /38, /50: tests that call helpers
+        assert report["families"]["helper_redefinition"]["probes"] == 6  # two per row
+        return
+    expected = CODE_ALWAYS if name in ("mbpp", "humaneval") else TEXT_ALWAYS
+    assert expected <= set(report["families"]), expected - set(report["families"])
+    assert report["family_errors"] == []
+    assert code == (0 if report["passed"] else 1)
+    for finding in report["findings"]:
+        assert isinstance(eval(finding["completion"]), str)  # noqa: S307 - pasteable
 
 
 # ----------------------------------------------------------------------------- docs/probe.md

@@ -37,6 +37,7 @@ from verifiers.labelled_lines import (
     _COMMIT_WORD_RE,
     _HEADING_WORD_RE,
     _LONE_VALUE_LINE_RE,
+    READ_BACK_CHARS,
     labelled_values,
     value_first_values,
 )
@@ -457,7 +458,8 @@ def _paragraph_values(
     math_open = _open_math_at(text, para_start, start)
     labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
     labels = []
-    for count, m in enumerate(_LABEL_RE.finditer(head) if labelled else ()):
+    near = max(0, start - para_start - READ_BACK_CHARS)  # clauses are read back so far (in head)
+    for count, m in enumerate(_LABEL_RE.finditer(head, near) if labelled else ()):
         if count > 2 * MAX_COMMITMENTS:
             return (*values, "\\ldots")
         labels.append(m)
@@ -517,6 +519,7 @@ def _revised_values(text: str, para_start: int, start: int) -> list[str]:
     in the final answer's paragraph (``**92**. Wait, actually it's **84**.``): the first answer
     of a paragraph that revises itself is still offered (start a new paragraph to revise)."""
     said = None
+    para_start = max(para_start, start - READ_BACK_CHARS)
     for said in _SAID_REVISION_RE.finditer(text, para_start, start):  # noqa: B007
         pass
     if said is None:
@@ -560,7 +563,8 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     says something (a sentence or arithmetic) before its commitment, or the earlier paragraph's
     last line goes on after its commitment, nothing is read back; only that last line's
     commitments are (boxes, tags, ``####`` lines, answer clauses: no labelled lines)."""
-    if _REASONING_RE.search(text, para_start, start) or _REVISION_RE.search(text, para_start, start):
+    near = max(para_start, start - READ_BACK_CHARS)  # (a longer paragraph reads back: stricter)
+    if _REASONING_RE.search(text, near, start) or _REVISION_RE.search(text, near, start):
         return []
     prev_end = len(text[: max(0, para_start - 1)].rstrip())  # one C pass, not a loop per space
     line_start = text.rfind("\n", 0, prev_end) + 1

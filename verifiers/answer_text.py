@@ -433,7 +433,8 @@ def visible_text(text: str, *, tex_comments: bool = False) -> str:
     return read_visible(text, tex_comments=tex_comments)[0]
 
 
-_TEX_COMMENT_RE = re.compile(TEX_COMMENT + r"[^\n]*", re.MULTILINE)
+# (grouped: TEX_COMMENT is an alternation, and the comment runs to the line's end after either)
+_TEX_COMMENT_RE = re.compile("(?:" + TEX_COMMENT + r")[^\n]*", re.MULTILINE)
 _COMMITMENT_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])|####|<answer>|\banswer\b", re.IGNORECASE)
 
 
@@ -445,6 +446,8 @@ def commented_commitment(text: str) -> str | None:
 
     >>> commented_commitment("So it is 6.\\n% \\\\boxed{5}"), commented_commitment("#### 50%")
     ('% \\\\boxed{5}', None)
+    >>> commented_commitment("So it is 6.% \\\\boxed{5}")  # a comment after text on its line
+    '% \\\\boxed{5}'
     """
     if "%" not in text:
         return None

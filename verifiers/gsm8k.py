@@ -50,7 +50,7 @@ from verifiers.exact_numbers import (
     parse_quantity,
     read_words,
 )
-from verifiers.math_extract import FinalAnswer, final_answer, is_hedge
+from verifiers.math_extract import Accept, FinalAnswer, final_answer, is_hedge
 from verifiers.number_words import read_number_words, read_spaced_digits
 from verifiers.types import CORRECT, HEDGED, MALFORMED, NO_ANSWER, WRONG, Verdict, not_a_string
 
@@ -195,8 +195,26 @@ def _read_line(line: str) -> _Found:
     return _Found(head, "####")
 
 
-def _extract(completion: str, policy: str) -> _Found:
-    final = final_answer(completion)
+def _may_pay(gold: Fraction) -> Accept:
+    """``final_answer``'s ``accept`` for a flexible check: whether the answer, read as this
+    module reads it, is the gold amount (a wrong one needs no further reading)."""
+
+    def accept(answer: str, source: str) -> bool:
+        if source == "####":
+            line = _read_line(answer)
+            if line.problem is not None or line.text is None:
+                return False
+            answer = line.text
+        elif is_hedge(answer):
+            return False
+        amount = read_amount(answer)
+        return amount is not None and amount[0] == gold
+
+    return accept
+
+
+def _extract(completion: str, policy: str, accept: Accept | None = None) -> _Found:
+    final = final_answer(completion, accept=None if policy == "strict" else accept)
     if policy == "strict" and final.source != "####":
         if "####" not in completion or final.source == "none":
             return _Found(None, "####")
@@ -274,7 +292,7 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     gold_text = format_fraction(gold)
     if not isinstance(completion, str):
         return not_a_string(completion, gold_text)
-    found = _extract(completion, policy)
+    found = _extract(completion, policy, _may_pay(gold))
     details: dict[str, Any] = {"policy": policy, "source": found.source}
     if found.problem is not None:
         reason, why = found.problem

@@ -116,7 +116,10 @@ _OPTION_WORD_RE = re.compile(
     r"option|choice|alternative|candidate|possibility|answer|opci\u00f3n|op\u00e7\u00e3o|opzione|"
     r"auswahl|variante|\u9009\u9879", re.IGNORECASE)
 _MAX_LABELLED_LINES = 64
-_SENTENCE_WINDOW = 20_000  # in one paragraph, more than any worked solution lists
+# How far back in the final answer's paragraph its lines and sentences are read for other
+# values: more than any worked solution's paragraph holds. Each pattern costs ~0.1 s over a
+# 1 MB paragraph, and a dozen run, so an unbounded read back cost a second.
+READ_BACK_CHARS = 20_000
 _CONSUMED_WINDOW = 2_000  # how far after its line a labelled value is looked for as an operand
 
 
@@ -125,11 +128,12 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
     ``start`` that no later arithmetic uses: whatever the label's word (no word list can name
     every language's "answer"), a value stated alone on its line is offered as an answer
     unless a later line of the paragraph (the final one included) computes with it, as a
-    worked solution's steps do ("Monday: 6$" then "Total: 6+12+36=54$"). None when there are
-    more such lines than any solution lists."""
+    worked solution's steps do ("Monday: 6$" then "Total: 6+12+36=54$"). Lines are read back
+    ``READ_BACK_CHARS`` at most. None when there are more such lines than any solution lists."""
     line_end = text.find("\n", start)
     hi = len(text) if line_end < 0 else line_end
     found: list[str] = []
+    para_start = max(para_start, start - READ_BACK_CHARS)
     for count, m in enumerate(_LABELLED_LINE_RE.finditer(text, para_start, start)):
         if count >= _MAX_LABELLED_LINES:
             return None
@@ -299,9 +303,7 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
     line_end = text.find("\n", start)
     hi = len(text) if line_end < 0 else line_end
     found: list[str] = []
-    # Sentences are read back at most _SENTENCE_WINDOW characters: four sentence patterns over
-    # a 1 MB paragraph of "a. a. a." cost a second; an answer's own sentences stand nearer.
-    para_start = max(para_start, start - _SENTENCE_WINDOW)
+    para_start = max(para_start, start - READ_BACK_CHARS)
     for count, m in enumerate(_VALUE_FIRST_RE.finditer(text, para_start, start)):
         if count >= _MAX_LABELLED_LINES:
             return None

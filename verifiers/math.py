@@ -510,7 +510,20 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     gold = normalize_gold(answer)
     if not isinstance(completion, str):
         return not_a_string(completion, gold)
-    found = final_answer(completion)
+    several = _several_values(gold)
+    value: list[Fraction] = []  # the prediction's exact value, when the exact path decides
+    compared: dict[str, Any] = {}
+
+    def accept(answer: str, source: str) -> bool:
+        # Compared as soon as it is read: a wrong value needs no further reading (a gold of
+        # several values is compared against every commitment together, after the reading;
+        # an answer the comparator cannot read is read on, for the reading's reason).
+        compared["deadline"] = time.monotonic() + timeout  # one deadline for every comparison
+        compared["pred"] = pred = _assigned_value(answer, gold)
+        compared["result"] = _compare(gold, pred, timeout, value)
+        return not (compared["result"][0] is False and compared["result"][1] == WRONG)
+
+    found = final_answer(completion, accept=None if several else accept)
     if found.problem is not None:
         reason, why = found.problem
         details = {"source": found.source, "path": "hedge", "problem": why}
@@ -519,13 +532,17 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
     alternatives = found.alternatives
-    if alternatives and _several_values(gold):
+    if alternatives and several:
         # Several commitments spell out a set of solutions: the gold must equal the whole list.
         pred = ", ".join(_assigned_value(a, gold) for a in (*alternatives, found.answer))
         alternatives = ()
-    deadline = time.monotonic() + timeout  # one deadline for every comparison below
-    value: list[Fraction] = []  # the prediction's exact value, when the exact path decides
-    equal, reason, details = _compare(gold, pred, timeout, value)
+    if compared.get("pred") == pred:  # compared while it was read
+        deadline = compared["deadline"]
+        equal, reason, details = compared["result"]
+    else:
+        deadline = time.monotonic() + timeout
+        value.clear()
+        equal, reason, details = _compare(gold, pred, timeout, value)
     details = {"source": source, **details}
     for alternative in alternatives if equal else ():
         # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.

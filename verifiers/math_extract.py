@@ -80,6 +80,7 @@ and this one (final, hashes_line, and the entry points).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from verifiers.answer_closing import closing_run_on
@@ -194,6 +195,12 @@ class FinalAnswer:
     end: int = 0
     problem: tuple[str, str] | None = None
     alternatives: tuple[str, ...] = ()
+    rejected: bool = False  # the caller's ``accept`` said the answer is wrong: not read further
+
+
+# Whether an answer, as soon as it is read (its text, where it was read), may be right
+# (``final_answer``'s ``accept``): False only when it scores 0 whatever follows it.
+Accept = Callable[[str, str], bool]
 
 
 def end_of_answer_line(line: str) -> str:
@@ -352,11 +359,13 @@ def _finish(
     end: int,
     *,
     before_at: int | None,
-    earlier: tuple[str, ...] = (),
+    earlier_at: int | None = None,
+    accept: Accept | None = None,
 ) -> FinalAnswer:
     """The verdict on ``answer`` read at ``text[start:end]``: its own form, what stands just
-    before the commitment that starts at ``before_at`` (None: not checked), the ``earlier``
-    commitments of its paragraph, and its tail."""
+    before the commitment that starts at ``before_at`` (None: not checked), the commitments
+    of its paragraph before ``earlier_at`` (None: not read), and its tail. An answer that
+    ``accept`` rejects is returned as soon as it is read, unchecked (see ``final_answer``)."""
     answer = _clean(answer)
     if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
         content, why = _unwrap_box(answer)
@@ -374,6 +383,8 @@ def _finish(
         answer, problem = split
     elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
         problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
+    if problem is None and accept is not None and not accept(answer, source):
+        return FinalAnswer(answer, source, end, None, rejected=True)
     if problem is None and _approximate(answer):
         problem = (HEDGED, "an approximate answer")
     if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
@@ -408,7 +419,9 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
-    if before_at is not None:  # "(E) is correct. \boxed{B}": other choice letters offered
+    # (what else the paragraph offers matters only to an answer that nothing refused yet)
+    earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)
+    if before_at is not None and problem is None:  # "(E) is correct. \boxed{B}": other letters
         earlier = (*earlier, *offered_choices(text, before_at, answer))
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
     spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
@@ -422,8 +435,14 @@ def _finish(
     return FinalAnswer(answer, source, end, problem, alternatives)
 
 
-def final_answer(text: str) -> FinalAnswer:
+def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
     r"""The final answer of ``text`` by the rule in the module docstring.
+
+    ``accept``, when given, is asked once, as soon as the committed answer is read, whether it
+    may be right (the caller compares it with its gold). If it says no, the rest of the reading
+    (what else the paragraph offers, the tail) is skipped and the answer comes back with
+    ``rejected`` set: it scores 0 whatever else stands there, and a wrong answer, the common
+    case in RL, costs a quarter of a full reading.
 
     >>> final_answer("The answer is $5$ (i.e. $6$).").problem
     ('hedged', "another value after the final answer: '$6$).'")
@@ -467,10 +486,9 @@ def final_answer(text: str) -> FinalAnswer:
     if starts[source] < 0:
         return _fallback(text)
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
-        earlier = _paragraph_values(text, tag.start())  # type: ignore[union-attr]
         return _finish(
             text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]
-            earlier=earlier,
+            earlier_at=tag.start(), accept=accept,  # type: ignore[union-attr]
         )
     # A box in the first sentence of the '####' line is part of that line's answer
     # ("#### 19 \boxed{18}"); one after it ("#### 18 ... so it is \boxed{17}") is later.
@@ -487,9 +505,8 @@ def final_answer(text: str) -> FinalAnswer:
         content, why = _unwrap_box(text[c_start:c_end])
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
-        earlier = _paragraph_values(text, start)
-        found = _finish(text, content, "boxed", start, end, before_at=start, earlier=earlier)
-        inside = None if found.problem else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
+        found = _finish(text, content, "boxed", start, end, before_at=start, earlier_at=start, accept=accept)
+        inside = None if found.problem or found.rejected else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
         return found
@@ -498,9 +515,7 @@ def final_answer(text: str) -> FinalAnswer:
         if isinstance(line, str):
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
-        earlier = _paragraph_values(text, hashes)
-        found = _finish(text, value, "####", hashes, line_end, before_at=hashes, earlier=earlier)
-        return found
+        return _finish(text, value, "####", hashes, line_end, before_at=hashes, earlier_at=hashes, accept=accept)
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
@@ -510,12 +525,11 @@ def final_answer(text: str) -> FinalAnswer:
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    earlier = _paragraph_values(text, answer_is.start())  # type: ignore[union-attr]
     found = _finish(
         text, value, "answer_is", v_start, v_end, before_at=_clause_start(text, answer_is.start()),  # type: ignore[union-attr]
-        earlier=earlier,
+        earlier_at=answer_is.start(), accept=accept,  # type: ignore[union-attr]
     )
-    if found.problem is None and found.answer is not None:
+    if found.problem is None and found.answer is not None and not found.rejected:
         problem = _approx_before(text, v_start)
         if problem is not None:
             return FinalAnswer(found.answer, found.source, found.end, problem)

@@ -29,7 +29,7 @@ import re
 
 from verifiers.answer_closing import CLOSING_WORDS
 from verifiers.answer_lead import _SHORT_OPENERS, CONNECTIVE_WORDS, LABEL_WORDS
-from verifiers.labelled_lines import _LETTER
+from verifiers.labelled_lines import _LETTER, READ_BACK_CHARS
 
 __all__ = ["unread_slot_words"]
 
@@ -55,7 +55,6 @@ result total this that it which everything all both none below above following c
 true false"""
 _READ_WORDS = LABEL_WORDS | _SHORT_OPENERS | CONNECTIVE_WORDS | CLOSING_WORDS | frozenset(_PROSE_WORDS.split())
 _MAX_SLOTS = 64
-_WINDOW = 20_000
 
 
 def unread_slot_words(text: str, para_start: int, start: int) -> list[str]:
@@ -63,7 +62,7 @@ def unread_slot_words(text: str, para_start: int, start: int) -> list[str]:
     in order; at most ``_MAX_SLOTS``."""
     found: list[str] = []
     own_line = text.rfind("\n", 0, start)  # "$" matches where the search stops: not a line end
-    for m in _SLOT_RE.finditer(text, max(para_start, start - _WINDOW), start):
+    for m in _SLOT_RE.finditer(text, max(para_start, start - READ_BACK_CHARS), start):
         word = next(g for g in m.groups() if g is not None)
         if (m.group("alone") is not None or m.group("labelled") is not None) and m.end() > own_line:
             continue  # the answer's own line: "答案是-5。"
