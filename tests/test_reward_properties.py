@@ -259,3 +259,9 @@ from reward_grammar import R7_PROPERTIES  # noqa: E402
 
 for _prop in R7_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r8 (issue 30 round 8, the blind h26 set): chains of equalities (``reward_grammar.R8_PROPERTIES``).
+from reward_grammar import R8_PROPERTIES  # noqa: E402
+
+for _prop in R8_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -22,7 +22,8 @@ was read, ``details["problem"]`` why the reading refused it, ``details["path"]``
 compared. ``x = 3\sqrt{13}`` states the value ``3\sqrt{13}`` when the gold is a bare value.
 Several commitments against a gold with several values are compared as one list (a set of
 solutions); against a single value, each must equal it. All comparisons of one completion
-share one deadline.
+share one deadline. The committed value is compared as soon as it is read: a wrong one
+scores 0, reason ``wrong``, without the rest of the reading (``final_answer``'s ``accept``).
 
 The gold is read as a LaTeX answer, never mined for a last number: ``2\sqrt{2}`` is never 2. A
 gold containing ``\boxed{}`` or ``####`` is reduced to that part first.
@@ -67,6 +68,8 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   of the same letter, however marked: ``C^1`` and ``c`` are no choices.
 - ``x = 10,\!080`` and ``(x, y) = (-1, 3)`` state a value: against a gold without ``=`` the
   value after one leading variable is compared (and the other way round).
+- a chain of equalities (``\frac{1}{8} = 0.125``, ``x = 5 + 22 = 27``) against a gold without
+  ``=`` is equal only when every side is (``math_forms.equality_chain``; path ``chain``).
 - where the gold holds several values (a comma list or ``\pm``), ``x=1 \text{ or } x=-2`` is
   the solution set ``1, -2``; against a single-value gold the same "or" stays a hedge (0).
 - Unicode math (``2√2``, ``½``, ``π``, ``x²``, ``≥``) is read as its LaTeX; repeating decimals
@@ -125,6 +128,7 @@ from verifiers.math_forms import (
     choice_letter,
     digits_apart,
     drop_assignment,
+    equality_chain,
     join_thousands,
     labelled_values,
     latex_from_unicode,
@@ -290,6 +294,9 @@ def _compare(
         pred = as_solution_list(pred) or pred
     if "=" not in gold:
         pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
+        sides = equality_chain(pred)
+        if sides is not None:  # "\frac{1}{8} = 0.125", "5 + 22 = 27": every side is the answer
+            return _every_side(gold, sides, deadline)
     if "=" not in pred:
         labelled = labelled_values(gold)
         if labelled is not None and len(labelled) > 1:
@@ -416,6 +423,22 @@ def _restated(gold: str, pred: str, deadline: float) -> tuple[bool | None, str, 
         if not equal:
             return False, HEDGED, {"path": "hedge", "items": len(items), "other": item[:40]}
     return True, CORRECT, {"path": "restated", "items": len(items)}
+
+
+def _every_side(gold: str, sides: list[str], deadline: float) -> tuple[bool | None, str, dict[str, Any]]:
+    """A chain of equalities against a gold that is one value (no ``=``): equal only when
+    every side is the gold (a check whose result is the answer); a side that is not offers
+    another value."""
+    for side in sides:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, TIMEOUT, {"path": "chain", "timeout": True}
+        equal, reason, details = _compare(gold, side, left)
+        if equal is None or reason == TIMEOUT:
+            return equal, reason, {**details, "chain": len(sides)}
+        if not equal:
+            return False, WRONG, {"path": "chain", "sides": len(sides), "other": side[:40]}
+    return True, CORRECT, {"path": "chain", "sides": len(sides)}
 
 
 def _percent_only_in(gold: str, pred: str) -> bool:

@@ -100,6 +100,42 @@ def drop_assignment(text: str) -> str:
     return value or text
 
 
+# Any relation but "=" (or "=" inside another: ":=", "==", "<=") makes no chain of equalities.
+_NOT_A_CHAIN_RE = re.compile(
+    r"[<>!:=]=|=[=<>]|\\(?:[lg]eq?|neq?|approx|simeq|sim|equiv|cong|propto|to|mapsto)(?![a-zA-Z])"
+    r"|[<>\u2264\u2265\u2260\u2248]"
+)
+
+
+def equality_chain(text: str) -> list[str] | None:
+    r"""The sides of ``A = B (= C ...)`` at the top level of ``text`` (at least two, none
+    empty), the first dropped when it is a variable being assigned (``x = 5 + 22 = 27``); None
+    when ``text`` holds no such chain or another relation.
+
+    >>> equality_chain(r"\frac{1}{8} = 0.125"), equality_chain("x = 5 + 22 = 27")
+    (['\\frac{1}{8}', '0.125'], ['5 + 22', '27'])
+    >>> equality_chain("x \\le 5 = y"), equality_chain("f(x=1)"), equality_chain("5")
+    (None, None, None)
+    """
+    if "=" not in text or _NOT_A_CHAIN_RE.search(text) or len(split_top_level(text)) > 1:
+        return None  # ("x = 2, y = 3" is a list of assignments)
+    sides, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(depth - 1, 0)
+        elif c == "=" and depth == 0:
+            sides.append(text[start:i].strip())
+            start = i + 1
+    sides.append(text[start:].strip())
+    if len(sides) < 2 or not all(sides):
+        return None
+    if len(sides) > 2 and _ASSIGN_RE.fullmatch(sides[0] + " = "):
+        sides = sides[1:]  # "x = 5 + 22 = 27": x is named, 5 + 22 and 27 are its value
+    return sides
+
+
 _OR_RE = re.compile(
     # No leading \s*: a search that starts with one is quadratic on a long run of spaces.
     r"\\text\{\s*(?:or|and)\s*\}|\bor\b|\band\b|\\lor\b|\\vee\b"
