@@ -2833,32 +2833,7 @@ def r8_equality_chain(draw: st.DrawFn, verifier: str) -> Case:
                 ("r8_equality_chain", f"wrong={wrong}", verifier))
 
 
-@st.composite
-def r8_stated_given(draw: st.DrawFn, verifier: str) -> Case:
-    """A sentence that states a quantity of the problem (``There are 4 boxes.``, ``Each ticket
-    costs $25.``) just before the final answer is no answer offered: paid. The same amount
-    after a hedge word (``Maybe 4 boxes.``) is one: never paid."""
-    g = draw(st.integers(0, 3000))
-    n = draw(st.integers(0, 3000).filter(lambda v: v != g))
-    noun = draw(st.sampled_from(["boxes", "apples", "eggs", "people", "cookies", "miles"]))
-    hedged = draw(st.booleans())
-    if hedged:
-        lead = draw(st.sampled_from(["Maybe", "Perhaps", "Or", "Possibly", "Alternatively"]))
-        said = f"{lead} {n} {noun}."
-    else:
-        said = draw(st.sampled_from([
-            f"There are {n} {noun}.", f"She has {n} {noun}.", f"They bought {n} {noun}.",
-            f"Each box holds {n} {noun}.", f"Each ticket costs ${n}.", f"He earned ${n}."]))
-    # (a value that ends its sentence, "$25. #### 249", stands beside the answer on its line)
-    join = draw(st.sampled_from(["\n", " "])) if said.endswith(f"{noun}.") else "\n"
-    final = draw(st.sampled_from(["#### {g}", "The answer is {g}.", "\\boxed{{{g}}}"])).format(g=g)
-    return Case(said + join + final, str(g), "not_paid" if hedged else "paid",
-                ("r8_stated_given", f"hedged={hedged}", verifier))
-
-
 R8_PROPERTIES: list[Property] = [
     Property("r8_math_equality_chain", "math", r8_equality_chain("math"), 300),
-    Property("r8_math_stated_given", "math", r8_stated_given("math"), 200),
-    Property("r8_gsm8k_stated_given", "gsm8k", r8_stated_given("gsm8k"), 200),
 ]
 ALL_PROPERTIES += R8_PROPERTIES

@@ -115,18 +115,6 @@ _REST_WORD_RE = re.compile(rf"{_LETTER}+")
 _OPTION_WORD_RE = re.compile(
     r"option|choice|alternative|candidate|possibility|answer|opci\u00f3n|op\u00e7\u00e3o|opzione|"
     r"auswahl|variante|\u9009\u9879", re.IGNORECASE)
-# A sentence that states a quantity of the problem ("There are 4 boxes.", "She has 12
-# apples.", "Each ticket costs $25."): a subject and a verb of having or costing, then the
-# amount counted by a noun or in money. Such a line says what there is, not what the answer
-# might be; "Maybe 6 apples." or "Final 6." have no such subject and verb, and stay offers.
-_STATED_GIVEN_RE = re.compile(
-    r"(?:there[ \t]+(?:are|is|were|was)|(?:he|she|they|we|i|you|it|(?:each|every|one|the)"
-    r"[ \t]+[a-z]+)[ \t]+(?:has|have|had|owns?|owned|costs?|holds?|weighs?|needs?|needed|buys?|bought|"
-    r"sells?|sold|earns?|earned|pays?|paid|gets?|got|makes?|made|contains?|eats?|ate|reads?|runs?|"
-    r"drives?|walks?|spends?|spent|saves?|saved|keeps?|kept|gives?|gave|collects?|collected))",
-    re.IGNORECASE,
-)
-_COUNTED_RE = re.compile(r"[ \t]*[^\W\d_]{2,}")  # the amount's noun ("4 boxes", "3 more")
 _MAX_LABELLED_LINES = 64
 # How far back in the final answer's paragraph its lines and sentences are read for other
 # values: more than any worked solution's paragraph holds. Each pattern costs ~0.1 s over a
@@ -165,9 +153,6 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
         if m.group("colon") is None and m.end() == start and not _SENTENCE_STOP_RE.search(rest):
             continue  # the final answer's own sentence: "First 2, then \boxed{3}" is a sequence
-        if m.group("colon") is None and _STATED_GIVEN_RE.fullmatch(m.group("label")) and (
-                _COUNTED_RE.match(own) or not m.group("value")[:1].isdigit()):
-            continue  # "There are 4 boxes.", "Each ticket costs $25.": a quantity stated
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
     for count, m in enumerate(_LONE_VALUE_LINE_RE.finditer(text, para_start, start)):

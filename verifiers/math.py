@@ -296,7 +296,7 @@ def _compare(
         pred = drop_assignment(pred)  # "x = 10,\!080" states 10080
         sides = equality_chain(pred)
         if sides is not None:  # "\frac{1}{8} = 0.125", "5 + 22 = 27": every side is the answer
-            return _every_side(gold, sides, deadline)
+            return _all_equal(gold, sides, deadline, "chain", WRONG)
     if "=" not in pred:
         labelled = labelled_values(gold)
         if labelled is not None and len(labelled) > 1:
@@ -312,7 +312,7 @@ def _compare(
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
         # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
-        return _restated(gold, pred, deadline)
+        return _all_equal(gold, split_top_level(pred), deadline, "restated", HEDGED)
     if p_items > 1 and g_items > 1 and p_items != g_items:
         # Bare lists are compared as sets by sympy, so "1, 2, 2" would be "1, 2".
         return False, WRONG, {"path": "shape", "shape": f"{p_items} items vs {g_items}"}
@@ -409,36 +409,24 @@ def _compare(
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
 
 
-def _restated(gold: str, pred: str, deadline: float) -> tuple[bool | None, str, dict[str, Any]]:
+def _all_equal(
+    gold: str, items: list[str], deadline: float, path: str, unequal: str
+) -> tuple[bool | None, str, dict[str, Any]]:
     """Several items against a gold that is one value: equal only when every item is the gold
-    (one answer spelled twice); otherwise the items are candidates, reason ``hedged``."""
-    items = split_top_level(pred)
+    (one answer spelled twice, ``1.25, \\frac{5}{4}``; a chain of equalities, ``\\frac{1}{8} =
+    0.125``); otherwise another value is offered, reason ``unequal`` (``hedged`` for a list of
+    candidates, ``wrong`` for a false chain)."""
     for item in items:
         left = deadline - time.monotonic()
         if left <= 0:
-            return False, TIMEOUT, {"path": "restated", "timeout": True}
+            return False, TIMEOUT, {"path": path, "timeout": True}
         equal, reason, details = _compare(gold, item, left)
         if equal is None or reason == TIMEOUT:
-            return equal, reason, {**details, "restated": True}
+            return equal, reason, {**details, path: True}
         if not equal:
-            return False, HEDGED, {"path": "hedge", "items": len(items), "other": item[:40]}
-    return True, CORRECT, {"path": "restated", "items": len(items)}
-
-
-def _every_side(gold: str, sides: list[str], deadline: float) -> tuple[bool | None, str, dict[str, Any]]:
-    """A chain of equalities against a gold that is one value (no ``=``): equal only when
-    every side is the gold (a check whose result is the answer); a side that is not offers
-    another value."""
-    for side in sides:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False, TIMEOUT, {"path": "chain", "timeout": True}
-        equal, reason, details = _compare(gold, side, left)
-        if equal is None or reason == TIMEOUT:
-            return equal, reason, {**details, "chain": len(sides)}
-        if not equal:
-            return False, WRONG, {"path": "chain", "sides": len(sides), "other": side[:40]}
-    return True, CORRECT, {"path": "chain", "sides": len(sides)}
+            shown = "hedge" if unequal == HEDGED else path
+            return False, unequal, {"path": shown, "items": len(items), "other": item[:40]}
+    return True, CORRECT, {"path": path, "items": len(items)}
 
 
 def _percent_only_in(gold: str, pred: str) -> bool:

@@ -119,16 +119,7 @@ def equality_chain(text: str) -> list[str] | None:
     """
     if "=" not in text or _NOT_A_CHAIN_RE.search(text) or len(split_top_level(text)) > 1:
         return None  # ("x = 2, y = 3" is a list of assignments)
-    sides, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth = max(depth - 1, 0)
-        elif c == "=" and depth == 0:
-            sides.append(text[start:i].strip())
-            start = i + 1
-    sides.append(text[start:].strip())
+    sides = split_top_level(text, "=")
     if len(sides) < 2 or not all(sides):
         return None
     if len(sides) > 2 and _ASSIGN_RE.fullmatch(sides[0] + " = "):
@@ -395,9 +386,10 @@ def latex_from_unicode(text: str) -> str:
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 
 
-def split_top_level(text: str) -> list[str]:
-    r"""The items of a comma or semicolon list at the top level of ``text`` (commas inside
-    brackets and thousands separators such as ``10,080`` or ``10,\!080`` do not split).
+def split_top_level(text: str, separators: str = ",;") -> list[str]:
+    r"""The items of a comma or semicolon list (or of other ``separators``) at the top level of
+    ``text`` (commas inside brackets and thousands separators such as ``10,080`` or
+    ``10,\!080`` do not split).
 
     >>> split_top_level("(2, 2), (6, 2)"), split_top_level("10,080"), split_top_level("[1,2), 3")
     (['(2, 2)', '(6, 2)'], ['10,080'], ['[1,2)', '3'])
@@ -408,7 +400,7 @@ def split_top_level(text: str) -> list[str]:
             depth += 1
         elif c in ")]}":
             depth = max(depth - 1, 0)
-        elif c in ",;" and depth == 0:
+        elif c in separators and depth == 0:
             if c == "," and _THOUSANDS_AFTER_RE.match(text, i + 1) and text[i - 1 : i].isdigit():
                 continue
             items.append(text[start:i].strip())
