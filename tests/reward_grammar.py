@@ -2833,7 +2833,35 @@ def r8_equality_chain(draw: st.DrawFn, verifier: str) -> Case:
                 ("r8_equality_chain", f"wrong={wrong}", verifier))
 
 
+R8_CHOICE_LABELS = ["\u041e\u0442\u0432\u0435\u0442: {L}", "\u7b54\u6848\u662f{L}", "\u7b54\u6848\uff1a{L}",
+                    "\uc815\ub2f5\uc740 {L}\uc785\ub2c8\ub2e4.", "La respuesta es ({L}).",
+                    "Die Antwort ist {L}.", "**R\u00e9ponse : {L}**", "Resposta: {L}"]
+
+
+@st.composite
+def r8_choice_closing(draw: st.DrawFn, verifier: str) -> Case:
+    """A choice letter after an answer noun of any language closes an answer (``Ответ: B``,
+    ``答案是B``): paid; after a hedge word, or with another letter offered in its paragraph
+    (``(C) is correct.``), or two letters in it: never paid."""
+    letters = "ABCDE"
+    g = draw(st.sampled_from(letters))
+    o = draw(st.sampled_from([c for c in letters if c != g]))
+    closing = draw(st.sampled_from(R8_CHOICE_LABELS)).format(L=g)
+    kind = draw(st.sampled_from(["plain", "other_offered", "hedge_lead", "two_letters"]))
+    if kind == "other_offered":
+        closing = draw(st.sampled_from([f"({o}) is correct.\n", f"**({o})**\n", f"{o}: correct.\n"])) + closing
+    elif kind == "hedge_lead":
+        closing = draw(st.sampled_from(["Maybe ", "\u0412\u043e\u0437\u043c\u043e\u0436\u043d\u043e, ", "\u4e5f\u8bb8"])) + closing
+    elif kind == "two_letters":
+        head, _, tail = closing.rpartition(g)  # the letter is the label's last capital
+        closing = head + f"{g} {draw(st.sampled_from(['or', 'или', '或']))} {o}" + tail
+    pre = draw(st.sampled_from(["", "First, 2 + 3 = 5.\n", "Let me think.\n\n"]))
+    return Case(pre + closing, g, "paid" if kind == "plain" else "not_paid",
+                ("r8_choice_closing", kind, verifier))
+
+
 R8_PROPERTIES: list[Property] = [
+    Property("r8_math_choice_closing", "math", r8_choice_closing("math"), 200),
     Property("r8_math_equality_chain", "math", r8_equality_chain("math"), 300),
 ]
 ALL_PROPERTIES += R8_PROPERTIES

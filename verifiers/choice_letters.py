@@ -18,8 +18,20 @@ import re
 
 from verifiers.answer_commitments import _CHOICE_RE
 from verifiers.answer_values import _clean, _sentence_end
+from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 
-__all__ = ["offered_choices"]
+__all__ = ["choice_closing", "offered_choices"]
+
+# A choice letter right after an answer noun of any language, and nothing after it but a
+# polite ending and a stop: "Ответ: B", "答案是B", "정답은 B입니다.", "La respuesta es (B).". The
+# noun and the letter are joined by a colon or a copula only: "Ответ, наверное, B" is no form.
+# (English "The answer is B" is an answer clause, read before any fallback.)
+_CHOICE_CLOSING_RE = re.compile(
+    rf"(?:^|(?<=[\s*_>]))(?i:{_NOUN_FIRST}{_ANSWER_NOUN})[ \t]*"
+    r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|\u044d\u0442\u043e)(?![^\W\d_])"
+    r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*[*_]*"
+    r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059)?[ \t]*[.!\u3002]?[ \t*_]*\Z"
+)
 
 _OFFERED_CHOICE_RE = re.compile(
     r"\((?P<letter>[A-J])\)|\*\*\(?(?P<letter2>[A-J])\)?\*\*|(?:^|(?<=[.!?]\s))[ \t*]*(?P<letter3>[A-J])[.:)?!](?=\s)"
@@ -33,6 +45,17 @@ _RULED_OUT_RE = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = 2_000  # characters read back: a paragraph's options stand near its answer
+
+
+def choice_closing(text: str) -> tuple[str, int, int] | None:
+    """``(letter, noun_start, end)`` when ``text`` ends with a choice letter after an answer
+    noun (the module's closing form), else None.
+
+    >>> choice_closing("So: \u041e\u0442\u0432\u0435\u0442: B"), choice_closing("Answer, maybe, B")
+    (('B', 4, 12), None)
+    """
+    m = _CHOICE_CLOSING_RE.search(text, max(0, len(text) - 200))
+    return None if m is None else (m.group("letter"), m.start(), m.end())
 
 
 def offered_choices(text: str, before_at: int, answer: str) -> tuple[str, ...]:

@@ -112,7 +112,7 @@ from verifiers.answer_values import (
     _sentence_start,
 )
 from verifiers.box_in_expression import _box_in_expression
-from verifiers.choice_letters import offered_choices
+from verifiers.choice_letters import choice_closing, offered_choices
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
     _BOX_RE,
@@ -552,6 +552,10 @@ def _last_answer_tag(text: str) -> re.Match[str] | None:
 
 
 def _fallback(text: str) -> FinalAnswer:
+    letter = choice_closing(text)  # "Ответ: B", "答案是B": a choice letter closes it
+    if letter is not None:
+        answer, start, end = letter
+        return _finish(text, answer, "answer_is", start, end, before_at=start, earlier_at=start)
     span = _last_span(text, len(text))
     for _ in range(4):
         if span is None or not _LONE_VARIABLE_RE.fullmatch(text, span[1], span[2]):
