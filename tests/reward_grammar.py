@@ -2835,7 +2835,10 @@ def r8_equality_chain(draw: st.DrawFn, verifier: str) -> Case:
 
 R8_CHOICE_LABELS = ["\u041e\u0442\u0432\u0435\u0442: {L}", "\u7b54\u6848\u662f{L}", "\u7b54\u6848\uff1a{L}",
                     "\uc815\ub2f5\uc740 {L}\uc785\ub2c8\ub2e4.", "La respuesta es ({L}).",
-                    "Die Antwort ist {L}.", "**R\u00e9ponse : {L}**", "Resposta: {L}"]
+                    "Die Antwort ist {L}.", "**R\u00e9ponse : {L}**", "Resposta: {L}",
+                    # "correct" in the lead (LABEL_WORDS): "Правильный ответ", "richtige Antwort"
+                    "\u041f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u044b\u0439 \u043e\u0442\u0432\u0435\u0442: {L}.",
+                    "Die richtige Antwort ist {L}.", "Doğru cevap {L}."]
 
 
 @st.composite

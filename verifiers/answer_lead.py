@@ -151,6 +151,8 @@ LABEL_WORDS = _words(
     endergebnis final svaret respuesta răspuns окончательный остаточна відповідь
     endeligt endelig endelige konačan konačno atebiad terfynol erantzun finala huling
     итоговый итоговая итог окончателен финальный kesin nihai ostateczny definitivo definitiva
+    правильный правильная правильна верный richtige richtig korrekte korrekt correcta correcto
+    correcte corretta corretto correta correto poprawna poprawny doğru benar đúng
     """
 )
 # The word "answer" in the label languages: a clause "<label words> <answer noun> <copula>"
