@@ -319,11 +319,12 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
             return None  # (past _MAX_NAMED_UNLISTED names every command is matched)
         return m.start(), _unlisted_arguments_end(text, end), False
     if kind == "math_comment":  # "%" in math mode comments out the rest of its line
-        span_end = _in_math_span(text, m.start(), ctx.spans)
-        if span_end is None:
+        if _in_math_span(text, m.start(), ctx.spans) is None:
             return None
-        line_end = text.find("\n", end, span_end)
-        comment_end = span_end if line_end < 0 else line_end
+        # the whole rest of the line, the "$" that seemed to close the span included: TeX
+        # drops it with the comment ("$1 % $\boxed{5}$" hides the box)
+        line_end = text.find("\n", end)
+        comment_end = len(text) if line_end < 0 else line_end
         if not text[end:comment_end].strip():
             return None  # "$50%$": nothing is commented out; the sign is left to the reader
         return m.start(), comment_end, True
