@@ -15,6 +15,7 @@ sets the factor; pytest's ``--hypothesis-seed=N`` varies the search).
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -676,8 +677,9 @@ def countdown_joined(draw: st.DrawFn) -> Case:
 
 def _visible(s: str) -> bool:
     # Control and format characters (``\x1b``, zero-width space) and lone markup render as
-    # nothing: ask for a letter or a digit.
-    return any(c.isalnum() for c in s)
+    # nothing: ask for a letter or a digit, and not one of the letters that render blank
+    # (the Hangul fillers, U+115F and U+3164: letters by category, blank by name).
+    return any(c.isalnum() and "FILLER" not in unicodedata.name(c, "") for c in s)
 
 
 # Tag contents: anything but markup (tags, entities, LaTeX commands and groups).
@@ -1680,7 +1682,6 @@ H17_PROPERTIES: list[Property] = (
 # ---------------------------------------------------------------------------------------
 
 import re  # noqa: E402
-import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from verifiers.answer_closing import (  # noqa: E402
