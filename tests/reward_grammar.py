@@ -2869,3 +2869,87 @@ R8_PROPERTIES: list[Property] = [
     Property("r8_math_equality_chain", "math", r8_equality_chain("math"), 300),
 ]
 ALL_PROPERTIES += R8_PROPERTIES
+
+
+# --- round 9 (the blind h27 set): a closed reasoning block is the working; an answer after
+# --- its end is read alone, and what the block tried on the way does not compete with it ---
+
+R9_TRIED = ["The answer is {o}.", "\\boxed{{{o}}}", "#### {o}", "\u7b54\u6848\u662f{o}\u3002",
+            "So it is {o}? Wait, let me check.", "{o}", "<answer>{o}</answer>",
+            "\u7b54\u6848\u662f{o}\u3002\u7b49\u7b49\uff0c\u6211\u7b97\u9519\u4e86\u3002"]
+R9_FINALS = ["\\boxed{{{g}}}", "#### {g}", "The answer is {g}.", "The answer is $\\boxed{{{g}}}$.",
+             "<answer>{g}</answer>", "**Final answer:** {g}", "\u7b54\u6848\u662f{g}\u3002"]
+
+
+@st.composite
+def r9_reasoning_block(draw: st.DrawFn, verifier: str) -> Case:
+    """``<think>`` (or no opening tag, as R1 decodes) tries values, ``</think>``, then one
+    answer: paid when that answer is the gold, whatever the block tried; never paid when it
+    is not, even if the block tried the gold; and an alternative after the block still
+    hedges (``</think> \\boxed{g} or o``)."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    tried = [draw(st.sampled_from(R9_TRIED)).format(o=draw(st.sampled_from([g, o])))
+             for _ in range(draw(st.integers(1, 3)))]
+    opening = draw(st.sampled_from(["<think>\n", "<think>", ""]))
+    gap = draw(st.sampled_from(["\n\n", "\n", " ", ""]))
+    kind = draw(st.sampled_from(["gold", "other", "hedged_after"]))
+    final = draw(st.sampled_from(R9_FINALS)).format(g=o if kind == "other" else g)
+    if kind == "hedged_after":
+        final += draw(st.sampled_from([" or {o}", " \u6216{o}", "\nAns = {o}"])).format(o=o)
+    text = opening + "\n".join(tried) + "\n</think>" + gap + final
+    return Case(text, str(g), "paid" if kind == "gold" else "not_paid",
+                ("r9_reasoning_block", kind, verifier))
+
+
+R9_ADVERBS = ["definitely", "clearly", "indeed", "therefore", "thus", "exactly", "precisely",
+              "certainly", "simply", "just", "Definitely,"]
+
+
+@st.composite
+def r9_committing_adverb(draw: st.DrawFn, verifier: str) -> Case:
+    """An adverb that only stresses the answer clause's value (``The answer is definitely
+    30.``): paid; with another value offered after it, or after a bounding or adding adverb
+    (``also``, ``about``, ``at least``): never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    adverb = draw(st.sampled_from(R9_ADVERBS))
+    kind = draw(st.sampled_from(["plain", "plain", "alternative", "bound"]))
+    if kind == "bound":
+        adverb = draw(st.sampled_from(["also", "about", "at least", "approximately", "not"]))
+    value = draw(st.sampled_from(["{g}", "${g}$", "**{g}**"])).format(g=g)
+    tail = draw(st.sampled_from([" or {o}", ", {o}", " (or {o})"])).format(o=o) if (
+        kind == "alternative") else ""
+    lead = draw(st.sampled_from(["The answer is", "The final answer is", "So the answer is"]))
+    text = draw(st.sampled_from(REASONING[:3])) + f"{lead} {adverb} {value}{tail}."
+    return Case(text, str(g), "paid" if kind == "plain" else "not_paid",
+                ("r9_committing_adverb", kind, verifier))
+
+
+R9_LABELS = ["The right answer is {v}.", "\u0418\u0442\u043e\u0433\u043e: {v}.", "\u0110\u00e1p s\u1ed1: {v}",
+             "V\u1eady \u0111\u00e1p s\u1ed1 l\u00e0 {v}.", "<answer>The answer is {v}.</answer>",
+             "<answer>The answer is {v}</answer>"]
+
+
+@st.composite
+def r9_label_variants(draw: st.DrawFn, verifier: str) -> Case:
+    """Answer labels the h27 set wrote (``The right answer is``, ``Итого:``, ``Đáp số:``, an
+    answer clause inside ``<answer>``): paid; with another value joined to it: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    joined = draw(st.booleans())
+    value = str(g) + (draw(st.sampled_from([" or {o}", " ho\u1eb7c {o}", " \u0438\u043b\u0438 {o}", ", {o}"])).format(o=o)
+                      if joined else "")
+    text = draw(st.sampled_from(REASONING[:3])) + draw(st.sampled_from(R9_LABELS)).format(v=value)
+    return Case(text, str(g), "not_paid" if joined else "paid", ("r9_label_variants", verifier))
+
+
+R9_PROPERTIES: list[Property] = [
+    Property("r9_math_label_variants", "math", r9_label_variants("math"), 150),
+    Property("r9_gsm8k_label_variants", "gsm8k", r9_label_variants("gsm8k"), 150),
+    Property("r9_math_committing_adverb", "math", r9_committing_adverb("math"), 150),
+    Property("r9_gsm8k_committing_adverb", "gsm8k", r9_committing_adverb("gsm8k"), 150),
+    Property("r9_math_reasoning_block", "math", r9_reasoning_block("math"), 200),
+    Property("r9_gsm8k_reasoning_block", "gsm8k", r9_reasoning_block("gsm8k"), 200),
+]
+ALL_PROPERTIES += R9_PROPERTIES

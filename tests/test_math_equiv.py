@@ -315,6 +315,33 @@ def test_random_points_take_both_signs(gold, pred, expected):
 
 
 @pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # a sum or product over a free bound is carried out exactly before it is compared
+        (r"\sum_{k=1}^{n} k", r"\frac{n(n+1)}{2}", True),
+        (r"\sum_{k=1}^{n} k^2", r"\frac{n(n+1)(2n+1)}{6}", True),
+        (r"\prod_{k=1}^{n} k", "n!", True),
+        (r"\prod_{k=1}^{n} (k+3)", r"\frac{(n+3)!}{6}", True),
+        (r"\sum_{k=1}^{n} k", r"\frac{n(n+1)}{2}+1", False),
+        (r"\sum_{k=1}^{n} k^{7}", r"\sum_{k=1}^{n} k^{7} + 3", False),
+        (r"\prod_{k=1}^{n} (k+3)", r"\prod_{k=1}^{n} (k+3) + 2", False),
+        # an infinite bound is no interval's end, and integrals and limits are carried out too
+        (r"\sum_{k=1}^{\infty} \frac{1}{k^2}", r"\frac{\pi^2}{6}", True),
+        (r"\sum_{k=1}^{\infty} \frac{1}{k^2}", r"\frac{\pi^2}{6}+1", False),
+        (r"\int_0^{\infty} e^{-x} dx", "1", True),
+        (r"\int_0^{\infty} e^{-x} dx", "2", False),
+        (r"\lim_{x \to 0} \frac{\sin x}{x}", "1", True),
+        (r"\lim_{x \to 0} \frac{\sin x}{x}", "0", False),
+    ],
+)
+def test_sums_products_integrals_and_limits_compare_by_their_closed_form(gold, pred, expected):
+    # Unevaluated, these ran out the deadline at the non-integer sample points: a right
+    # closed form was refused with reason "timeout" (blind attacker h26).
+    verdict = math_check(rf"\boxed{{{pred}}}", gold, timeout=10.0)
+    assert (verdict.reward, verdict.reason) == (float(expected), "correct" if expected else "wrong")
+
+
+@pytest.mark.parametrize(
     ("completion", "gold", "reward"),
     [
         (r"\boxed{101_2}", "101", 0.0),  # five, not a hundred and one

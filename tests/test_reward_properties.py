@@ -265,3 +265,10 @@ from reward_grammar import R8_PROPERTIES  # noqa: E402
 
 for _prop in R8_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r9 (issue 30 round 9, the blind h27 set): an answer after a closed reasoning block is read
+# alone (``reward_grammar.R9_PROPERTIES``).
+from reward_grammar import R9_PROPERTIES  # noqa: E402
+
+for _prop in R9_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

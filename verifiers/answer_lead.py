@@ -153,6 +153,7 @@ LABEL_WORDS = _words(
     итоговый итоговая итог окончателен финальный kesin nihai ostateczny definitivo definitiva
     правильный правильная правильна верный richtige richtig korrekte korrekt correcta correcto
     correcte corretta corretto correta correto poprawna poprawny doğru benar đúng
+    right итого số
     """
 )
 # The word "answer" in the label languages: a clause "<label words> <answer noun> <copula>"

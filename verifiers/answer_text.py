@@ -363,23 +363,33 @@ def _vulgar_as_decimal(m: re.Match[str]) -> str:
     return f"{lead}{m.group(1) or 0}.{digits:0{places}d}"
 
 
-def _markup_to_space(m: re.Match[str], first_end: int = -1) -> str:
+# Where the first end of reasoning stood, in ``read_visible(..., mark_reasoning_end=True)``:
+# a paragraph separator, which no reading sees (the translation above makes every one in the
+# input a line end before markup is read).
+REASONING_END_MARK = "\u2029"
+
+
+def _markup_to_space(m: re.Match[str], first_end: int = -1, mark: str = "") -> str:
     words = m.group("words")
     if words is None:
         # Only the first end of reasoning ends it: what follows is the answer, and a later
         # stray "</think>" does not hide the values before it ("</think>**2**</think>\boxed{7}").
-        return "\n" if m.start() == first_end else " "
+        return "\n" + mark if m.start() == first_end else " "
     return f" {words} "
 
 
-def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | None]:
+def read_visible(text: str, *, tex_comments: bool = False,
+                 mark_reasoning_end: bool = False) -> tuple[str, str | None]:
     """``(visible, hidden)``: what a reader of the rendered ``text`` sees, normalised for
     reading (module doc), and the first value hidden from view (a digit or a box in content
     that does not render), or None. A reward refuses a completion that hides a value: what
     renders differs between viewers (``\\begin{comment}`` shows in markdown), so a hidden
     value is an alternative whose visibility cannot be told. ``tex_comments=True`` hides
     a TeX ``%`` comment to the end of its line; by default ``%`` is a character (completions
-    are mostly plain text, where "multiply by 100% to ..." is no comment)."""
+    are mostly plain text, where "multiply by 100% to ..." is no comment).
+    ``mark_reasoning_end=True`` follows the line end that the first end of reasoning
+    (``</think>``) reads as with ``REASONING_END_MARK``, so that a reader can split the working
+    from the answer there."""
     hidden = None
     if not text.isascii():
         chars = set(text)
@@ -422,7 +432,8 @@ def read_visible(text: str, *, tex_comments: bool = False) -> tuple[str, str | N
         text = _SPACED_THOUSANDS_RE.sub("", text)
         end = _REASONING_END_RE.search(text)
         first_end = -1 if end is None else end.start()
-        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end), text)
+        mark = REASONING_END_MARK if mark_reasoning_end else ""
+        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark), text)
     if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
         text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden

@@ -162,6 +162,13 @@ def _find_close(text: str, delim: str, start: int, stop: int) -> int:
     return i
 
 
+# An adverb that only stresses the commitment, between "is" and the value: "The answer is
+# definitely 30." (not "also", "still", "about": another answer, or a bound)
+_COMMITTING_ADVERB_RE = re.compile(
+    r"(?:definitely|clearly|indeed|therefore|thus|hence|exactly|precisely|certainly|simply|"
+    r"obviously|just|surely|undoubtedly),?[ \t]+(?=[^\s,])", re.IGNORECASE)
+
+
 def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     """The value an "answer is" clause starting at ``start`` gives: ``(value, value_start,
     value_end)``. A math span or bold right at the start is the value; else the sentence up to
@@ -169,6 +176,9 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     i = start
     while i < len(text) and text[i] in " \t*:":
         i += 1
+    adverb = _COMMITTING_ADVERB_RE.match(text, i)
+    if adverb is not None:
+        i = adverb.end()
     for left, right in _DELIMITERS:
         if text.startswith(left, i):
             close = _find_close(text, right, i + len(left), min(len(text), i + MAX_BOX_CHARS))
@@ -183,6 +193,9 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     sentence_end = min(len(text), i + MAX_BOX_CHARS) if end is None else end.start()
     # The math inside the sentence must not hide a sentence end: skip over spans.
     stop = min(sentence_end, i + MAX_BOX_CHARS)
+    closing_tag = text.find("</answer>", i, stop)  # "<answer>The answer is 167.</answer>"
+    if closing_tag >= 0:
+        stop = closing_tag
     segment = text[i:stop]
     cut = len(segment)
     depth = 0

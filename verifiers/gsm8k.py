@@ -200,17 +200,24 @@ def _may_pay(gold: Fraction) -> Accept:
     module reads it, is the gold amount (a wrong one needs no further reading)."""
 
     def accept(answer: str, source: str) -> bool:
-        if source == "####":
-            line = _read_line(answer)
-            if line.problem is not None or line.text is None:
-                return False
-            answer = line.text
-        elif is_hedge(answer):
+        found = _committed(answer, source)
+        if found.problem is not None or found.text is None:
             return False
-        amount = read_amount(answer)
+        amount = read_amount(found.text)
         return amount is not None and amount[0] == gold
 
     return accept
+
+
+def _committed(answer: str, source: str, alternatives: tuple[str, ...] = ()) -> _Found:
+    """The amount's text in the final answer ``final_answer`` read: the number of a ``####``
+    line, or the answer itself, refused when it is a hedge."""
+    if source == "####":
+        line = _read_line(answer)
+        return _Found(line.text, line.source, line.problem, alternatives)
+    if is_hedge(answer):
+        return _Found(answer, source, (HEDGED, "more than one answer"))
+    return _Found(answer, source, None, alternatives)
 
 
 def _extract(completion: str, policy: str, accept: Accept | None = None) -> _Found:
@@ -223,12 +230,7 @@ def _extract(completion: str, policy: str, accept: Accept | None = None) -> _Fou
         return _Found(final.answer, final.source, final.problem)
     if final.answer is None:
         return _Found(None, final.source)
-    if final.source == "####":
-        line = _read_line(final.answer)
-        return _Found(line.text, line.source, line.problem, final.alternatives)
-    if is_hedge(final.answer):
-        return _Found(final.answer, final.source, (HEDGED, "more than one answer"))
-    return _Found(final.answer, final.source, None, final.alternatives)
+    return _committed(final.answer, final.source, final.alternatives)
 
 
 def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:

@@ -102,7 +102,7 @@ from verifiers.answer_tail import (
     hedge_after,
     split_line_answer,
 )
-from verifiers.answer_text import commented_commitment, read_visible
+from verifiers.answer_text import REASONING_END_MARK, commented_commitment, read_visible
 from verifiers.answer_values import (
     _TAIL_EXTRA_VALUE_RE,
     MAX_LINE_CHARS,
@@ -457,14 +457,28 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
-    text, hidden = read_visible(text)
+    text, hidden = read_visible(text, mark_reasoning_end=True)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))
+    working, marked, answer_part = text.partition(REASONING_END_MARK)
+    text = working + answer_part
     commented = commented_commitment(text)
     if commented is not None:
         why = f"a commitment in a TeX comment (shown as text, hidden by LaTeX): {commented!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))
+    if marked and answer_part.strip():
+        # A closed reasoning block is the working: an answer after it is read alone, and what
+        # the block tried on the way ("<think>The answer is 5? ...</think> \boxed{4}") does not
+        # compete with it. With no answer after it, the block's own answer is the answer.
+        after = _read(answer_part, accept)
+        if after.answer is not None or after.problem is not None:
+            return after
+    return _read(text, accept)
+
+
+def _read(text: str, accept: Accept | None) -> FinalAnswer:
+    """``final_answer`` of a visible text (``read_visible``'s, with no hidden value)."""
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))

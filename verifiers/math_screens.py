@@ -192,6 +192,9 @@ def printed_value_of(gold: str, pred: str) -> bool:
 _MULTI_RE = re.compile(
     r"(?<!\d),|,(?!\d{3}(?!\d))|\\begin\{[pbvB]?matrix\}|\\cup\b|\\in\b|\\infty\b"
 )
+# An infinite bound of a sum, product, integral or limit is no interval's end: the value is one
+# number (\sum_{k=1}^{\infty} \frac{1}{k^2} is \frac{\pi^2}{6}).
+_BOUNDED_RE = re.compile(r"\\(?:sum|prod|int|iint|oint|lim)(?![a-zA-Z])")
 _COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\{[^{}]*\}|\\[a-zA-Z]+")
 _COMMAND_NAME_RE = re.compile(r"\\[a-zA-Z]+")
 _ALGEBRAIC_COMMANDS = {
@@ -216,7 +219,9 @@ def _shape(text: str, is_number: bool) -> str:
         return "constant"
     if RELATION_RE.search(text):
         return "relation"  # "x > 5" is the set (5, \infty): a collection only sympy reads
-    if _MULTI_RE.search(text):
+    multi = _MULTI_RE.search(text)
+    if multi and not (multi.group() == "\\infty" and _BOUNDED_RE.search(text)
+                      and not _MULTI_RE.search(text.replace("\\infty", " "))):
         return "collection"  # tuples, lists, intervals, sets, matrices
     if (
         "=" not in text

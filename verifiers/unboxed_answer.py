@@ -273,10 +273,25 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
     if line.isascii():
         return None
     for m in _FOREIGN_WORD_RE.finditer(line):
-        low = m.group(0).lower()
-        if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)) and low not in CONNECTIVE_WORDS and low not in LABEL_WORDS:
+        if not (_answer_word(m.group(0)) or _answer_word(_whole_word(line, m.start(), m.end()))):
             return m.group(0)
     return None
+
+
+def _answer_word(word: str) -> bool:
+    low = word.lower()
+    return bool(_ANSWER_PHRASES_RE.fullmatch(word)) or low in CONNECTIVE_WORDS or low in LABEL_WORDS
+
+
+def _whole_word(line: str, start: int, end: int) -> str:
+    """The word that the letters ``line[start:end]`` stand in, as far as 30 letters each side:
+    Vietnamese writes Latin letters beside others (``số``: ``s`` and ``ố``)."""
+    lo, hi = start, end
+    while lo > max(0, start - 30) and line[lo - 1].isalpha():
+        lo -= 1
+    while hi < min(len(line), end + 30) and line[hi].isalpha():
+        hi += 1
+    return line[lo:hi]
 
 
 # The variable just before the final "=" of a closing line ("... so x = 5").
