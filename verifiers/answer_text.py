@@ -285,11 +285,12 @@ NUMERIC_CHARS = _numeric_chars()
 # --- markup that reads as a space ---------------------------------------------------------------
 
 _MARKUP_RE = re.compile(
-    r"(?=[<\\])"  # every form starts with one of these: other positions fail at once
-    r"(?:</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
+    # every form starts with "<" and a letter or "/", or with "\": other positions fail at
+    # once, and a "<" tries the tag alone
+    r"(?:(?=<[A-Za-z/])</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
     # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
     # (never the second backslash of a line break: in "1 & 2 \\ 3" the "\\" stays)
-    r"|(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
+    r"|(?=\\)(?:(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
     r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
     r"negthickspace|hfill|vfill|hss|strut|mathstrut|null|relax|allowbreak|nobreak|newline|linebreak|"
     r"par|noindent|displaystyle|textstyle|smallskip|medskip|bigskip)(?![A-Za-z])"
@@ -297,7 +298,7 @@ _MARKUP_RE = re.compile(
     r"(?:\{[^{}]{0,100}\}|-?\d*\.?\d+\s*(?:em|ex|pt|mu|cm|mm|in|px)?)"
     # a text wrapper around words (no digits, no commands): the words stay
     r"|\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|textup|emph|mbox|mathrm|"
-    r"operatorname|[hv]box|smash|[lrc]lap|math[lrc]lap)\s*\{(?P<words>[^{}\\\d]{0,200})\})"
+    r"operatorname|[hv]box|smash|[lrc]lap|math[lrc]lap)\s*\{(?P<words>[^{}\\\d]{0,200})\}))"
 )
 _SPACED_THOUSANDS_RE = re.compile(r"(?<=\d,)\\!\s*(?=\d{3}(?!\d))")  # ",\!" only: ",\," spaces a list
 _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")

@@ -192,8 +192,9 @@ def _form_pattern(form: str) -> tuple[str, str]:
 @functools.lru_cache(maxsize=64)
 def _hidden_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(f"(?P<{name}>{pattern})" for name, pattern in map(_form_pattern, forms))
-    # every form starts with one of these characters: other positions fail at once
-    return re.compile(rf"(?=[\\<%!\[ \t])(?:{alternatives})", re.IGNORECASE | re.MULTILINE)
+    # every form starts with one of these characters (a "<" before a letter, "!" or "?": no
+    # tag opens "<<" or "< "): other positions fail at once
+    return re.compile(rf"(?=[\\%!\[ \t]|<[A-Za-z!?])(?:{alternatives})", re.IGNORECASE | re.MULTILINE)
 
 
 # Each form's hints are substrings (found in C), one of which every text holding it holds;
