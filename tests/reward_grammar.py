@@ -2944,7 +2944,75 @@ def r9_label_variants(draw: st.DrawFn, verifier: str) -> Case:
     return Case(text, str(g), "not_paid" if joined else "paid", ("r9_label_variants", verifier))
 
 
+R9_SCRIPT_ZEROS = [0x0660, 0x06F0, 0x0966, 0x09E6, 0x0E50, 0xFF10]  # Arabic-Indic ... fullwidth
+R9_NATIVE_LABELS = ["\u0627\u0644\u062c\u0648\u0627\u0628: {v}", "\u0909\u0924\u094d\u0924\u0930: {v}",
+                    "\u0989\u09a4\u09cd\u09a4\u09b0 {v}\u0964", "Answer: {v}", "\u7b54\u6848\u662f{v}\u3002"]
+
+
+def _in_script(value: int, zero: int) -> str:
+    return "".join(chr(zero + int(d)) for d in str(value))
+
+
+@st.composite
+def r9_native_digits(draw: st.DrawFn, verifier: str) -> Case:
+    """Digits of any script read as their values: an answer label with the gold in native
+    digits is paid; another value in native digits, joined to it or alone on a line before
+    a box of the gold, is offered: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    zero = draw(st.sampled_from(R9_SCRIPT_ZEROS))
+    kind = draw(st.sampled_from(["plain", "plain", "joined", "line_before"]))
+    label = draw(st.sampled_from(R9_NATIVE_LABELS))
+    if kind == "plain":
+        text = label.format(v=_in_script(g, zero))
+    elif kind == "joined":
+        text = label.format(v=f"{_in_script(g, zero)} or {_in_script(o, zero)}")
+    else:
+        text = f"{_in_script(o, zero)}\n\\boxed{{{g}}}"
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g),
+                "paid" if kind == "plain" else "not_paid", ("r9_native_digits", kind, verifier))
+
+
+R9_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve", "twenty-one"]
+R9_WORD_VALUES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21]
+
+
+@st.composite
+def r9_math_words(draw: st.DrawFn) -> Case:
+    """math_check reads a number in words as GSM8K does (``The answer is two.``, ``\\boxed{two}``):
+    paid for its value; with another value joined to it, or for another gold: never paid."""
+    i = draw(st.integers(0, len(R9_WORDS) - 1))
+    j = draw(st.integers(0, len(R9_WORDS) - 1).filter(lambda k: k != i))
+    kind = draw(st.sampled_from(["plain", "plain", "joined", "other_gold"]))
+    word = R9_WORDS[i] + (f" or {R9_WORDS[j]}" if kind == "joined" else "")
+    form = draw(st.sampled_from(["The answer is {w}.", "\\boxed{{{w}}}", "Final answer: {w}"]))
+    gold = R9_WORD_VALUES[j if kind == "other_gold" else i]
+    return Case(form.format(w=word), str(gold), "paid" if kind == "plain" else "not_paid",
+                ("r9_math_words", kind))
+
+
+@st.composite
+def r9_choice_option(draw: st.DrawFn) -> Case:
+    """``The correct option is A.`` / ``The correct choice is **(E)**.`` close an answer: paid;
+    with two letters, or a hedge before it: never paid."""
+    letters = "ABCDE"
+    g = draw(st.sampled_from(letters))
+    o = draw(st.sampled_from([c for c in letters if c != g]))
+    letter = draw(st.sampled_from(["{L}", "({L})", "**({L})**", "**{L}**"]))
+    kind = draw(st.sampled_from(["plain", "plain", "two", "hedge"]))
+    shown = letter.format(L=g) + (f" or {o}" if kind == "two" else "")
+    head = draw(st.sampled_from(["The correct option is", "The correct choice is", "Correct option:"]))
+    text = ("Maybe " + head[0].lower() + head[1:] if kind == "hedge" else head) + f" {shown}."
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, g,
+                "paid" if kind == "plain" else "not_paid", ("r9_choice_option", kind))
+
+
 R9_PROPERTIES: list[Property] = [
+    Property("r9_math_native_digits", "math", r9_native_digits("math"), 150),
+    Property("r9_gsm8k_native_digits", "gsm8k", r9_native_digits("gsm8k"), 150),
+    Property("r9_math_words", "math", r9_math_words(), 100),
+    Property("r9_math_choice_option", "math", r9_choice_option(), 100),
     Property("r9_math_label_variants", "math", r9_label_variants("math"), 150),
     Property("r9_gsm8k_label_variants", "gsm8k", r9_label_variants("gsm8k"), 150),
     Property("r9_math_committing_adverb", "math", r9_committing_adverb("math"), 150),

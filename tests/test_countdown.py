@@ -170,7 +170,6 @@ def test_many_unclosed_answer_tags_are_scanned_in_linear_time() -> None:
         ("#### 8*2 = 16 or 3*5+1", "malformed: only the result may follow '=', found '16 or 3*5+1'"),
         ("#### 8*2 = 16, or 3*5+1 = 16", "malformed: only the result may follow '=', found"),
         ("#### 8*2 == 16", "malformed: only the result may follow '=', found '= 16'"),
-        ("#### 8*2 = ١٦", "malformed: only the result may follow '=', found '١٦'"),
         ("#### 8*2 = 17", "wrong: claims = 17 but the expression is 16"),
         ("#### 8*2 = " + "1" * 1000, "malformed: only the result may follow '=', found"),
     ],
@@ -182,7 +181,9 @@ def test_hedges_and_false_claims_score_zero(completion: str, reason: str) -> Non
 
 
 def test_a_true_claim_after_the_expression_still_scores_one() -> None:
-    for completion in ("#### 8*2 = 16", "#### 8*2=16", "<answer>8*2 = 16</answer>", "#### 8*2 ="):
+    # digits of any script read as their values (the normalising stage): "١٦" is 16
+    for completion in ("#### 8*2 = 16", "#### 8*2=16", "<answer>8*2 = 16</answer>", "#### 8*2 =",
+                       "#### 8*2 = \u0661\u0666", "#### \u0668*\u0662"):
         verdict = countdown_check(completion, "16", numbers=[8, 2])
         assert (verdict.reward, verdict.reason) == (1.0, "correct"), (completion, verdict)
 
@@ -197,8 +198,8 @@ def test_typographic_minus_and_unicode_spaces_are_read_as_ascii(completion: str)
     assert (verdict.reward, verdict.reason) == (1.0, "correct"), verdict
 
 
-@pytest.mark.parametrize("completion", ["#### ١٦", "#### 20 \u2212\u2212 4"])
-def test_unicode_digits_and_doubled_minus_stay_refused(completion: str) -> None:
+@pytest.mark.parametrize("completion", ["#### 20 \u2212\u2212 4"])
+def test_doubled_minus_stays_refused(completion: str) -> None:
     verdict = countdown_check(completion, "16", numbers=[16, 20, 4])
     assert verdict.reward == 0.0 and verdict.reason.startswith("parse_error"), verdict
 

@@ -108,6 +108,8 @@ class _ReadAs(dict[int, "str | None"]):
             value = "\n"  # line and paragraph separators end a line
         elif c.isspace() or unicodedata.name(c, "").endswith(("BLANK", "FILLER")):
             value = " "
+        elif not unicodedata.decomposition(c) and unicodedata.decimal(c, None) is not None:
+            value = str(unicodedata.decimal(c))  # a digit of any script reads as its value: "٥" is 5
         else:
             decomposition = unicodedata.decomposition(c)
             if (

@@ -23,11 +23,12 @@ from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 __all__ = ["choice_closing", "offered_choices"]
 
 # A choice letter right after an answer noun of any language, and nothing after it but a
-# polite ending and a stop: "Ответ: B", "答案是B", "정답은 B입니다.", "La respuesta es (B).". The
-# noun and the letter are joined by a colon or a copula only: "Ответ, наверное, B" is no form.
+# polite ending and a stop: "Ответ: B", "答案是B", "정답은 B입니다.", "La respuesta es (B).", "The
+# correct option is A.". The noun and the letter are joined by a colon or a copula only:
+# "Ответ, наверное, B" is no form.
 # (English "The answer is B" is an answer clause, read before any fallback.)
 _CHOICE_CLOSING_RE = re.compile(
-    rf"(?:^|(?<=[\s*_>]))(?i:{_NOUN_FIRST}{_ANSWER_NOUN})[ \t]*"
+    rf"(?:^|(?<=[\s*_>]))(?i:{_NOUN_FIRST}(?:{_ANSWER_NOUN}|option|choice))[ \t]*"
     r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|\u044d\u0442\u043e)(?![^\W\d_])"
     r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*[*_]*"
     r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059)?[ \t]*[.!\u3002]?[ \t*_]*\Z"

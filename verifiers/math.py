@@ -148,6 +148,7 @@ from verifiers.math_screens import (
     unmatched_letter,
     without_checked_approximation,
 )
+from verifiers.spelled_numbers import spelled_value
 from verifiers.types import (
     CORRECT,
     HEDGED,
@@ -466,7 +467,12 @@ _LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 /
 
 
 def _assigned_value(pred: str, gold: str) -> str:
-    """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``."""
+    """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``; a
+    number in words is its digits (``two`` is 2, as GSM8K reads it)."""
+    if pred[:1].isalpha() and pred.replace("-", "").replace(" ", "").isalpha():
+        spelled = spelled_value(pred)
+        if spelled is not None:
+            return spelled
     if "=" in gold or "=" not in pred:
         return pred
     m = _ASSIGNED_RE.fullmatch(pred)
