@@ -3008,7 +3008,29 @@ def r9_choice_option(draw: st.DrawFn) -> Case:
                 "paid" if kind == "plain" else "not_paid", ("r9_choice_option", kind))
 
 
+@st.composite
+def r9_label_alone(draw: st.DrawFn, verifier: str) -> Case:
+    """An answer label alone on its line and the value alone on the last line are one answer
+    line (``**Answer:**\\n\\n898``): paid; with another value joined to it, or offered on a line
+    before the label: never paid."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    label = draw(st.sampled_from(["**Answer:**", "Answer:", "**Final Answer:**", "**Answer**:",
+                                  "\u041e\u0442\u0432\u0435\u0442:", "### Answer:"]))
+    gap = draw(st.sampled_from(["\n", "\n\n", "\n \n"]))
+    value = draw(st.sampled_from(["{v}", "**{v}**", "${v}$"]))
+    kind = draw(st.sampled_from(["plain", "plain", "joined", "before"]))
+    shown = value.format(v=g) + (draw(st.sampled_from([" or {o}", ", {o}"])).format(o=o)
+                                 if kind == "joined" else "")
+    before = f"{o}\n" if kind == "before" else ""
+    text = draw(st.sampled_from(REASONING[:3])) + before + label + gap + shown
+    return Case(text, str(g), "paid" if kind == "plain" else "not_paid",
+                ("r9_label_alone", kind, verifier))
+
+
 R9_PROPERTIES: list[Property] = [
+    Property("r9_math_label_alone", "math", r9_label_alone("math"), 150),
+    Property("r9_gsm8k_label_alone", "gsm8k", r9_label_alone("gsm8k"), 150),
     Property("r9_math_native_digits", "math", r9_native_digits("math"), 150),
     Property("r9_gsm8k_native_digits", "gsm8k", r9_native_digits("gsm8k"), 150),
     Property("r9_math_words", "math", r9_math_words(), 100),

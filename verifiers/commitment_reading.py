@@ -166,7 +166,8 @@ def _find_close(text: str, delim: str, start: int, stop: int) -> int:
 # definitely 30." (not "also", "still", "about": another answer, or a bound)
 _COMMITTING_ADVERB_RE = re.compile(
     r"(?:definitely|clearly|indeed|therefore|thus|hence|exactly|precisely|certainly|simply|"
-    r"obviously|just|surely|undoubtedly),?[ \t]+(?=[^\s,])", re.IGNORECASE)
+    r"obviously|just|surely|undoubtedly|actually|still|now|really),?[ \t]+(?=[^\s,])",
+    re.IGNORECASE)
 
 
 def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:

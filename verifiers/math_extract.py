@@ -125,6 +125,7 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.exact_numbers import parse_number
+from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.spelled_numbers import spelled_value
@@ -477,8 +478,18 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
     return _read(text, accept)
 
 
+# An answer label alone on its line, the value alone on the text's last line: one answer line
+# ("**Answer:**\n\n898" is "**Answer:** 898").
+_LABEL_ALONE_RE = re.compile(
+    rf"^[ \t>*_#]*(?i:(?:final[ \t]+)?{_NOUN_FIRST}{_ANSWER_NOUN})[ \t*_]*[:\uff1a][ \t*_]*"
+    r"(?P<gap>(?:[ \t]*\n)+[ \t]*)(?=[^\n]+\n?\Z)", re.MULTILINE)
+
+
 def _read(text: str, accept: Accept | None) -> FinalAnswer:
     """``final_answer`` of a visible text (``read_visible``'s, with no hidden value)."""
+    alone = _LABEL_ALONE_RE.search(text, max(0, len(text) - 300))
+    if alone is not None:
+        text = text[: alone.start("gap")] + " " + text[alone.end("gap") :]
     box = _final_box(text)
     if isinstance(box, str):
         return FinalAnswer(None, "boxed", len(text), (MALFORMED, box))
