@@ -314,6 +314,17 @@ def test_random_points_take_both_signs(gold, pred, expected):
     assert math_reward(rf"\boxed{{{pred}}}", gold, timeout=10.0) == float(expected)
 
 
+@pytest.mark.parametrize("offset", ["1", "10^{6}", "x", "\\frac{1}{2}"])
+@pytest.mark.parametrize("n", [8, 51, 68])
+def test_a_huge_polynomial_plus_a_small_term_is_not_the_polynomial(n, offset):
+    # At rational points both sides are exact rationals: compared exactly, never to a relative
+    # tolerance, under which 10^6 vanished beside a value of 10^80 (blind attacker h26).
+    gold = rf"\prod_{{k=1}}^{{{n}}}(x-k)"
+    assert math_check(rf"\boxed{{{gold} + {offset}}}", gold, timeout=10.0).reward == 0.0
+    assert math_check(rf"\boxed{{\prod_{{k=1}}^{{{n}}}(k-x) \cdot (-1)^{{{n}}}}}", gold,
+                      timeout=10.0).reward == 1.0
+
+
 @pytest.mark.parametrize(
     ("gold", "pred", "expected"),
     [

@@ -224,6 +224,16 @@ def _value(expr: Any, point: dict[Any, Any]) -> Any | None:
     return value
 
 
+def _rational_at(expr: Any, point: dict[Any, Any]) -> Any | None:
+    """``expr`` at ``point`` when it is an exact rational there (a polynomial or rational
+    function of the variables), else None (a pole, a root, a transcendental value)."""
+    try:
+        value = expr.subs(point)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+    return value if value.is_Rational else None
+
+
 def _is_real(value: Any) -> bool:
     imag = abs(sympy.im(value))
     return bool(imag <= _REL_TOL * max(abs(value), 1))
@@ -249,6 +259,16 @@ def _agree_at_points(a: Any, b: Any, free: list[Any]) -> bool:
             # The first variables run through every sign pattern; any beyond them get random ones.
             negative = (k >> j) & 1 if j < _SIGN_PATTERN_VARS else rng.random() < 0.5
             point[symbol] = -magnitude if negative else magnitude
+        exact = _rational_at(a, point), _rational_at(b, point)
+        if None not in exact:
+            # Rational functions at rational points are exact rationals: compared exactly, since
+            # a tolerance lets "\prod_{k=1}^{68}(x-k) + 1" pass for "\prod_{k=1}^{68}(x-k)"
+            if exact[0] != exact[1]:
+                return False
+            agreed += 1
+            if agreed >= _POINTS and k + 1 >= _MIN_TRIES:
+                return True
+            continue
         va, vb = _value(a, point), _value(b, point)
         if va is None or vb is None:
             continue  # a pole or a removable singularity: no evidence either way
