@@ -48,6 +48,9 @@ SHAPES: dict[str, str] = {
     "labels": "Nearly: 5\n" * (MB // 10),
     "equals": "= " * (MB // 2),
     "number-words": "five " * (MB // 5),
+    "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
+    "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
+    "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart
 }
 
 REWARDS: dict[str, Callable[[str], object]] = {
