@@ -11,7 +11,9 @@ data-parallel update itself.
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
 import sys
 import zlib
 
@@ -76,6 +78,11 @@ def run(dump_dir: str, argv: list[str], scripted: bool = True) -> int:
 
 if __name__ == "__main__":
     sep = sys.argv.index("--")
+    # On SIGUSR1 (a launch that timed out) every thread's stack goes to the dump folder. The
+    # file stays open until the process ends: a hang at exit dumps too.
+    rank = os.environ.get("RANK", "0")
+    stacks = open(os.path.join(sys.argv[1], f"stack-rank{rank}.txt"), "w")  # noqa: SIM115
+    faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
     # --model-engine: roll out with the trainer's own engine (the policy decodes), not the
     # scripted one; still deterministic, since every sampling seed derives from the step.
     sys.exit(run(sys.argv[1], sys.argv[sep + 1:], scripted="--model-engine" not in sys.argv[:sep]))

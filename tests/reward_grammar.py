@@ -3043,3 +3043,99 @@ R9_PROPERTIES: list[Property] = [
     Property("r9_gsm8k_reasoning_block", "gsm8k", r9_reasoning_block("gsm8k"), 200),
 ]
 ALL_PROPERTIES += R9_PROPERTIES
+
+
+# ---------------------------------------------------------------------------------------
+# Round 10 (issue 30, the blind h28 set)
+# ---------------------------------------------------------------------------------------
+
+# Answer sentences of many languages, led by a connective or not, the value glued to a
+# copula of its script ("답은 5입니다", "उत्तर 5 है।") or followed by one.
+R10_LEADS = ["", "So, ", "\u0418\u0442\u0430\u043a, ", "Donc, ", "\ub530\ub77c\uc11c ", "Ent\u00e3o, "]
+R10_SENTENCES = ["\ub2f5\uc740 {v}\uc785\ub2c8\ub2e4.", "\uc815\ub2f5\uc740 {v}\uc785\ub2c8\ub2e4.",
+                 "la r\u00e9ponse est {v}.", "\u0909\u0924\u094d\u0924\u0930 {v} \u0939\u0948\u0964",
+                 "\u043e\u0442\u0432\u0435\u0442: {v}.", "la respuesta es {v}.",
+                 "\u0110\u00e1p \u00e1n l\u00e0 {v}.", "\u7b54\u3048\u306f {v} \u3067\u3059\u3002",
+                 "answer: {v}.", "a resposta \u00e9 {v}."]
+R10_FINALS = ["\\boxed{{{v}}}", "The answer is {v}.", "Answer: {v}", "La respuesta es {v}.",
+              "\ub2f5\uc740 {v}\uc785\ub2c8\ub2e4."]
+
+
+def _sentence(draw: st.DrawFn, value: int) -> str:
+    text = draw(st.sampled_from(R10_LEADS)) + draw(st.sampled_from(R10_SENTENCES)).format(v=value)
+    return text[0].upper() + text[1:]
+
+
+@st.composite
+def r10_sentence_answers(draw: st.DrawFn, verifier: str) -> Case:
+    """An answer sentence of any language before the final answer, on its line or the line
+    before (the paragraph): the same value restated on the line before is paid; another value
+    is a second answer,
+    never paid. A sentence after the answer sentence on its line does not unsay it."""
+    g = draw(st.integers(0, 3000))
+    o = draw(st.integers(0, 3000).filter(lambda v: v != g))
+    kind = draw(st.sampled_from(["alone", "same", "other", "other", "other_on"]))
+    final = draw(st.sampled_from(R10_FINALS)).format(v=g)
+    joiner = draw(st.sampled_from([" ", "\n"]))
+    if kind == "alone":
+        text = _sentence(draw, g)
+    elif kind == "same":  # (on one line, a restatement in another script stays refused)
+        text = _sentence(draw, g) + "\n" + final
+    elif kind == "other":
+        text = _sentence(draw, o) + joiner + final
+    else:  # the earlier answer's line goes on with a sentence of words
+        text = _sentence(draw, o) + " Let me double-check the problem statement." + joiner + final
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g),
+                "paid" if kind in ("alone", "same") else "not_paid",
+                ("r10_sentence_answers", kind, verifier))
+
+
+@st.composite
+def r10_decimal_comma(draw: st.DrawFn) -> Case:
+    """``5,5`` is 5.5 where the comma marks decimals: it never restates 5 (nor pays 5 or the
+    digits after the comma). A comma before a group of three digits is a thousands separator:
+    ``1,250`` pays 1250."""
+    a = draw(st.integers(0, 999))
+    thousands = draw(st.booleans())
+    if thousands:
+        b = f"{draw(st.integers(0, 999)):03d}"
+        gold = str(a * 1000 + int(b)) if a else None
+    else:
+        b = draw(st.sampled_from([str(a), str(a)[:2], f"{draw(st.integers(0, 99))}",
+                                  f"{draw(st.integers(1000, 99999))}"]))
+        gold = draw(st.sampled_from([str(a), b]))
+    if gold is None:  # "0,250" is no thousands group
+        gold, thousands, b = str(a), False, str(a)
+    form = draw(st.sampled_from(["\\boxed{{{n}}}", "Svar: {n}", "#### {n}", "\u041e\u0442\u0432\u0435\u0442: $x = {n}$",
+                                 "The answer is {n}."]))
+    return Case(draw(st.sampled_from(REASONING[:3])) + form.format(n=f"{a},{b}"), gold,
+                "paid" if thousands else "not_paid", ("r10_decimal_comma", str(thousands)))
+
+
+@st.composite
+def r10_hidden_tag(draw: st.DrawFn) -> Case:
+    """A required tag inside an HTML comment never renders (an unclosed ``<!--`` hides the
+    rest): never paid. A closed comment between the tags hides no tag: paid."""
+    answer = draw(st.sampled_from(["42", "b", "x = 3"]))
+    kind = draw(st.sampled_from(["closed_between", "unclosed_before_answer", "inside_answer",
+                                 "around_think"]))
+    note = draw(st.sampled_from(["", " note ", "<answer>7</answer>"[: draw(st.integers(0, 3))]]))
+    if kind == "closed_between":
+        text = f"<think>hm</think><!--{note}--><answer>{answer}</answer>"
+    elif kind == "unclosed_before_answer":
+        text = f"<think>hm</think><!--{note}<answer>{answer}</answer>"
+    elif kind == "inside_answer":
+        text = f"<think>hm</think><answer>{answer}<!--{note}</answer>"
+    else:
+        text = f"<!--<think>hm</think>{note}--><answer>{answer}</answer>"
+    return Case(text, "", "paid" if kind == "closed_between" else "not_paid",
+                ("r10_hidden_tag", kind))
+
+
+R10_PROPERTIES: list[Property] = [
+    Property("r10_math_sentence_answers", "math", r10_sentence_answers("math"), 200),
+    Property("r10_gsm8k_sentence_answers", "gsm8k", r10_sentence_answers("gsm8k"), 200),
+    Property("r10_math_decimal_comma", "math", r10_decimal_comma(), 150),
+    Property("r10_format_hidden_tag", "format", r10_hidden_tag(), 100),
+]
+ALL_PROPERTIES += R10_PROPERTIES

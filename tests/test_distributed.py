@@ -3,6 +3,7 @@ the same batch; an FSDP2 run resumed from a checkpoint repeats the uninterrupted
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -37,23 +38,54 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _kill_tree(proc: subprocess.Popen, dump: Path) -> str:
+    """Kill ``proc`` and every process under it; return the stacks the workers dumped.
+
+    torchrun starts each rank in a session of its own, so killing torchrun's process group
+    leaves the ranks running (and holding its pipes). The worker dumps every thread's stack on
+    SIGUSR1 (tests/distributed_worker.py): a hang says where it hung."""
+    import time
+
+    import psutil
+
+    try:
+        tree = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        tree = []
+    for p in tree:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.send_signal(signal.SIGUSR1)
+    time.sleep(2)
+    for p in [*tree, psutil.Process(proc.pid)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.kill()
+    proc.wait()
+    return "".join(f"--- {f.name}\n{f.read_text()}" for f in sorted(dump.glob("stack-*.txt")))
+
+
 def _run(cmd: list[str], cwd: Path, timeout: float) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    # Own process group, killed whole on timeout: killing torchrun alone once left a rank
-    # waiting forever on its peer. The launches of one test share pytest-timeout's 300 s;
-    # should that fire first, the `finally` still kills the group.
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        pytest.fail(f"{cmd[0]} did not finish in {timeout} s:\n{out[-3000:]}{err[-3000:]}")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 0, out[-3000:] + err[-3000:]
+    # The output goes to files, not pipes: a rank that outlived its launcher would hold a pipe
+    # open. The launches of one test share pytest-timeout's 300 s; should that fire first,
+    # the `finally` still kills the whole tree.
+    with open(cwd / "stdout.txt", "w+") as out, open(cwd / "stderr.txt", "w+") as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=err, text=True,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stacks = _kill_tree(proc, cwd)
+            pytest.fail(f"{cmd[0]} did not finish in {timeout} s:\n"
+                        f"{_tail(out)}{_tail(err)}\n{stacks}")
+        finally:
+            if proc.poll() is None:
+                _kill_tree(proc, cwd)
+        assert proc.returncode == 0, _tail(out) + _tail(err)
+
+
+def _tail(fh) -> str:
+    fh.seek(0)
+    return fh.read()[-3000:]
 
 
 def _launch(dump: Path, flags: list[str], ranks: int, worker_args: tuple[str, ...] = (),

@@ -271,7 +271,9 @@ def test_markup_that_shows_something_is_content():
 def test_answer_of_spacing_or_hidden_content_is_empty(inside: str) -> None:
     # issue 30, hole class 11: none of these renders anything a reader could take as an answer
     verdict = format_check(f"<think>a</think><answer>{inside}</answer>")
-    assert verdict.reward == 0.0 and verdict.details["rule"] == "empty_tag", verdict
+    # (an unclosed comment hides the closing tag too: round 10's rule names that first)
+    rule = "hidden_tag" if inside.startswith("<!--") and "-->" not in inside else "empty_tag"
+    assert verdict.reward == 0.0 and verdict.details["rule"] == rule, verdict
 
 
 @pytest.mark.parametrize("inside", [r"\hbox{42}", r"\textcolor{red}{x}", "[a](#)", r"\mbox{yes}"])

@@ -272,3 +272,10 @@ from reward_grammar import R9_PROPERTIES  # noqa: E402
 
 for _prop in R9_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r10 (issue 30 round 10, the blind h28 set): answer sentences of any language in the
+# paragraph, decimal commas, tags inside HTML comments (``reward_grammar.R10_PROPERTIES``).
+from reward_grammar import R10_PROPERTIES  # noqa: E402
+
+for _prop in R10_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

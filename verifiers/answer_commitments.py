@@ -37,6 +37,7 @@ from verifiers.labelled_lines import (
     _COMMIT_WORD_RE,
     _HEADING_WORD_RE,
     _LONE_VALUE_LINE_RE,
+    _NON_LATIN_LETTER,
     READ_BACK_CHARS,
     labelled_values,
     value_first_values,
@@ -359,6 +360,8 @@ _LABEL_RE = re.compile(
 )
 
 
+# A copula or particle glued to the value in a script without Latin variables ("5입니다").
+_COPULA_AFTER_RE = re.compile(rf"(?<=\d)[ \t]*{_NON_LATIN_LETTER}+[\W_]*$")
 _LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
                 "esposta", "ESPOSTA", visible_text("тв"), visible_text("ТВ"), "答", "정답",
                 "الجواب", "उत्तर")
@@ -476,6 +479,7 @@ def _paragraph_values(
         value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
         value = _ADVERB_RE.sub("", value)
         value = _NEXT_LEAD_RE.sub("", value)  # "Answer: B The answer is A": "B"
+        value = _COPULA_AFTER_RE.sub("", value)  # "정답은 5입니다": 5
         if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
             values.append(spelled_value(value) or value)  # "The answer is six.": 6
         elif spelled_value(value) is not None:  # "The answer is vier.", "答えは\u516d。"

@@ -25,8 +25,9 @@ def _seen(words: str) -> str:
 MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
 
 
-# The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point).
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f]|\n")
+# The end of a sentence: ., ! or ? before whitespace or the end (not a decimal point), the
+# CJK stops, the danda and the Urdu full stop.
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 
 def _clean(ans: str) -> str:
@@ -107,7 +108,8 @@ _UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
 
 # A period before a lower-case word ends no sentence: "I think it's 4... or 5" is one.
-_OPENING_END_RE = re.compile(r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|\n")
+_OPENING_END_RE = re.compile(
+    r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 
 def _sentence_start(text: str, pos: int) -> int:

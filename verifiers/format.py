@@ -19,6 +19,8 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 - ``missing_tag``, ``unclosed_tag``, ``duplicate_tag``: each tag of ``tags`` must open and close
   exactly once (``<name>`` ... ``</name>``, no attributes, case-sensitive). A tag mentioned
   inside another tag's text counts: the parse would be ambiguous.
+- ``hidden_tag``: no tag stands inside an HTML comment, which never renders (an unclosed
+  ``<!--`` hides everything after it).
 - ``tag_order`` / ``nested_tag``: the tags follow one another in the order given, none inside
   another.
 - ``empty_tag``: every tag holds some visible text.
@@ -78,8 +80,8 @@ def _check_tag_name(tag: Any, argument: str) -> str:
 def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
     if tags is None:
         return ()
-    if isinstance(tags, str):  # a single tag name, not a sequence of one-letter tags
-        tags = (tags,)
+    if isinstance(tags, str):  # one tag name, or names joined by commas as the CLI takes
+        tags = tuple(t.strip() for t in tags.split(",")) if "," in tags else (tags,)
     if not isinstance(tags, Sequence):
         raise TypeError(f"tags must be a sequence of tag names, got {type(tags).__name__}")
     names = tuple(_check_tag_name(t, "tags") for t in tags)
@@ -139,6 +141,20 @@ def _without_comments(text: str) -> str:
         i = end + 3
     out.append(text[i:])
     return "".join(out)
+
+
+def _inside_comment(text: str, marks: list[re.Match[str]]) -> re.Match[str] | None:
+    """The first of ``marks`` inside an HTML comment, else None. An unclosed ``<!--`` hides
+    everything after it, as a browser renders it."""
+    at = text.find("<!--")
+    while at >= 0:
+        end = text.find("-->", at + 4)
+        end = len(text) if end < 0 else end + 3
+        for m in marks:
+            if at < m.start() < end:
+                return m
+        at = text.find("<!--", end)
+    return None
 
 
 def _is_blank(text: str) -> bool:
@@ -221,6 +237,10 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
             )
         if n_close == 0 or n_open == 0 or closes[name][0].start() < opens[name][0].end():
             return _fail("unclosed_tag", f"<{name}> is not opened then closed", tag=name)
+    hidden = _inside_comment(text, [m for n in names for m in (opens[n][0], closes[n][0])])
+    if hidden is not None:
+        return _fail("hidden_tag", f"{hidden.group(0)} is inside an HTML comment (never shown)",
+                     tag=hidden.group(2))
     spans = [(opens[n][0], closes[n][0]) for n in names]
     for (prev_name, (_, prev_close)), (name, (nxt_open, _)) in zip(
         zip(names, spans), zip(names[1:], spans[1:])
@@ -265,7 +285,8 @@ def format_check(
         completion: the model's text.
         answer: ignored (same signature as the other families).
         tags: tag names that must appear in this order, once each; ``()`` or ``None`` skips
-            the tag rules. A single ``str`` is one tag.
+            the tag rules. A ``str`` is one tag, or several joined by commas
+            (``"think,answer"``, as ``--tags`` takes them).
         pattern: a regex that must be found in the completion (``re.search``).
         max_chars, min_chars: length limits on the completion, in characters.
         allow_text_outside: accept text before, between or after the tags.

@@ -40,18 +40,20 @@ _COMMIT_WORD_RE = re.compile(
 
 # A word of any script, its combining marks included (Devanagari vowel signs, Thai marks).
 _LETTER = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])"
+# A letter of a script other than Latin and Greek (whose letters name variables: "5x").
+_NON_LATIN_LETTER = r"(?:(?![A-Za-z\u00c0-\u024f\u0370-\u03ff])[^\W\d_]|[\u0900-\u0dff])"
 # "<label>: <value>" or "<label> <value>" on its line, the label one to four words of any
 # script without a digit ("Svar: 7", "답: 7", "Cevap: **7**", "Monday: 6$", "Svar 7"), the
 # value one number (in math, bold or code, with a sign or currency); around the colon and
 # after the value, anything without another value (markup, "${}$", "---", a unit).
 _LABELLED_LINE_RE = re.compile(
-    rf"^(?P<lead>[^\w\n=&]*+)(?<!\\)(?P<label>{_LETTER}++(?:[ \t'\u2019-]+{_LETTER}++){{0,3}})"
+    rf"^(?P<lead>[^\w\n=&]*+)(?<!\\)(?P<label>{_LETTER}++(?:,?[ \t'\u2019-]+{_LETTER}++){{0,3}})"
     r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]+[^\w\n]{0,40}?)"
     r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
     # After a colon label a letter may follow the number at once: an invisible space removed
     # ("Svar: 1\u200bThe final answer ..."), a unit ("7cm"), text of a script written without
     # spaces. Without a colon, "He has 5x" is a term, not a value.
-    r"(?![\d.,]\d)(?(colon)|(?![^\W\d_]))(?P<rest>[^\n]*)$",
+    rf"(?![\d.,]\d)(?(colon)|(?!(?!{_NON_LATIN_LETTER})[^\W\d_]))(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
 # A value alone on its line, with markup only ("2", "**404**", "$7$", "\\[ 9 \\]", "- 5",
@@ -86,16 +88,18 @@ _DISPLAY_VALUE_RE = re.compile(
 _ANSWER_NOUN = (r"(?:answer|antwort|\u0111\u00e1p\s+\u00e1n|jibu|sagot|v\u00e1lasz|odpov\u011b\u010f|r\u0103spuns|"
                 r"\u05ea\u05e9\u05d5\u05d1\u05d4|\u067e\u0627\u0633\u062e|\u0989\u09a4\u09cd\u09a4\u09b0|respuesta|r[\u00e9e]ponse|resposta|risposta|jawaban|svar|cevap|"
                 r"odpowied\w*|vastaus|\u043e\u0442\u0432\u0435\u0442|\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|"
-                r"\u7b54\u6848|\u7b54\u3048|\uc815\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
+                r"\u7b54\u6848|\u7b54\u3048|\uc815?\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
                 r"\u0627\u0644\u0625\u062c\u0627\u0628\u0629|\u0909\u0924\u094d\u0924\u0930|"
                 r"\u0e04\u0e33\u0e15\u0e2d\u0e1a|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7)")
 # The nouns' first letters, tested once per position before the alternation's branches are
 # (a 1 MB paragraph of "**Final Answer**" lines tries the nouns at every character).
-_NOUN_FIRST = "(?=[aAjJsSvVoOrRcC\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\uc815\u0627\u0909\u0e04\u03b1\u0391])"
+_NOUN_FIRST = "(?=[aAjJsSvVoOrRcC\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\uc815\ub2f5\u0627\u0909\u0e04\u03b1\u0391])"
+_ANSWER_NOUN_RE = re.compile(_ANSWER_NOUN, re.IGNORECASE)
 _ANSWER_LINE_RE = re.compile(
     rf"^(?P<lead>[^\n\d]{{0,200}}?{_NOUN_FIRST}{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
     r"(?P<value>[-+\u2212]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
-    r"(?![\d.,]\d)[*_$ \t.!)\u3002]*$",
+    # then a copula or particle of a script without Latin variables ("입니다", "है", "です")
+    rf"(?![\d.,]\d)[*_$ \t]*(?:{_NON_LATIN_LETTER}{{1,6}})?[*_$ \t.!)\u3002\u0964]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 # The same with the value in words: "答案：七", "Answer: тринадцать", "The answer is acht."
@@ -109,7 +113,8 @@ _BOUND_GAP_RE = re.compile(
     r"greater|smaller|up|not|no|never|except|besides|of)\b|[<>\u2264\u2265\u2260]",
     re.IGNORECASE,
 )
-_SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?:\s|$)")
+# (not "!" after a digit: "3! \times 5!" is a factorial)
+_SENTENCE_STOP_RE = re.compile(r"(?:[.?\u3002\u0964]|(?<!\d)!)(?:\s|$)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _REST_WORD_RE = re.compile(rf"{_LETTER}+")
 _OPTION_WORD_RE = re.compile(
@@ -144,11 +149,17 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             # ("Option B: 6", "Choice C = 6") names an answer
             continue
         rest = _COMMAND_RE.sub(" ", m.group("rest"))
-        if _TAIL_VALUE_RE.search(rest) or _BOX_RE.search(m.group("rest")):
-            continue  # another value on the line: a computation, no lone value
-        own = _SENTENCE_STOP_RE.split(rest, 1)[0]  # the rest of the value's own sentence
+        # the rest of the value's own sentence ("3! \times": a "!" right after it is a factorial)
+        stop = _SENTENCE_STOP_RE.search(rest, 1 if rest.startswith("!") else 0)
+        own = rest if stop is None else rest[: stop.start()]
+        # a label naming the answer commits whatever later sentences of the line say
+        # ("Donc, la réponse est 366. Đáp án là 365.", "उत्तर 242 है। Re-reading: 33 boxes")
+        goes_on = own if _ANSWER_NOUN_RE.search(m.group("label")) else rest
+        if _TAIL_VALUE_RE.search(goes_on) or _BOX_RE.search(m.group("rest")):
+            continue  # another value in it: a computation, no lone value
         if m.group("colon") is None and (
-            "#" in m.group("lead") or len(_REST_WORD_RE.findall(rest)) > 2 or _COMMIT_WORD_RE.search(own)
+            "#" in m.group("lead") or len(_REST_WORD_RE.findall(goes_on)) > 2
+            or _COMMIT_WORD_RE.search(own)
         ):
             continue  # a heading ("## Step 2") names a part; a sentence goes on or commits
         if m.group("colon") is None and m.end() == start and not _SENTENCE_STOP_RE.search(rest):

@@ -310,6 +310,10 @@ def _compare(
         # spelled "x < 2 or x > 3"; the symbolic path refuses overlapping alternatives.
         return False, HEDGED, {"path": "hedge", "hedged": True}
     p_items = list_items(pred)
+    if p_items > 1 and g_items == 1 and _DECIMAL_COMMA_RE.search(pred):
+        # "5,5" is 5.5 where the comma marks decimals (not a thousands group): never a
+        # restatement of 5
+        return False, HEDGED, {"path": "hedge", "decimal_comma": True}
     if p_items > 1 and g_items == 1 and not _PLUS_MINUS_RE.search(gold):
         # "6, 7" against 6: a list of candidates, not a list answer (the gold has no comma);
         # "1.25, \frac{5}{4}" states one answer twice, paid only if every item is the gold.
@@ -408,6 +412,10 @@ def _compare(
             return None, NO_SIGNAL, {"path": "symbolic", "error": str(exc)}
         return False, PARSE_ERROR, {"path": "symbolic", "error": str(exc)}
     return bool(equal), CORRECT if equal else WRONG, {"path": "symbolic"}
+
+
+# A comma between digits, no space, not before a group of three: a decimal comma ("0,5").
+_DECIMAL_COMMA_RE = re.compile(r"\d,(?:\d{1,2}|\d{4,})(?!\d)")
 
 
 def _all_equal(
