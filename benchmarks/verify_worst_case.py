@@ -21,6 +21,11 @@ from verifiers.math import math_check
 
 MB = 1_000_000
 
+def _padded(head: str) -> str:
+    """``head``, then words (no markup, no value) up to 1 MB."""
+    return head + "word " * ((MB - len(head)) // 5)
+
+
 SHAPES: dict[str, str] = {
     "boxed-words": "\\boxeda" * (MB // 7),  # markers that are no boxes
     "hash-run": "#" * MB,
@@ -51,6 +56,18 @@ SHAPES: dict[str, str] = {
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart
+    "backslashes": "\\" * MB,  # h28: 0.63 s in countdown on a busy machine
+    "commands": "\\a" * (MB // 2),
+    # Since h28 a text with more "<" or "\" than MAX_ANGLE_BRACKETS / MAX_BACKSLASHES is
+    # refused at one count (most shapes above). Below, the most tags and commands a completion
+    # may hold, each shape padded to 1 MB.
+    "tags-under-cap": _padded("<span style='x'>5</span> " * 5_000),
+    "angles-under-cap": _padded("<a" * 10_000),
+    "boxes-under-cap": _padded("\\boxeda" * 20_000),
+    "commands-under-cap": _padded("\\a" * 20_000),
+    "spacing-under-cap": _padded("\\quad" * 20_000),
+    "wrappers-under-cap": _padded("\\text{or}" * 20_000),
+    "backslashes-under-cap": _padded("\\" * 20_000),
 }
 
 REWARDS: dict[str, Callable[[str], object]] = {

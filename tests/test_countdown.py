@@ -150,11 +150,15 @@ def test_many_unclosed_answer_tags_are_scanned_in_linear_time() -> None:
     # of them took ~25 s (1 MB: minutes), stalling a whole batch on one completion.
     import time
 
-    text = "<answer>" * 25_000 + "\n#### 8*2"
+    from verifiers.answer_text import MAX_ANGLE_BRACKETS
+
+    text = "<answer>" * MAX_ANGLE_BRACKETS + "\n#### 8*2"
     start = time.monotonic()
     verdict = countdown_check(text, "16", numbers=[8, 2])
     assert time.monotonic() - start < 2.0
     assert (verdict.reward, verdict.reason) == (1.0, "correct")  # no closed tag: the #### line
+    # one more "<" is a flood of markup (round 10), refused at one count
+    assert countdown_check("<" + text, "16", numbers=[8, 2]).reason == "malformed"
     assert extract_expression("<answer>1+1<answer>8*2</answer>") == "1+1<answer>8*2"
     assert extract_expression("<answer>8*2</answer></answer>") == "8*2"
 

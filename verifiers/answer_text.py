@@ -287,12 +287,12 @@ NUMERIC_CHARS = _numeric_chars()
 # --- markup that reads as a space ---------------------------------------------------------------
 
 _MARKUP_RE = re.compile(
-    # every form starts with "<" and a letter or "/", or with "\": other positions fail at
-    # once, and a "<" tries the tag alone
+    # every form starts with "<" and a letter or "/", or with "\" and a letter or a spacing
+    # mark: other positions fail at once, and a "<" tries the tag alone
     r"(?:(?=<[A-Za-z/])</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
     # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
     # (never the second backslash of a line break: in "1 & 2 \\ 3" the "\\" stays)
-    r"|(?=\\)(?:(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
+    r"|(?=\\[A-Za-z,!;: >])(?:(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
     r"|\\(?:q?quad|enspace|thinspace|medspace|thickspace|negthinspace|negmedspace|"
     r"negthickspace|hfill|vfill|hss|strut|mathstrut|null|relax|allowbreak|nobreak|newline|linebreak|"
     r"par|noindent|displaystyle|textstyle|smallskip|medskip|bigskip)(?![A-Za-z])"
@@ -334,6 +334,21 @@ _INLINE_CODE_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
 # Past this many backticks the spans are left as written (bold displays cost the readers a
 # step each; no answer needs them), as past MAX_CURRENCY_SIGNS.
 MAX_INLINE_CODE_MARKS = 2_000
+# More "<" or "\" than these and a text is a flood of markup, not an answer: the readers
+# refuse it (``markup_flood``) instead of trying every tag or command form at each one (1 MB
+# of "<a" took 0.5 s, of "\" 0.8 s in format_check). A long LaTeX solution holds a few
+# thousand backslashes.
+MAX_ANGLE_BRACKETS = 10_000
+MAX_BACKSLASHES = 20_000
+
+
+def markup_flood(text: str) -> str | None:
+    """Why ``text`` holds more markup openings than any answer needs, or None (C counts)."""
+    for mark, most in (("<", MAX_ANGLE_BRACKETS), ("\\", MAX_BACKSLASHES)):
+        count = text.count(mark)
+        if count > most:
+            return f"{count:,} {mark!r} (more than {most:,}): markup beyond reading"
+    return None
 
 
 def _end_of_turn(text: str) -> tuple[str, str | None]:

@@ -16,6 +16,9 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 
 - ``not_a_string``: the completion is not a ``str``.
 - ``too_long`` / ``too_short``: ``len(completion)`` against ``max_chars`` / ``min_chars``.
+- ``markup_flood``: more than ``MAX_ANGLE_BRACKETS`` (10,000) ``<`` or ``MAX_BACKSLASHES``
+  (20,000) ``\`` in the completion: a flood of markup, not an answer (reading it would cost
+  a tag or command parse at each one).
 - ``missing_tag``, ``unclosed_tag``, ``duplicate_tag``: each tag of ``tags`` must open and close
   exactly once (``<name>`` ... ``</name>``, no attributes, case-sensitive). A tag mentioned
   inside another tag's text counts: the parse would be ambiguous.
@@ -58,7 +61,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from verifiers.answer_text import visible_text
+from verifiers.answer_text import markup_flood, visible_text
 from verifiers.types import CORRECT, Verdict, not_a_string
 
 __all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
@@ -313,6 +316,9 @@ def format_check(
     if len(completion) < min_chars:
         return _fail("too_short", f"{len(completion)} chars < min_chars={min_chars}")
     pred = None
+    flood = markup_flood(completion)
+    if flood is not None:
+        return _fail("markup_flood", flood)
     if names:
         failure = _check_tags(completion, names, allow_text_outside)
         if failure is not None:

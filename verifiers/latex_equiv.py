@@ -213,10 +213,18 @@ def _real_roots(expr: Any) -> Any:
     )
 
 
-def _value(expr: Any, point: dict[Any, Any]) -> Any | None:
-    """``expr`` at ``point`` to ``_PRECISION`` digits; None where it is undefined."""
+def _substituted(expr: Any, point: dict[Any, Any]) -> Any | None:
+    """``expr`` at ``point``, exact (sympy's own arithmetic); None where that fails."""
     try:
-        value = sympy.N(expr.subs(point), _PRECISION)
+        return expr.subs(point)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+
+
+def _numeric(value: Any) -> Any | None:
+    """``value`` to ``_PRECISION`` digits; None where it is undefined."""
+    try:
+        value = sympy.N(value, _PRECISION)
     except (TypeError, ValueError, ArithmeticError, RecursionError):
         return None
     if not value.is_number or value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
@@ -224,19 +232,32 @@ def _value(expr: Any, point: dict[Any, Any]) -> Any | None:
     return value
 
 
-def _rational_at(expr: Any, point: dict[Any, Any]) -> Any | None:
-    """``expr`` at ``point`` when it is an exact rational there (a polynomial or rational
-    function of the variables), else None (a pole, a root, a transcendental value)."""
-    try:
-        value = expr.subs(point)
-    except (TypeError, ValueError, ArithmeticError, RecursionError):
-        return None
-    return value if value.is_Rational else None
-
-
 def _is_real(value: Any) -> bool:
     imag = abs(sympy.im(value))
     return bool(imag <= _REL_TOL * max(abs(value), 1))
+
+
+def _agree_at(a: Any, b: Any, point: dict[Any, Any], complex_: bool) -> bool | None:
+    """Whether ``a`` and ``b`` agree at ``point``: None where it gives no evidence (a pole, a
+    removable singularity, outside both real domains)."""
+    exact_a, exact_b = _substituted(a, point), _substituted(b, point)
+    if exact_a is None or exact_b is None:
+        return None
+    if exact_a.is_Rational and exact_b.is_Rational:
+        # Rational functions at rational points are exact rationals: compared exactly, since
+        # a tolerance lets "\prod_{k=1}^{68}(x-k) + 1" pass for "\prod_{k=1}^{68}(x-k)"
+        return bool(exact_a == exact_b)
+    va, vb = _numeric(exact_a), _numeric(exact_b)
+    if va is None or vb is None:
+        return None
+    if not complex_:
+        real_a, real_b = _is_real(va), _is_real(vb)
+        if real_a != real_b:
+            return False  # one side is real there, the other not: the domains differ
+        if not real_a:
+            return None
+    verdict = _close(va, vb)
+    return None if verdict is None else bool(verdict)
 
 
 def _agree_at_points(a: Any, b: Any, free: list[Any]) -> bool:
@@ -259,26 +280,7 @@ def _agree_at_points(a: Any, b: Any, free: list[Any]) -> bool:
             # The first variables run through every sign pattern; any beyond them get random ones.
             negative = (k >> j) & 1 if j < _SIGN_PATTERN_VARS else rng.random() < 0.5
             point[symbol] = -magnitude if negative else magnitude
-        exact = _rational_at(a, point), _rational_at(b, point)
-        if None not in exact:
-            # Rational functions at rational points are exact rationals: compared exactly, since
-            # a tolerance lets "\prod_{k=1}^{68}(x-k) + 1" pass for "\prod_{k=1}^{68}(x-k)"
-            if exact[0] != exact[1]:
-                return False
-            agreed += 1
-            if agreed >= _POINTS and k + 1 >= _MIN_TRIES:
-                return True
-            continue
-        va, vb = _value(a, point), _value(b, point)
-        if va is None or vb is None:
-            continue  # a pole or a removable singularity: no evidence either way
-        if not complex_:
-            real_a, real_b = _is_real(va), _is_real(vb)
-            if real_a != real_b:
-                return False
-            if not real_a:
-                continue
-        verdict = _close(va, vb)
+        verdict = _agree_at(a, b, point, complex_)
         if verdict is False:
             return False
         if verdict:

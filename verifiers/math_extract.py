@@ -102,7 +102,12 @@ from verifiers.answer_tail import (
     hedge_after,
     split_line_answer,
 )
-from verifiers.answer_text import REASONING_END_MARK, commented_commitment, read_visible
+from verifiers.answer_text import (
+    REASONING_END_MARK,
+    commented_commitment,
+    markup_flood,
+    read_visible,
+)
 from verifiers.answer_values import (
     _TAIL_EXTRA_VALUE_RE,
     MAX_LINE_CHARS,
@@ -458,6 +463,9 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
         return FinalAnswer(
             None, "none", 0, (MALFORMED, f"completion longer than {MAX_TEXT_CHARS} characters")
         )
+    flood = markup_flood(text)
+    if flood is not None:
+        return FinalAnswer(None, "none", 0, (MALFORMED, flood))
     text, hidden = read_visible(text, mark_reasoning_end=True)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
