@@ -3132,7 +3132,97 @@ def r10_hidden_tag(draw: st.DrawFn) -> Case:
                 ("r10_hidden_tag", kind))
 
 
+_R10_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9)
+
+
+@st.composite
+def r10_run_on_sentence(draw: st.DrawFn, verifier: str) -> Case:
+    """A new sentence run on after the answer without its stop (a capital after a space, a
+    dash or a line break tag) is read as a later sentence is: words of any kind that are no
+    closing prose are never paid (``\\boxed{65} I give up.``, random words); closing prose is
+    (``\\boxed{65} Hope this helps!``)."""
+    g = draw(st.integers(0, 3000))
+    closing = draw(st.booleans())
+    if closing:
+        tail = draw(st.sampled_from(["Hope this helps!", "Done.", "This matches the expected result.",
+                                     "Let me know if you have any questions."]))
+    else:
+        words = draw(st.lists(_R10_WORD.filter(lambda w: w not in CLOSING_WORDS), min_size=1, max_size=4))
+        lead = draw(st.sampled_from(["I", "That number", "This answer", "The problem", ""]))
+        tail = " ".join([lead, *words] if lead else words) + draw(st.sampled_from([".", "!", ""]))
+        tail = tail[0].upper() + tail[1:]
+    joiner = draw(st.sampled_from([" ", " \u2014 ", "<br>", " - "]))
+    answer = draw(st.sampled_from(["\\boxed{{{v}}}", "**\\boxed{{{v}}}**", "The answer is $\\boxed{{{v}}}$"]))
+    return Case(draw(st.sampled_from(REASONING[:3])) + answer.format(v=g) + joiner + tail, str(g),
+                "paid" if closing else "not_paid", ("r10_run_on_sentence", str(closing), verifier))
+
+
+def _scaled_decimal(scaled: int, places: int) -> str:
+    """``scaled / 10**places`` written with ``places`` decimals."""
+    return f"{scaled // 10**places}.{scaled % 10**places:0{places}d}"
+
+
+@st.composite
+def r10_finite_decimal(draw: st.DrawFn) -> Case:
+    """A gold with a finite decimal expansion is spelled whole: a shorter decimal (truncated
+    or rounded, at 12 digits or more) is another value, never paid; the gold's own digits are.
+    A gold without one (a third, a seventh) pays its long printout, rounded at the last digit."""
+    kind = draw(st.sampled_from(["short", "short", "whole", "repeating"]))
+    if kind == "repeating":
+        q = draw(st.sampled_from([3, 7, 9, 11, 13]))
+        p = draw(st.integers(1, q - 1))
+        digits = draw(st.integers(13, 16))
+        shown = _scaled_decimal(round(Fraction(p, q) * 10**digits), digits)
+        return Case(f"\\boxed{{{shown}}}", f"\\frac{{{p}}}{{{q}}}", "paid", ("r10_finite_decimal", kind))
+    whole = draw(st.integers(0, 99))
+    decimals = draw(st.text(alphabet="0123456789", min_size=13, max_size=18).filter(lambda d: d[-1] != "0"))
+    gold = f"{whole}.{decimals}"
+    if kind == "whole":
+        shown = gold
+    else:
+        cut = draw(st.integers(12 - len(str(whole)) if whole else 12, len(decimals) - 1))
+        value = Fraction(gold)
+        rounded = draw(st.booleans())
+        scaled = value * 10**cut
+        n = round(scaled) if rounded else scaled.numerator // scaled.denominator
+        shown = _scaled_decimal(n, cut)
+    form = draw(st.sampled_from(["\\boxed{{{v}}}", "The answer is {v}.", "Final answer: ${v}$"]))
+    return Case(form.format(v=shown), gold, "paid" if kind == "whole" else "not_paid",
+                ("r10_finite_decimal", kind))
+
+
+@st.composite
+def r10_empty_frame(draw: st.DrawFn) -> Case:
+    """An answer tag holding frames and wrappers around nothing (``\\boxed{}``,
+    ``\\fbox{\\,}``, ``\\boxed{\\phantom{0}}``, nested) holds no text: never paid; the same
+    around a visible value is."""
+    visible = draw(st.booleans())
+    inner = draw(st.sampled_from(["42", "x", "B"])) if visible else draw(st.sampled_from(
+        ["", " ", "\\,", "\\quad", "~", "\u200b", "\\phantom{0}", "{}", "\\text{}", "\U0001d159"]))
+    for _ in range(draw(st.integers(1, 3))):
+        inner = draw(st.sampled_from(["\\boxed{{{x}}}", "\\fbox{{{x}}}", "\\framebox{{{x}}}",
+                                      "\\mbox{{{x}}}", "\\text{{{x}}}", "{{{x}}}"])).format(x=inner)
+    return Case(f"<think>hm</think><answer>{inner}</answer>", "", "paid" if visible else "not_paid",
+                ("r10_empty_frame", str(visible)))
+
+
+@st.composite
+def r10_countdown_literal(draw: st.DrawFn) -> Case:
+    """A number of the expression written in decimal digits is read; Python's other spellings
+    of it (``0o62``, ``0x32``, ``0b110010``, ``5_0``) are not numbers of the answer: never paid."""
+    a, b, c = draw(st.lists(st.integers(2, 60), min_size=3, max_size=3))
+    spelled = draw(st.sampled_from(["{n}", "{n}", "{o}", "{h}", "{b}", "{u}"]))
+    shown = spelled.format(n=c, o=oct(c), h=hex(c), b=bin(c), u=f"{str(c)[0]}_{str(c)[1:]}" if c > 9 else oct(c))
+    return Case(f"<answer>({a} + {b}) * {shown}</answer>", str((a + b) * c),
+                "paid" if shown == str(c) else "not_paid", ("r10_countdown_literal",), (a, b, c))
+
+
 R10_PROPERTIES: list[Property] = [
+    Property("r10_math_run_on_sentence", "math", r10_run_on_sentence("math"), 150),
+    Property("r10_gsm8k_run_on_sentence", "gsm8k", r10_run_on_sentence("gsm8k"), 150),
+    Property("r10_math_finite_decimal", "math", r10_finite_decimal(), 150),
+    Property("r10_format_empty_frame", "format", r10_empty_frame(), 150),
+    Property("r10_countdown_literal", "countdown", r10_countdown_literal(), 100),
     Property("r10_math_sentence_answers", "math", r10_sentence_answers("math"), 200),
     Property("r10_gsm8k_sentence_answers", "gsm8k", r10_sentence_answers("gsm8k"), 200),
     Property("r10_math_decimal_comma", "math", r10_decimal_comma(), 150),

@@ -104,6 +104,15 @@ _PAREN_LEAD_RE = re.compile(
 )
 
 
+def _new_sentence_unread(body: str) -> bool:
+    """Whether ``body``, the rest of the answer's sentence, opens a new sentence without its
+    stop (a capital) that holds no value and is no closing prose: it is read as a later
+    sentence is, allow-listed words only (``\\boxed{65} I give up.``, ``\\boxed{51} That number
+    is a placeholder.``; ``\\boxed{65} Done.`` is closing prose)."""
+    return (body[:1].isupper() and not any(c.isdigit() for c in body)
+            and unread_closing(body) is not None)
+
+
 def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
     start = 0
@@ -125,8 +134,11 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None
     why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
     body = own[i:]
-    if body[:1].isupper() and own[i - 1 : i].isspace() and closing_run_on("0 " + body) == 1:
-        return None  # "**8840** Let me know if you have any questions.": a closing run on
+    if body[:1].isupper() and own[i - 1 : i].isspace():
+        if closing_run_on("0 " + body) == 1:
+            return None  # "**8840** Let me know if you have any questions.": a closing run on
+        if _new_sentence_unread(body):
+            return why
     if body[0] == "(":
         close = body.find(")")
         inner = body[1:] if close < 0 else body[1:close]
@@ -165,6 +177,10 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None if _prose_ok(body) else why
     if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
         rest_words = body[1:].lstrip(" -\u2013\u2014")
+        if rest_words[:1].isupper() and closing_run_on("0 " + rest_words) == 1:
+            return None  # "\\boxed{65} - Hope this helps!"
+        if _new_sentence_unread(rest_words):
+            return why  # "\\boxed{65} - I give up."
         head = _LATIN_WORD_RE.match(rest_words)
         if (
             head is not None

@@ -173,7 +173,7 @@ def _other_expression(text: str, start: int, target: Fraction) -> tuple[str, str
             return HEDGED, "more expressions offered in the final paragraph than one answer can be"
         expr = m.group("expr").translate(_UNICODE_OPS).replace("\u00d7", "*")
         try:
-            value = _evaluate(ast.parse(expr, mode="eval"), [])
+            value = _evaluate(ast.parse(expr, mode="eval"), [], expr)
         except (_Rejected, ZeroDivisionError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         if value != target:
@@ -195,16 +195,20 @@ class _Rejected(Exception):
     pass
 
 
-def _evaluate(node: ast.AST, used: list[int]) -> Fraction:
+def _evaluate(node: ast.AST, used: list[int], source: str) -> Fraction:
     if isinstance(node, ast.Expression):
-        return _evaluate(node.body, used)
+        return _evaluate(node.body, used, source)
     if isinstance(node, ast.Constant):
         if type(node.value) is not int or node.value < 0:
             raise _Rejected(f"only non-negative whole numbers are allowed, found {node.value!r}")
+        written = ast.get_source_segment(source, node) or ""
+        if not (written.isascii() and written.isdigit()):
+            # Python reads "0o62", "0x32", "5_0" as 50: a reader of the answer does not
+            raise _Rejected(f"numbers are written in decimal digits, found {written!r}")
         used.append(node.value)
         return Fraction(node.value)
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        left, right = _evaluate(node.left, used), _evaluate(node.right, used)
+        left, right = _evaluate(node.left, used, source), _evaluate(node.right, used, source)
         if isinstance(node.op, ast.Add):
             return left + right
         if isinstance(node.op, ast.Sub):
@@ -271,7 +275,7 @@ def countdown_check(
         )
     used: list[int] = []
     try:
-        value = _evaluate(ast.parse(expression, mode="eval"), used)
+        value = _evaluate(ast.parse(expression, mode="eval"), used, expression)
     except _Rejected as e:
         return Verdict(0.0, f"{PARSE_ERROR}: {e}", expression, gold)
     except ZeroDivisionError:

@@ -38,6 +38,7 @@ __all__ = [
     "NumberMatch",
     "find_numbers",
     "format_fraction",
+    "finite_decimal",
     "long_decimal_matches",
     "parse_number",
     "parse_quantity",
@@ -419,6 +420,20 @@ def find_numbers(text: str) -> list[NumberMatch]:
 MIN_PRINTED_DIGITS = 12
 _MAX_PRINTED_DECIMALS = 60
 _LONG_DECIMAL_RE = re.compile(r"([-+\u2212]?)(\d+)\.(\d+)")
+
+
+def finite_decimal(value: Fraction) -> bool:
+    """Whether ``value`` has a finite decimal expansion (its denominator divides a power of
+    ten): then a decimal can spell it whole, and a shorter one is another value.
+
+    >>> finite_decimal(Fraction(1, 8)), finite_decimal(Fraction(1, 12))
+    (True, False)
+    """
+    d = value.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
 
 
 def long_decimal_matches(text: str, exact: Fraction, slack: Fraction = Fraction(0)) -> bool:

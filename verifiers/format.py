@@ -98,9 +98,10 @@ def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
 # combining marks with nothing to combine with (Mn/Me/Mc: U+034F, variation selectors U+FE0F,
 # Mongolian U+180B), controls (Cc), separators (Z*), surrogates (Cs) and unassigned code
 # points (Cn, where the default-ignorable ranges lie). Letters that render as nothing are
-# recognised by their Unicode name: the Hangul fillers and the blank braille pattern.
+# recognised by their Unicode name: the Hangul fillers, the blank braille pattern and the
+# musical null notehead.
 _BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp"})
-_BLANK_NAME_WORDS = ("FILLER", "BLANK")
+_BLANK_NAME_WORDS = ("FILLER", "BLANK", "NULL NOTEHEAD")  # U+1D159 draws no glyph
 # Markup that shows nothing either: an HTML comment, a bare tag (<br>, <span></span>); and
 # entities are decoded first (&nbsp;, &#8203;, &zwj;).
 _BLANK_ENTITIES = ("&nbsp;", "&#160;", "&#xa0;", "&ensp;", "&emsp;", "&thinsp;", "&zwj;",
@@ -124,10 +125,14 @@ _INVISIBLE_LATEX_RE = re.compile(
     # a rule of zero width or zero height (\rule[raise]{width}{height}) draws nothing
     r"rule\s*(?:\[[^\]]{0,50}\])?\s*(?:\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\}\s*\{[^{}]{0,50}\}|"
     r"\{[^{}]{0,50}\}\s*\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\})|"
-    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|"
+    # an empty wrapper or frame ("\\boxed{}" draws a frame around nothing: no answer)
+    r"(?:text|mathrm|textbf|mathbf|mbox|boxed|fbox|framebox)\s*\{[\s~]*\})|\[\s*\]\([^()\s]{0,200}\)|"
     # math delimiters "\(\)", "\[\]" and the macros that expand to nothing ("$\empty$")
-    r"\\[()\[\]]|\\(?:empty|relax)(?![A-Za-z])|[*_`~$#{}\\]"
+    r"\\[()\[\]]|\\(?:empty|relax)(?![A-Za-z])|\{[\s~]*\}"
 )
+# The marks that draw nothing on their own, taken out once the forms above are (taking out a
+# brace first would leave "\\boxed{}" as the letters "boxed").
+_BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
 
 
 def _without_comments(text: str) -> str:
@@ -160,6 +165,9 @@ def _inside_comment(text: str, marks: list[re.Match[str]]) -> re.Match[str] | No
     return None
 
 
+_MAX_NESTED_BLANKS = 8  # wrappers around nothing inside one another, read through
+
+
 def _is_blank(text: str) -> bool:
     """Whether ``text`` shows nothing: whitespace, invisible characters, HTML comments, bare
     markup tags and entities that decode to those."""
@@ -176,7 +184,16 @@ def _is_blank(text: str) -> bool:
             shown = html.unescape(shown) if "&" in shown else shown
         if _only_blank_chars(shown):
             return True
-    return _only_blank_chars(_INVISIBLE_LATEX_RE.sub("", shown))
+    # the characters that show nothing go first, so that a frame around them is empty too
+    shown = shown.translate({ord(c): None for c in set(shown) if not c.isspace() and _is_blank_char(c)})
+    # again while it removes something: "\\boxed{\\phantom{0}}" is empty once the phantom is
+    # out (each pass shortens the text, so a nest of n wrappers costs n passes at most)
+    for _ in range(_MAX_NESTED_BLANKS):
+        drawn = _INVISIBLE_LATEX_RE.sub("", shown)
+        if drawn == shown:
+            break
+        shown = drawn
+    return _only_blank_chars(_BLANK_MARKS_RE.sub("", shown))
 
 
 def _only_blank_chars(text: str) -> bool:

@@ -79,7 +79,8 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   ``\approx`` is a stray token.
 - a long decimal printout of an exact value: at least 12 significant digits, equal to the gold
   truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
-  ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit).
+  ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit), and only for a
+  gold without a finite decimal expansion (``0.494313765587`` is not ``0.4943137655873906``).
   ``exact_numbers.long_decimal_matches`` holds the rule.
 - a number beside a fraction of digits is a mixed number only when the whole answer is one
   (``3\frac{1}{2}`` is 7/2: a whole number of 1 or more, a proper fraction); any other
@@ -115,6 +116,7 @@ from typing import Any
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import (
     MAX_NUMBER_CHARS,
+    finite_decimal,
     format_fraction,
     long_decimal_matches,
     parse_number,
@@ -271,8 +273,8 @@ def _compare(
         # The exact path below, without the screens that both sides pass unchanged.
         if value_out is not None:
             value_out.append(Fraction(p_plain))
-        if g_plain != p_plain and "." in pred and long_decimal_matches(pred, Fraction(g_plain)):
-            return True, CORRECT, {"path": "exact", "printed_digits": True}
+        # (no long printout here: a plain gold is a finite decimal, which a printout of it
+        # spells whole; 0.494313765587 is not 0.4943137655873906)
         equal = g_plain == p_plain
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
@@ -332,7 +334,7 @@ def _compare(
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
         equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
-        if not equal and long_decimal_matches(pred, g_num):
+        if not equal and not finite_decimal(g_num) and long_decimal_matches(pred, g_num):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     g_choice, p_choice = choice_letter(gold), choice_letter(pred)
