@@ -44,5 +44,6 @@ def run_command(body: Callable[[list[Any]], int | None], stopped: str) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     finally:
-        for trainer in made:
-            shutdown(trainer.dist)
+        groups = [shutdown(trainer.dist) for trainer in made]
+        made.clear()  # the Trainer and its DDP model go first ...
+        groups.clear()  # ... then the process group (``shutdown`` says why)

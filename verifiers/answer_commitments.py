@@ -404,6 +404,10 @@ def _runs_on(text: str, clause_end: int, math_open: int | None) -> bool:
 
 # A multiple-choice letter is a value too ("Answer: D\nAnswer: C" offers two choices).
 _CHOICE_RE = re.compile(r"\(?[A-J]\)?\.?|\([a-j]\)\.?|\*\*\(?[A-J]\)?\*\*")
+# A choice letter that opens a "####" line before a sentence or a stop ("A The answer is B.",
+# "(A). Then"); not "A total of 5".
+_LEADING_CHOICE_RE = re.compile(
+    r"\(?([A-J])\)?(?=[ \t]*(?:[.,;:!]|$)|[ \t]+(?i:the|is|answer|option|choice)\b)")
 
 
 # The words that open the next clause, cut off the end of a clause read up to it.
@@ -453,6 +457,8 @@ def _paragraph_values(
             value = _clean(line)
             if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
                 values.append(value)
+            elif (letter := _LEADING_CHOICE_RE.match(value)) is not None:
+                values.append(letter.group(1))  # "#### A The answer is B.": A, then B
     # Earlier "answer is" clauses whose math is closed before the final answer starts
     # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
     # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that

@@ -274,6 +274,17 @@ def barrier(info: DistInfo) -> None:
         dist.barrier()
 
 
-def shutdown(info: DistInfo) -> None:
-    if info.enabled and dist.is_initialized():
-        dist.destroy_process_group()
+def shutdown(info: DistInfo) -> Any:
+    """Destroy the process group; return its Python object, for the caller to drop only after
+    everything that used the group (the DDP model) is gone.
+
+    Why the order: DDP's reducer holds the group from C++, and when it is the last holder, the
+    gloo group's destructor runs with the GIL held and joins gloo's worker thread, which may
+    need the GIL to free the tensors of a collective it just finished: a deadlock at exit (one
+    two-rank CPU run in about 50; seen in ci21, ci22 and under gdb). Dropped last through its
+    Python object, the group is destroyed with the GIL released."""
+    if not (info.enabled and dist.is_initialized()):
+        return None
+    group = dist.group.WORLD
+    dist.destroy_process_group()
+    return group
