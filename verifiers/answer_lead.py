@@ -140,7 +140,7 @@ LABEL_WORDS = _words(
     desired required requested needed sought best only unique exact
     my our correct short so thus therefore hence overall a amount cost price count number
     hmm wait actually recounting recount rechecking correction corrected edit update updated
-    revised ok okay yes well now then note
+    revised ok okay yes well now then note here is here's
     svar svaret vastaus antwoord odpowiedź odpowiedz jawaban jawabannya cevap cevabı risposta
     resposta respuesta réponse reponse antwort lösung ergebnis resultado risultato résultat
     wynik sonuç hasil tulos válasz odpověď răspuns rezultat ответ відповідь результат
