@@ -3199,7 +3199,7 @@ def r10_empty_frame(draw: st.DrawFn) -> Case:
     visible = draw(st.booleans())
     inner = draw(st.sampled_from(["42", "x", "B"])) if visible else draw(st.sampled_from(
         ["", " ", "\\,", "\\quad", "~", "\u200b", "\\phantom{0}", "{}", "\\text{}", "\U0001d159"]))
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(1, 12))):  # any depth: a nest of frames is one frame
         inner = draw(st.sampled_from(["\\boxed{{{x}}}", "\\fbox{{{x}}}", "\\framebox{{{x}}}",
                                       "\\mbox{{{x}}}", "\\text{{{x}}}", "{{{x}}}"])).format(x=inner)
     return Case(f"<think>hm</think><answer>{inner}</answer>", "", "paid" if visible else "not_paid",

@@ -125,13 +125,15 @@ _INVISIBLE_LATEX_RE = re.compile(
     # a rule of zero width or zero height (\rule[raise]{width}{height}) draws nothing
     r"rule\s*(?:\[[^\]]{0,50}\])?\s*(?:\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\}\s*\{[^{}]{0,50}\}|"
     r"\{[^{}]{0,50}\}\s*\{\s*[-+]?0*\.?0*\s*[a-z]{0,2}\s*\})|"
-    # an empty wrapper or frame ("\\boxed{}" draws a frame around nothing: no answer)
-    r"(?:text|mathrm|textbf|mathbf|mbox|boxed|fbox|framebox)\s*\{[\s~]*\})|\[\s*\]\([^()\s]{0,200}\)|"
+    r"(?:text|mathrm|textbf|mathbf|mbox)\s*\{\s*\})|\[\s*\]\([^()\s]{0,200}\)|"
     # math delimiters "\(\)", "\[\]" and the macros that expand to nothing ("$\empty$")
-    r"\\[()\[\]]|\\(?:empty|relax)(?![A-Za-z])|\{[\s~]*\}"
+    r"\\[()\[\]]|\\(?:empty|relax)(?![A-Za-z])"
 )
-# The marks that draw nothing on their own, taken out once the forms above are (taking out a
-# brace first would leave "\\boxed{}" as the letters "boxed").
+# The names of the frames and wrappers, which draw their content and nothing of their own
+# (a frame around nothing is no answer: "<answer>\\boxed{}</answer>").
+_WRAPPER_NAME_RE = re.compile(r"\\(?:boxed|fbox|framebox|text|mbox|mathrm|textbf|mathbf)(?![A-Za-z])")
+# The marks that draw nothing on their own, taken out once the forms and names above are
+# (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
 
 
@@ -165,9 +167,6 @@ def _inside_comment(text: str, marks: list[re.Match[str]]) -> re.Match[str] | No
     return None
 
 
-_MAX_NESTED_BLANKS = 8  # wrappers around nothing inside one another, read through
-
-
 def _is_blank(text: str) -> bool:
     """Whether ``text`` shows nothing: whitespace, invisible characters, HTML comments, bare
     markup tags and entities that decode to those."""
@@ -184,15 +183,11 @@ def _is_blank(text: str) -> bool:
             shown = html.unescape(shown) if "&" in shown else shown
         if _only_blank_chars(shown):
             return True
-    # the characters that show nothing go first, so that a frame around them is empty too
-    shown = shown.translate({ord(c): None for c in set(shown) if not c.isspace() and _is_blank_char(c)})
-    # again while it removes something: "\\boxed{\\phantom{0}}" is empty once the phantom is
-    # out (each pass shortens the text, so a nest of n wrappers costs n passes at most)
-    for _ in range(_MAX_NESTED_BLANKS):
-        drawn = _INVISIBLE_LATEX_RE.sub("", shown)
-        if drawn == shown:
-            break
-        shown = drawn
+    shown = _INVISIBLE_LATEX_RE.sub("", shown)
+    if "\\" in shown:
+        # a frame or wrapper draws only its content: without their names, "\\boxed{}",
+        # "\\fbox{\\boxed{\\phantom{0}}}" and any nest of them are the braces that remain
+        shown = _WRAPPER_NAME_RE.sub("", shown)
     return _only_blank_chars(_BLANK_MARKS_RE.sub("", shown))
 
 
