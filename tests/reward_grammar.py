@@ -3217,7 +3217,27 @@ def r10_countdown_literal(draw: st.DrawFn) -> Case:
                 "paid" if shown == str(c) else "not_paid", ("r10_countdown_literal",), (a, b, c))
 
 
+@st.composite
+def r10_negated_closing(draw: st.DrawFn, verifier: str) -> Case:
+    """A closing sentence that negates its verb anywhere before the value (``She doesn't have
+    72 dollars.``, ``The sum does not equal 841.``, ``Tom never got 12 minutes.``) denies the
+    value: never paid. The same sentence without the negation is paid."""
+    g = draw(st.integers(1, 3000))
+    negated = draw(st.booleans())
+    subject = draw(st.sampled_from(["She", "So she", "Tom", "The sum", "In total, he", "x"]))
+    verb = draw(st.sampled_from([("doesn't have", "has"), ("does not have", "has"), ("never got", "got"),
+                                 ("does not equal", "equals"), ("hasn't saved", "saved"),
+                                 ("won't need", "needs"), ("no longer has", "has"),
+                                 ("did not get", "got")]))
+    unit = draw(st.sampled_from(["", " dollars", " minutes", " apples"]))
+    text = f"{subject} {verb[0] if negated else verb[1]} {g}{unit}."
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "not_paid" if negated else "paid",
+                ("r10_negated_closing", str(negated), verifier))
+
+
 R10_PROPERTIES: list[Property] = [
+    Property("r10_math_negated_closing", "math", r10_negated_closing("math"), 150),
+    Property("r10_gsm8k_negated_closing", "gsm8k", r10_negated_closing("gsm8k"), 150),
     Property("r10_math_run_on_sentence", "math", r10_run_on_sentence("math"), 150),
     Property("r10_gsm8k_run_on_sentence", "gsm8k", r10_run_on_sentence("gsm8k"), 150),
     Property("r10_math_finite_decimal", "math", r10_finite_decimal(), 150),

@@ -193,6 +193,12 @@ def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) ->
 _EQUALS_BEFORE_RE = re.compile(r"=[\s$*(]*\Z")
 
 
+# A negation anywhere in the closing sentence before its value: the sentence may deny the value
+# ("Tom never got 72 minutes.") however far the negation stands from it (round 10, h30).
+_NEGATION_RE = re.compile(
+    r"\b(?:not|never|no\s+longer|cannot|nobody|nothing|neither|nor|none)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
 def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     """Why the unboxed answer starting at ``start`` fits no allow-listed closing form, or
     None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
@@ -228,6 +234,9 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
         return lead
     if _DENIED_BEFORE_RE.search(head) or qualified_before(head):
         return HEDGED, "the final value is denied or bounded by the words before it"
+    negation = _NEGATION_RE.search(head)
+    if negation is not None:  # "She doesn't have 72 dollars.", "The sum does not equal 841."
+        return HEDGED, f"the closing sentence negates: {negation.group(0)!r}"
     lead = qualified_lead(text[max(line_start, start - LEAD_CHARS) : start])
     if lead is not None:
         return HEDGED, lead
