@@ -3249,3 +3249,77 @@ R10_PROPERTIES: list[Property] = [
     Property("r10_format_hidden_tag", "format", r10_hidden_tag(), 100),
 ]
 ALL_PROPERTIES += R10_PROPERTIES
+
+
+# --- round 11 (issue 30): the closing sentence's predicate is read by allow-list ----------
+
+R11_SUBJECTS = ["She", "So she", "Tom", "In total, the store", "Together they", "Maria"]
+R11_VERBS = ["has", "earned", "costs", "ran", "is", "needs", "collected", "paid"]
+# Phrases before "of" / "by" / "with" that name no amount: a bound, a part, a comparison.
+R11_UNREAD_HEADS = ["short of", "shy of", "a maximum of", "a minimum of", "in excess of", "upwards of",
+                    "north of", "a fraction of", "a multiple of", "half of", "most of", "ahead by",
+                    "beaten by", "behind by", "tied with", "compared with", "off by"]
+R11_READ_PHRASES = ["", "exactly ", "a total of ", "only ", "an average of ", "a lifespan of ",
+                    "a combined total of ", "just "]
+
+
+@st.composite
+def r11_closing_predicate(draw: st.DrawFn, verifier: str) -> Case:
+    """The words between a closing sentence's verb and its value are read by allow-list
+    (``verifiers.answer_lead``): "of", "by" and "with" name the amount only after an
+    allow-listed word ("a total of", "increased by", "left with"); an "-ly" adverb before the
+    verb must be one that leaves it as it is ("only", "finally"); a verb of belief or report
+    governs the clause. A phrase the lists do not hold (a random word before "of",
+    "falls short of", "hardly has", "thinks she has") is never paid; the read phrases are."""
+    g = draw(st.integers(1, 9999))
+    subject, verb = draw(st.sampled_from(R11_SUBJECTS)), draw(st.sampled_from(R11_VERBS))
+    kind = draw(st.sampled_from(["read", "read", "unread_head", "random_head", "random_ly", "belief"]))
+    pre, between = "", draw(st.sampled_from(R11_READ_PHRASES if verb != "is" else ["", "exactly ", "just ", "left with ", "worth "]))
+    if kind == "unread_head":
+        between = draw(st.sampled_from(R11_UNREAD_HEADS)) + " "
+    elif kind == "random_head":  # any word the allow-list does not hold, before of/by/with
+        word = draw(st.text("bcdfghjkmnpqrstvwxz", min_size=3, max_size=9))
+        between = f"{draw(st.sampled_from(['', 'a ', 'the ']))}{word} {draw(st.sampled_from(['of', 'by', 'with']))} "
+    elif kind == "random_ly":
+        pre = draw(st.text("bcdfghjkmnpqrstvwxz", min_size=2, max_size=8)) + "ly "
+    elif kind == "belief":
+        pre = draw(st.sampled_from(["thinks she ", "believes he ", "claims it ", "hopes they ",
+                                    "supposedly "]))
+    unit = draw(st.sampled_from(["", " dollars", " apples", " miles"]))
+    money = "$" if verb in ("costs", "paid") and not unit and draw(st.booleans()) else ""
+    text = f"{subject} {pre}{verb} {between}{money}{g}{unit}."
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g),
+                "paid" if kind == "read" else "not_paid", ("r11_closing_predicate", kind, verifier))
+
+
+@st.composite
+def r11_symbolic_printout(draw: st.DrawFn) -> Case:
+    """A gold written as an expression with a finite decimal expansion (``87+10^{-13}``,
+    ``2^2+2^{-50}``) is spelled whole: its value cut to 12-16 decimals (``87.000000000000``)
+    is another number, never paid; its exact digits are. A gold without one (``87+\\frac{1}{3}``)
+    pays its long printout, rounded at the last digit shown."""
+    n = draw(st.integers(1, 99))
+    kind = draw(st.sampled_from(["cut", "cut", "exact", "repeating"]))
+    if kind == "repeating":
+        q = draw(st.sampled_from([3, 7, 9, 11]))
+        digits = draw(st.integers(13, 15))
+        value = n + Fraction(1, q)
+        return Case(f"\\boxed{{{_scaled_decimal(round(value * 10**digits), digits)}}}",
+                    f"{n}+\\frac{{1}}{{{q}}}", "paid", ("r11_symbolic_printout", kind))
+    base, power = draw(st.sampled_from([(10, 13), (10, 14), (10, 15), (2, 48), (2, 50)]))
+    gold = draw(st.sampled_from([f"{n}+{base}^{{-{power}}}", f"{n}+\\frac{{1}}{{{base}^{{{power}}}}}"]))
+    value = n + Fraction(1, base**power)
+    if kind == "exact":
+        places = len(str(value.denominator)) - 1 if base == 10 else power
+        return Case(f"\\boxed{{{_scaled_decimal(int(value * 10**places), places)}}}", gold, "paid",
+                    ("r11_symbolic_printout", kind))
+    zeros = draw(st.integers(12, 15))
+    return Case(f"\\boxed{{{n}.{'0' * zeros}}}", gold, "not_paid", ("r11_symbolic_printout", kind))
+
+
+R11_PROPERTIES: list[Property] = [
+    Property("r11_math_symbolic_printout", "math", r11_symbolic_printout(), 100),
+    Property("r11_math_closing_predicate", "math", r11_closing_predicate("math"), 200),
+    Property("r11_gsm8k_closing_predicate", "gsm8k", r11_closing_predicate("gsm8k"), 200),
+]
+ALL_PROPERTIES += R11_PROPERTIES

@@ -279,3 +279,10 @@ from reward_grammar import R10_PROPERTIES  # noqa: E402
 
 for _prop in R10_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r11 (issue 30 round 11, the blind h30 set): the closing sentence's predicate by allow-list
+# (``reward_grammar.R11_PROPERTIES``).
+from reward_grammar import R11_PROPERTIES  # noqa: E402
+
+for _prop in R11_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -84,7 +84,7 @@ COMMIT_WORDS = _words(
 _FILLERS = _words(
     """
     therefore thus so then just exactly indeed simply clearly hence now finally precisely
-    still only altogether overall us me you them him her it all also really
+    still only altogether overall us me you them him her it all also really worth
     """
 )
 _ARTICLES = _words("a an the")
@@ -121,6 +121,28 @@ _SHORT_COPULAS = _words("to da de")
 _CLAUSE_LINKS = _words("which means meaning this gives we see shows follows conclude that it")
 _DIGIT_RE = re.compile(r"\d")
 _PREPOSITIONS = _words("of by with")
+# A preposition commits the value after it only after a word that makes it name the amount:
+# "a total of 18", "a lifespan of 10", "increased by 5", "is left with 7". After any other
+# word it states a bound, a part or a comparison ("falls short of 18", "a maximum of 18",
+# "in excess of 18", "shy of 18", "beat him by 5"): an allow-list, as every word here is.
+_PREPOSITION_HEADS = {
+    "of": _words(
+        """
+        total sum worth amount number count value length lifespan distance height width depth
+        area perimeter volume weight speed rate cost price profit income salary balance score
+        average population capacity duration age budget savings revenue fee bill debt loss
+        gain mass answer result solution product difference quotient remainder residue digit
+        """
+    ),
+    "by": _words(
+        """
+        increased increases increase decreased decreases decrease grew grows grow rose rises
+        rise fell falls fall dropped drops drop reduced reduces reduce raised raises raise
+        lowered lowers lower went goes go up down given changed changes multiplied divided
+        """
+    ),
+    "with": _words("left leaves leave leaving up started starts start ended ends end remains remained stayed"),
+}
 _LINK_RE = re.compile(r"\b(?:so|thus|hence|therefore|then)\b", re.IGNORECASE)
 # A clause that states the value as the answer, or as "it": whatever stands before it in its
 # sentence governs it ("I think", "Suppose", "If x > 0", "我觉得"), so only answer-label words
@@ -290,6 +312,9 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
         low = word.lower()
         if low in _JOINERS:
             return None  # "..., or \boxed{1.25}": a value before it is the before rule's
+        if low in _PREPOSITIONS and not _preposition_named(found, k):
+            unknown.append(word)  # "falls short of 18", "a maximum of 18": no amount named
+            break
         if (low in COMMIT_WORDS or low.endswith(("'s", "\u2019s"))
                 or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
             if not unknown or low in _NOUN_TAKERS:  # "is 5"; "has length 5"
@@ -309,7 +334,9 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
                     # "About the total is 4", "Baka the total is 4": one word before the clause's
                     # subject opens it, and it must be read as a short opener is
                     return HEDGED, f"a short opener of the answer's sentence that is not read: {first[0].group(0)!r}"
-                doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in _DOUBT_WORDS), None)
+                doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in _OWN_DOUBT_WORDS), None)
+                if doubt is None:
+                    doubt = _adverb_before_verb(list(_WORD_RE.finditer(own)))
                 if doubt is not None:  # "My hunch is \boxed{5}", "Probably the total is 5"
                     return HEDGED, f"a word of the answer's clause doubts or bounds it: {doubt!r}"
                 return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
@@ -448,6 +475,54 @@ _DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QU
 # Verbs of belief before an answer clause ("Wait, I think the answer is 5").
 _BELIEF_WORDS = _words("think believe suppose guess feel assume hope doubt reckon suspect")
 _DOUBT_OR_BELIEF = _DOUBT_WORDS | _BELIEF_WORDS
+# In the answer's own clause, a verb of belief or report governs it ("He thinks he has 18.").
+_OWN_DOUBT_WORDS = _DOUBT_WORDS | _words(
+    """
+    think thinks thought believe believes believed suppose supposes supposed guessed assume
+    assumes assumed hope hopes hoped doubt doubts doubted reckon reckons suspect suspects
+    suspected claim claims claimed wish wishes wished imagine imagines imagined pretend
+    pretends pretended
+    """
+)
+# Adverbs in "-ly" that may stand right before the committing word ("She only has 18",
+# "It finally costs 18"): the openers' allow-list and a few more. Any other ("hardly",
+# "barely", "scarcely", "approximately") qualifies the verb; nouns in "-ly" are subjects.
+_PLAIN_LY_WORDS = _LY_OK | _words(
+    """
+    actually currently initially originally eventually therefore daily weekly monthly yearly
+    hourly nightly quarterly biweekly family families supply ally jelly belly lily rally reply
+    bully assembly butterfly fly anomaly monopoly
+    """
+)
+# Auxiliaries that may stand between such an adverb and the verb ("She hardly will have 18").
+_AUXILIARIES = _words("will would can could shall should must may might does did do to")
+
+
+def _preposition_named(found: list[re.Match[str]], k: int) -> bool:
+    """Whether the preposition ``found[k]`` follows a word that makes it name the amount,
+    past one pronoun object ("which leaves us with 8")."""
+    j = k - 1
+    if j > 0 and found[j].group(0).lower() in _OBJECT_PRONOUNS:
+        j -= 1
+    return j >= 0 and found[j].group(0).lower() in _PREPOSITION_HEADS[found[k].group(0).lower()]
+
+
+_OBJECT_PRONOUNS = _words("us them him her me you it")
+
+
+def _adverb_before_verb(found: list[re.Match[str]]) -> str | None:
+    """A lower-case "-ly" word off the allow-list right before a committing word of the
+    clause (or before its auxiliary: "She hardly will have 18"), or None."""
+    for j, m in enumerate(found[:-1]):
+        word = m.group(0)
+        if not (word.islower() and word.endswith("ly") and len(word) > 3) or word in _PLAIN_LY_WORDS:
+            continue
+        after = j + 1
+        if after + 1 < len(found) and found[after].group(0).lower() in _AUXILIARIES:
+            after += 1
+        if found[after].group(0).lower() in COMMIT_WORDS:
+            return word
+    return None
 # "So", "therefore", "hence" in the languages a policy writes: they conclude, as "So," does.
 CONNECTIVE_WORDS = _words(
     """

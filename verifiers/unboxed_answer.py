@@ -142,7 +142,7 @@ _LEAD_IN_FILLER_RE = re.compile(
     r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
     r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
     r"precisely|still|only|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
-    r"option|choice)\b)*"
+    r"option|choice|worth|left\s+with)\b)*"
     r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
     re.IGNORECASE,
 )
