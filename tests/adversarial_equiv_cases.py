@@ -240,7 +240,10 @@ _ROWS: list[tuple[str, str, float, str]] = [
     (r"50\%", B % "0.5", 1.0, "percent"),
     (r"50\%", B % r"\frac{1}{2}", 1.0, "percent"),
     (r"50\%", B % "5", 0.0, "percent"),
-    ("0.5", B % r"50\%", 0.0, "percent"),
+    ("0.5", B % r"50\%", 1.0, "percent"),  # h31: X% is X of 100 against a gold below 1
+    (r"\frac{3}{4}", B % r"0.75\%", 0.0, "percent"),
+    (r"\frac{2}{5}", B % r"40\%", 1.0, "percent"),
+    ("50", B % r"5000\%", 0.0, "percent"),
     (r"x \ge 5", B % r"[5,\infty)", 1.0, "interval"),
     (r"x > 5", B % r"(5,\infty)", 1.0, "interval"),
     (r"x > 5", B % r"[5,\infty)", 0.0, "interval"),

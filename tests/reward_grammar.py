@@ -3317,7 +3317,120 @@ def r11_symbolic_printout(draw: st.DrawFn) -> Case:
     return Case(f"\\boxed{{{n}.{'0' * zeros}}}", gold, "not_paid", ("r11_symbolic_printout", kind))
 
 
+@st.composite
+def r11_percent(draw: st.DrawFn) -> Case:
+    """A percent answer against a gold without one has one reading per gold: the gold's own
+    number with the sign dressed on when the gold is a plain number of at least 1 (``25\\%``
+    for ``25``), else X of 100 (``40\\%`` for ``\\frac{2}{5}``, ``50\\%`` for ``0.5``).
+    The other reading is never paid (``0.75\\%`` for ``\\frac34``, ``5000\\%`` for 50)."""
+    kind = draw(st.sampled_from(["plain_int", "fraction", "decimal"]))
+    if kind == "plain_int":
+        g = Fraction(draw(st.integers(1, 500)))
+        gold = str(g)
+    else:
+        q = draw(st.sampled_from([2, 4, 5, 8, 10, 20, 25]))
+        g = Fraction(draw(st.integers(1, q - 1)), q)
+        gold = f"\\frac{{{g.numerator}}}{{{g.denominator}}}" if kind == "fraction" else _scaled_decimal(int(g * 1000), 3).rstrip("0")
+    right = g if kind == "plain_int" else 100 * g
+    shown = draw(st.sampled_from([right, right, g if kind != "plain_int" else 100 * g]))
+    number = str(shown.numerator) if shown.denominator == 1 else _scaled_decimal(int(shown * 1000), 3).rstrip("0")
+    sign = draw(st.sampled_from(["\\%", "%", "\\text{ percent}"]))
+    form = draw(st.sampled_from(["\\boxed{{{v}}}", "The answer is ${v}$.", "So it is {v}."]))
+    if sign.startswith("\\") and "$" not in form and "boxed" not in form:
+        sign = "%"
+    return Case(form.format(v=number + sign), gold, "paid" if shown == right else "not_paid",
+                ("r11_percent", kind))
+
+
+@st.composite
+def r11_value_predicate(draw: st.DrawFn, verifier: str) -> Case:
+    """After a value, a copula says what the value is: an allow-listed predicate ("is the
+    answer", "is correct", "is the number of eggs left") is paid; any other word ("is too
+    small", "is an underestimate", a random word) judges or rejects it: never paid."""
+    g = draw(st.integers(1, 5000))
+    value = draw(st.sampled_from([str(g), f"\\boxed{{{g}}}", f"**{g}**"]))
+    kind = draw(st.sampled_from(["read", "judged", "random"]))
+    if kind == "read":
+        pred = draw(st.sampled_from(["the answer", "correct", "the final answer", "the number of eggs left",
+                                     "the total", "my answer", "the smallest such number"]))
+    elif kind == "judged":
+        pred = draw(st.sampled_from(["too small", "too big", "an underestimate", "a lower bound",
+                                     "what a careless student would answer", "a common mistake", "wrong",
+                                     "close", "off by one", "a guess"]))
+    else:
+        pred = draw(st.text("bcdfghjkmnpqrstvwxz", min_size=3, max_size=9))
+    copula = draw(st.sampled_from(["is", "was"]))
+    text = f"{draw(st.sampled_from(['', 'So ', 'Thus ']))}{value} {copula} {pred}."
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid" if kind == "read" else "not_paid",
+                ("r11_value_predicate", kind, verifier))
+
+
+@st.composite
+def r11_relation_sign(draw: st.DrawFn, verifier: str) -> Case:
+    """A math sign before the closing value relates it ("T ∉ {5}", "x ⊄ 5", "x ≮ 5") or makes
+    it an operand ("x + 5", "x × 5"): only "=" and the signs of "therefore" state it. Any
+    other sign of Unicode's math blocks: never paid."""
+    g = draw(st.integers(1, 5000))
+    stating = draw(st.booleans())
+    if stating:
+        sign = draw(st.sampled_from(["=", "\u21d2", "\u2192", "\u2234"]))
+    else:
+        sign = draw(st.sampled_from([chr(c) for c in range(0x2200, 0x2300)
+                                     if unicodedata.category(chr(c)) == "Sm" and chr(c) not in "\u2234\u2261"]
+                                    + ["+", "\u00d7", "\u00f7", "\u00b7", "\u00ac"]))
+    text = f"{draw(st.sampled_from(['x', 'T', 'The sum', 'n']))} {sign} {draw(st.sampled_from(['', '{']))}{g}"
+    text += "}" if text.endswith("{" + str(g)) else ""
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid" if stating else "not_paid",
+                ("r11_relation_sign", "stating" if stating else "other", verifier))
+
+
+@st.composite
+def r11_scale_letter(draw: st.DrawFn) -> Case:
+    """A capital letter after a number scales it (``59M`` is 59 million, ``5K`` 5 thousand):
+    never paid for the bare number; a lower-case unit (``59 m``, ``59\\text{ cm}``) is dressing."""
+    g = draw(st.integers(1, 999))
+    scaled = draw(st.booleans())
+    suffix = draw(st.sampled_from(["M", "K", "B", "G", "T", "Bn", "Mn"] if scaled else ["m", "cm", "kg", ""]))
+    shown = draw(st.sampled_from([f"{g}\\text{{{suffix}}}", f"{g}\\text{{ {suffix}}}", f"{g}\\,\\mathrm{{{suffix}}}"])) if suffix else str(g)
+    return Case(f"The answer is $\\boxed{{{shown}}}$.", str(g), "not_paid" if scaled else "paid",
+                ("r11_scale_letter", str(scaled)))
+
+
+@st.composite
+def r11_reported_answer(draw: st.DrawFn, verifier: str) -> Case:
+    """An answer clause under a verb of report or belief is someone's claim ("My friend says
+    the total is 5.", "The book claims the answer is 5."): never paid; the clause alone is."""
+    g = draw(st.integers(1, 5000))
+    reported = draw(st.booleans())
+    who = draw(st.sampled_from(["My friend", "The textbook", "He", "Tom", "The teacher"]))
+    verb = draw(st.sampled_from(["says", "said", "claims", "told me", "insists", "thinks", "believes"]))
+    clause = f"the {draw(st.sampled_from(['total', 'answer', 'result']))} is {g}."
+    text = f"{who} {verb} {clause}" if reported else clause[0].upper() + clause[1:]
+    return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "not_paid" if reported else "paid",
+                ("r11_reported_answer", str(reported), verifier))
+
+
+@st.composite
+def r11_countdown_think_word(draw: st.DrawFn) -> Case:
+    """A ``<think>`` block of words and no number before ``<answer>`` offers no expression:
+    a right answer is paid (``<think>try</think><answer>6+25+22</answer>``)."""
+    a, b, c = draw(st.lists(st.integers(2, 60), min_size=3, max_size=3))
+    word = draw(st.text("abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=10))
+    joiner = draw(st.sampled_from(["", "\n", " "]))
+    return Case(f"<think>{word}</think>{joiner}<answer>{a}+{b}+{c}</answer>", str(a + b + c), "paid",
+                ("r11_countdown_think_word",), (a, b, c))
+
+
 R11_PROPERTIES: list[Property] = [
+    Property("r11_math_percent", "math", r11_percent(), 150),
+    Property("r11_math_value_predicate", "math", r11_value_predicate("math"), 150),
+    Property("r11_gsm8k_value_predicate", "gsm8k", r11_value_predicate("gsm8k"), 150),
+    Property("r11_math_relation_sign", "math", r11_relation_sign("math"), 150),
+    Property("r11_gsm8k_relation_sign", "gsm8k", r11_relation_sign("gsm8k"), 150),
+    Property("r11_math_scale_letter", "math", r11_scale_letter(), 100),
+    Property("r11_math_reported_answer", "math", r11_reported_answer("math"), 100),
+    Property("r11_gsm8k_reported_answer", "gsm8k", r11_reported_answer("gsm8k"), 100),
+    Property("r11_countdown_think_word", "countdown", r11_countdown_think_word(), 100),
     Property("r11_math_symbolic_printout", "math", r11_symbolic_printout(), 100),
     Property("r11_math_closing_predicate", "math", r11_closing_predicate("math"), 200),
     Property("r11_gsm8k_closing_predicate", "gsm8k", r11_closing_predicate("gsm8k"), 200),

@@ -25,6 +25,11 @@ EQUAL = [
     (r"50\%", "50"),
     (r"12.5\%", "0.125"),
     (r"50\sqrt{2}\%", r"\frac{\sqrt{2}}{2}"),
+    # a percent prediction against a gold without one: X of 100, or (a plain gold of at
+    # least 1) the gold's own number with the sign dressed on (h31)
+    ("0.5", r"50\%"),
+    (r"\frac{2}{5}", r"40\%"),
+    ("50", r"50\%"),
     # intervals and conditions on one variable, both ways
     (r"x \ge 5", r"[5,\infty)"),
     (r"x > 5", r"(5,\infty)"),
@@ -71,10 +76,12 @@ NOT_EQUAL = [
     (r"\sqrt{10^{100}+1}", "10^{50}"),
     (r"10^{-100}", r"10^{-100}+10^{-200}"),
     (r"2^{-99}", r"2^{-98}"),
-    # percent: only the gold's percent converts; a percent prediction stays a percent
+    # percent: one reading per gold ("0.75\%" is 3/400; "5000\%" is not the plain gold 50)
     (r"50\%", "5"),
-    ("0.5", r"50\%"),
     (r"50\%", r"0.5\%"),
+    ("0.5", r"0.5\%"),
+    (r"\frac{3}{4}", r"0.75\%"),
+    ("50", r"5000\%"),
     # conditions: strictness and direction count; overlapping alternatives are two answers
     (r"x > 5", r"[5,\infty)"),
     (r"x \ge 5", r"(5,\infty)"),

@@ -145,10 +145,18 @@ def test_a_percent_gold_takes_the_fraction_or_the_number_of_percent(q):
     for pred in _dressings(q):
         assert _equal(gold, pred), pred
     assert _equal(gold, str(percent.numerator))
-    # Only a percent gold converts: against the fraction, a number of percent is a hundredfold
-    # error (a percent sign on the gold's own number is dressing, as 10\% is 10 in MATH).
-    assert not _equal(_latex(q), rf"{percent.numerator}\%")
     assert not _equal(gold, _latex(q * 10))
+    # Against a gold without a percent, X% is X of 100 (40\% for \frac{2}{5}), except when the
+    # gold is a plain number of at least 1: then the sign dresses the gold's own number (10\% is
+    # 10 in MATH) and X of 100 is not read (one reading per gold, never both).
+    plain = _latex(q)
+    if q.denominator == 1 and q >= 1:
+        assert _equal(plain, rf"{plain}\%")
+        assert not _equal(plain, rf"{percent.numerator}\%")
+    else:
+        assert _equal(plain, rf"{percent.numerator}\%")
+        if percent != q:
+            assert not _equal(plain, rf"{q.numerator}/{q.denominator}\%")
 
 
 pairs = st.tuples(st.integers(-9, 9), st.integers(-9, 9)).map(lambda p: f"({p[0]}, {p[1]})")

@@ -120,7 +120,7 @@ _SHORT_COPULAS = _words("to da de")
 # "We conclude that the answer is", "This shows it is".
 _CLAUSE_LINKS = _words("which means meaning this gives we see shows follows conclude that it")
 _DIGIT_RE = re.compile(r"\d")
-_PREPOSITIONS = _words("of by with")
+_PREPOSITIONS = _words("of by with to")
 # A preposition commits the value after it only after a word that makes it name the amount:
 # "a total of 18", "a lifespan of 10", "increased by 5", "is left with 7". After any other
 # word it states a bound, a part or a comparison ("falls short of 18", "a maximum of 18",
@@ -138,11 +138,19 @@ _PREPOSITION_HEADS = {
         """
         increased increases increase decreased decreases decrease grew grows grow rose rises
         rise fell falls fall dropped drops drop reduced reduces reduce raised raises raise
-        lowered lowers lower went goes go up down given changed changes multiplied divided
+        lowered lowers lower went goes go up down given changed changes
         """
     ),
     "with": _words("left leaves leave leaving up started starts start ended ends end remains remained stayed"),
+    # not "rounds to" (an approximation) nor "up to" (a bound) but after "adds up"
+    "to": _words(
+        """
+        comes came come coming amounts amounted amount amounting simplifies simplified reduces
+        reduced evaluates evaluated equivalent
+        """
+    ),
 }
+_ADDS_UP = _words("adds added add adding sums summed sum totals totaled totalled")
 _LINK_RE = re.compile(r"\b(?:so|thus|hence|therefore|then)\b", re.IGNORECASE)
 # A clause that states the value as the answer, or as "it": whatever stands before it in its
 # sentence governs it ("I think", "Suppose", "If x > 0", "我觉得"), so only answer-label words
@@ -315,7 +323,7 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
         if low in _PREPOSITIONS and not _preposition_named(found, k):
             unknown.append(word)  # "falls short of 18", "a maximum of 18": no amount named
             break
-        if (low in COMMIT_WORDS or low.endswith(("'s", "\u2019s"))
+        if (low in COMMIT_WORDS or low in _PREPOSITIONS or low.endswith(("'s", "\u2019s"))
                 or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
             if not unknown or low in _NOUN_TAKERS:  # "is 5"; "has length 5"
                 # "I think the answer is \boxed{5}", "Acho que a resposta é 36", "I think it's 5":
@@ -481,7 +489,7 @@ _OWN_DOUBT_WORDS = _DOUBT_WORDS | _words(
     think thinks thought believe believes believed suppose supposes supposed guessed assume
     assumes assumed hope hopes hoped doubt doubts doubted reckon reckons suspect suspects
     suspected claim claims claimed wish wishes wished imagine imagines imagined pretend
-    pretends pretended
+    pretends pretended says said tells told insists insisted argues argued
     """
 )
 # Adverbs in "-ly" that may stand right before the committing word ("She only has 18",
@@ -504,7 +512,10 @@ def _preposition_named(found: list[re.Match[str]], k: int) -> bool:
     j = k - 1
     if j > 0 and found[j].group(0).lower() in _OBJECT_PRONOUNS:
         j -= 1
-    return j >= 0 and found[j].group(0).lower() in _PREPOSITION_HEADS[found[k].group(0).lower()]
+    word = found[k].group(0).lower()
+    if word == "to" and j > 0 and found[j].group(0).lower() == "up":
+        return found[j - 1].group(0).lower() in _ADDS_UP  # "adds up to 18"; never "up to 18"
+    return j >= 0 and found[j].group(0).lower() in _PREPOSITION_HEADS[word]
 
 
 _OBJECT_PRONOUNS = _words("us them him her me you it")

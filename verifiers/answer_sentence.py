@@ -84,6 +84,9 @@ _OWN_PROSE_RE = re.compile(
     r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
     r"over|under|beyond)|"
     r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
+    # a base or a scale the value is written in ("301 in hexadecimal", "301 in thousands")
+    r"in\s+(?:hex\w*|binary|octal|base|radix|thousands|millions|billions|trillions|hundreds|"
+    r"lakhs?|crores?|dozens|scientific)|"
     # "if" in more languages (Italian/Portuguese, Indonesian, Turkish, Dutch, Polish, Russian)
     r"se|jika|kalau|apabila|e\u011fer|als|wanneer|je\u015bli|je\u017celi|"
     + _seen("\u0435\u0441\u043b\u0438")
@@ -165,6 +168,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return why
         if _IF_OPEN_RE.match(body):
             return why  # "\boxed{5}: Hvis n er ulige.": a condition in any language
+        if word.lower() in _COPULA_HEADS and not _predicate_ok(body[head.end() :]):
+            return why  # "301 is too small.", "\boxed{5} is an underestimate."
         if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
             return why
         return None if _prose_ok(body) else why
@@ -216,6 +221,36 @@ def _counts(word: str, one: bool = False) -> bool:
     """Whether ``word`` names what a value counts (a singular noun only after one: "1 apple")."""
     lower = word.lower()
     return read_words(lower, after_one=one) is not None or lower in _IRREGULAR_PLURALS
+
+
+# After the value, a copula says what the value is: only an allow-listed predicate may follow
+# ("is the answer", "is correct", "is the number of eggs left", "is the smallest such value").
+# Any other word judges, bounds or rejects it ("is too small", "is an underestimate", "is what
+# a careless student would answer").
+_COPULA_HEADS = frozenset({"is", "are", "was", "were", "be"})
+_PREDICATE_WORDS = CLOSING_WORDS | _HEAD_EXTRA | frozenset(
+    {"of", "to", "in", "for", "on", "such", "possible", "only", "unique", "minimum", "maximum",
+     "whole", "entire", "positive", "negative", "integer", "real", "we", "need", "want",
+     "needed", "looking", "asked", "question's", "problem's", "amount", "count", "cost", "price",
+     "length", "area", "perimeter", "volume", "distance", "time", "age", "weight", "speed",
+     "remainder", "probability", "difference", "quotient", "average", "mean", "median", "mode",
+     # what a worked solution says of its answer's form ("in simplest radical form", "the
+     # smallest integer value that satisfies both conditions")
+     "satisfies", "satisfy", "both", "already", "form", "radical", "simplified", "reduced",
+     "terms", "exact", "fraction", "decimal", "expression", "condition", "conditions"})
+
+
+def _predicate_ok(text: str) -> bool:
+    """Whether every Latin word of ``text`` (the own sentence after "is") is an allow-listed
+    predicate word, a superlative ("smallest") or, after "of", a count noun ("the number of
+    eggs"; "5 is mistakes" names no answer)."""
+    after_of = False
+    for m in _LATIN_WORD_RE.finditer(text):
+        low = m.group(0).rstrip("'-").lower()
+        if not (low in _PREDICATE_WORDS or (after_of and _counts(low)) or (low.endswith("est") and len(low) > 4)):
+            return False
+        after_of = after_of or low == "of"
+    return True
 
 
 def _head_ok(words: list[str], one: bool) -> bool:
@@ -420,7 +455,7 @@ _LONE_VARIABLE_RE = re.compile(r"\s*(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?\w{1,3}\}?)?\
 # "so", "result" in the major languages. Anything else ("ليس", "नहीं") may deny or bound
 # the value, and no table of negations in every language is complete: an allow-list is.
 _ANSWER_PHRASES = (
-    "答案|最终答案|最終答案|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|综上所述|綜上所述|综上|綜上|"
+    "答案|最终答案|最終答案|正确答案|正確答案|正确|正確|答|是|为|為|等于|等於|所以|因此|结果|結果|故|即|综上所述|綜上所述|综上|綜上|"
     "答え|は|です|よって|したがって|"
     "정답|답|은|는|이다|입니다|따라서|그러므로|"
     "الجواب|الإجابة|الاجابة|هو|هي|إذن|اذن|النتيجة|"

@@ -423,7 +423,10 @@ _OPERATOR_AFTER_RE = re.compile(
 
 # Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
 _DENIED_BEFORE_RE = re.compile(
-    r"\b(?:not|no|never|nor|neither|except|without|but|than|to|from|between|exceeds?|"
+    r"\b(?:not|no|never|nor|neither|except|without|but|than|from|between|exceeds?|"
+    # "to" after no verb of arriving ("from 5 to 6", "up to 6"; not "comes to 6", "adds up to 6")
+    r"(?<!\bcomes\s)(?<!\bcame\s)(?<!\bcome\s)(?<!\bamounts\s)(?<!\bamounted\s)(?<!\bamount\s)"
+    r"(?<!\badds\sup\s)(?<!\badded\sup\s)(?<!\bsums\sup\s)to|"
     r"exceeding|over|under|above|below|beyond|besides|instead\s+of|cannot(?:\s+be)?|"
     r"(?:is|are|was|were|ai|wo|ca|would|could|should|must|might|need|does|do|did)n['\u2019]t"
     r"(?:\s+(?:be|equal))?)"

@@ -28,7 +28,9 @@ __all__ = ["choice_closing", "offered_choices"]
 # "Ответ, наверное, B" is no form.
 # (English "The answer is B" is an answer clause, read before any fallback.)
 _CHOICE_CLOSING_RE = re.compile(
-    rf"(?:^|(?<=[\s*_>]))(?i:{_NOUN_FIRST}(?:{_ANSWER_NOUN}|option|choice))[ \t]*"
+    # ("正确答案是E", "最终答案是E": "correct", "final" before the noun, no space between)
+    r"(?:^|(?<=[\s*_>])|(?<=\u6b63\u786e)|(?<=\u6b63\u78ba)|(?<=\u6700\u7ec8)|(?<=\u6700\u7d42))"
+    rf"(?i:{_NOUN_FIRST}(?:{_ANSWER_NOUN}|option|choice))[ \t]*"
     r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|\u044d\u0442\u043e)(?![^\W\d_])"
     r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*[*_]*"
     r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059)?[ \t]*[.!\u3002]?[ \t*_]*\Z"

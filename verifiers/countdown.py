@@ -144,6 +144,8 @@ def _other_commitment(text: str, start: int, expression: str) -> tuple[str, str]
         return found[0], found[1]
     mine = _same_form(expression)
     for value in found:
+        if not any(ch.isdigit() for ch in value):
+            continue  # a word alone ("<think>try</think><answer>..."): no expression on offer
         other = _read_expression(value)
         if other is None or _same_form(other[0]) != mine:
             return HEDGED, f"another answer offered in the final paragraph: {value[:40]!r}"

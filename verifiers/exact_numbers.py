@@ -39,6 +39,8 @@ __all__ = [
     "find_numbers",
     "format_fraction",
     "finite_decimal",
+    "PERCENT_RE",
+    "percent_equal",
     "long_decimal_matches",
     "parse_number",
     "parse_quantity",
@@ -213,6 +215,10 @@ def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None]
     return None
 
 
+# A capital letter after a number scales it (``59M`` is 59 million): never a unit's name.
+_SCALE_LETTERS = frozenset({"K", "M", "B", "G", "T", "Mn", "Bn", "MM"})
+
+
 def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     """``(number, scale, unit)``: ``s`` without its dressing, or None when a word in it is not
     dressing (``\\text{not } 5``, ``5 squared``)."""
@@ -248,6 +254,8 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     m = _TRAILING_WORDS_RE.search(s)
     if m:
         number = s[: m.start()].strip().rstrip(" .,").strip("{} ")
+        if m.group(0).strip() in _SCALE_LETTERS:
+            return None  # "59\text{M}", "31 M": millions, not metres; "5K" is thousands
         read = read_words(m.group(0), after_one=number in ("1", "-1", "+1"))
         if read is None:
             return None
@@ -420,6 +428,28 @@ def find_numbers(text: str) -> list[NumberMatch]:
 MIN_PRINTED_DIGITS = 12
 _MAX_PRINTED_DECIMALS = 60
 _LONG_DECIMAL_RE = re.compile(r"([-+\u2212]?)(\d+)\.(\d+)")
+
+
+# A percent sign in any spelling a reader takes for one.
+PERCENT_RE = re.compile(r"%|\uff05|\bper\s?cent\b|\\text\{\s*percent\s*\}", re.IGNORECASE)
+
+
+def percent_equal(pred: Fraction, gold: Fraction, *, gold_plain: bool) -> bool:
+    """Whether ``pred`` written with a percent sign (X%) equals a ``gold`` written without
+    one. When the gold is a plain number of at least 1 the sign is dressing on the gold's own
+    number (``25\\%`` for GSM8K's ``25``: golds of "what percent" questions drop the sign);
+    otherwise X% is X of 100 (``40\\%`` for ``\\frac{2}{5}``, ``50\\%`` for ``0.5``). One
+    reading per gold, never both: not ``0.75\\%`` for ``\\frac34`` (that is 3/400), not
+    ``5000\\%`` for ``50``.
+
+    >>> percent_equal(Fraction(40), Fraction(2, 5), gold_plain=False)
+    True
+    >>> percent_equal(Fraction(3, 4), Fraction(3, 4), gold_plain=False), percent_equal(Fraction(25), Fraction(25), gold_plain=True)
+    (False, True)
+    """
+    if gold_plain and abs(gold) >= 1:
+        return pred == gold  # (then "5000%" is not 50: one reading, never both)
+    return pred == 100 * gold
 
 
 def finite_decimal(value: Fraction) -> bool:

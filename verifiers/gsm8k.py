@@ -44,14 +44,16 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from verifiers.exact_numbers import (
+    PERCENT_RE,
     find_numbers,
     format_fraction,
     parse_number,
     parse_quantity,
+    percent_equal,
     read_words,
 )
 from verifiers.math_extract import Accept, FinalAnswer, final_answer, is_hedge
-from verifiers.number_words import read_number_words, read_spaced_digits
+from verifiers.number_words import MAX_NUMBER_WORDS, read_number_words, read_spaced_digits
 from verifiers.types import CORRECT, HEDGED, MALFORMED, NO_ANSWER, WRONG, Verdict, not_a_string
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
@@ -163,7 +165,8 @@ def read_amount(text: str) -> tuple[Fraction, str | None] | None:
     unit = "dollar" if "$" in text else None
     # "eighteen dollars": number words, then at most a unit or count noun.
     parts = words.split()
-    for cut in range(len(parts), 0, -1):
+    # (a longer run is never read as number words: cut at once, not one join per word)
+    for cut in range(min(len(parts), MAX_NUMBER_WORDS), 0, -1):
         value = read_number_words(" ".join(parts[:cut]))
         if value is not None:
             rest = " ".join(parts[cut:])
@@ -309,13 +312,16 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     if unit is not None and gold_unit is not None and unit != gold_unit:
         details["units"] = (gold_unit, unit)
         return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, details)
-    for alternative in found.alternatives if pred == gold else ():
+    equal = pred == gold
+    if PERCENT_RE.search(found.text):  # "#### 25%" for 25; never "#### 0.25%" for 0.25
+        equal = percent_equal(pred, gold, gold_plain=True)
+    for alternative in found.alternatives if equal else ():
         # "18, or \boxed{18}": one answer written twice only if both are right.
         other = read_amount(alternative)
-        if other is None or other[0] != gold:
+        if other is None or other[0] != pred:
             why = f"another answer offered just before it: {alternative[:40]!r}"
             return Verdict(0.0, HEDGED, pred_norm, gold_text, {**details, "problem": why})
-    if pred == gold:
+    if equal:
         return Verdict(1.0, CORRECT, pred_norm, gold_text, details)
     return Verdict(0.0, WRONG, pred_norm, gold_text, details)
 

@@ -12,6 +12,7 @@ way (``value_first_values``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from verifiers.answer_values import _TAIL_VALUE_RE, _clean, _sentence_end, _sentence_start
 from verifiers.spelled_numbers import (
@@ -307,6 +308,39 @@ def _offers_pair(text: str, m: re.Match[str]) -> bool:
     return words <= 6 or _OFFER_WORD_RE.search(text, max(lo, m.start() - 30), m.start()) is not None
 
 
+_BREAK_RE = re.compile(r"[\n.!?\u3002\uff01]")
+
+
+def _sentence_starts(text: str, lo: int, hi: int) -> list[int] | None:
+    """Every position of ``text[lo:hi]`` where a sentence-anchored pattern below may start (a
+    line start, right after a sentence stop, one whitespace after it), in order; None when
+    stops are so dense that one scan by each pattern costs less than a match at each."""
+    starts = [lo]
+    for m in _BREAK_RE.finditer(text, lo, hi):
+        end = m.end()
+        starts.append(end)
+        if end < hi and text[end].isspace():
+            starts.append(end + 1)
+        if len(starts) * 8 > hi - lo + 64:
+            return None
+    return starts
+
+
+def _anchored(pattern: re.Pattern[str], text: str, lo: int, hi: int, starts: list[int] | None) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, lo, hi)`` for a pattern that can match only at ``starts``: the
+    same matches, tried at those positions alone (a scan tries every position)."""
+    if starts is None:
+        yield from pattern.finditer(text, lo, hi)
+        return
+    end = -1
+    for pos in starts:
+        if pos >= end:
+            m = pattern.match(text, pos, hi)
+            if m is not None:
+                yield m
+                end = m.end()
+
+
 def value_first_values(text: str, para_start: int, start: int) -> list[str] | None:
     """The values that open a sentence of the final answer's paragraph before ``start`` and
     that no later arithmetic uses (``6 is correct.`` then ``\\boxed{5}``); None when there
@@ -315,7 +349,8 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
     hi = len(text) if line_end < 0 else line_end
     found: list[str] = []
     para_start = max(para_start, start - READ_BACK_CHARS)
-    for count, m in enumerate(_VALUE_FIRST_RE.finditer(text, para_start, start)):
+    starts = _sentence_starts(text, para_start, start)
+    for count, m in enumerate(_anchored(_VALUE_FIRST_RE, text, para_start, start, starts)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.group("number") is not None and not text.startswith("\n", m.end()):
@@ -323,7 +358,7 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         number = m.group("number") or m.group("number2")
         if not _used_later(text, number, m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(number)
-    for count, m in enumerate(_LONE_SENTENCE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_LONE_SENTENCE_RE, text, para_start, start, starts)):
         # "**6**. Equivalently, \boxed{5}": a value said alone is offered; "2. Then" is a list
         if count >= _MAX_LABELLED_LINES:
             return None
@@ -336,7 +371,7 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         if m.group("a") is not None and (m.group("a") == m.group("b") or not _offers_pair(text, m)):
             continue
         found.extend(v for v in m.group("a", "b", "c", "d") if v is not None)
-    for count, m in enumerate(_SHORT_VALUE_SENTENCE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_SHORT_VALUE_SENTENCE_RE, text, para_start, start, starts)):
         if count >= _MAX_LABELLED_LINES:
             return None
         words = m.group("words")
@@ -349,7 +384,7 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         elif m.group("number") is not None and not _used_later(
                 text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(m.group("number"))
-    for count, m in enumerate(_CLAUSE_SENTENCE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_CLAUSE_SENTENCE_RE, text, para_start, start, starts)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.group("word") is not None:  # "It's two.", "Answer: тринадцать."
@@ -360,7 +395,7 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
             found.append(m.group("number"))
             if m.group("number2") is not None:
                 found.append(m.group("number2"))
-    for count, m in enumerate(_WORD_FIRST_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_WORD_FIRST_RE, text, para_start, start, starts)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.end() < start and not _DETERMINER_RE.match(text, m.end("word")):

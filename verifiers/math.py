@@ -89,7 +89,9 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
   A character outside ASCII that ``math_forms.latex_from_unicode`` does not read (``16 ≈ 1000``
   reads ``\approx``) is a stray token; Greek letters but ``\pi`` are free symbols.
 - issue 30: an ordered tuple is compared in order and is never a set (``(2,1)`` is not
-  ``\{1,2\}``, nor ``(1,2)``); a percent gold also takes the fraction (``0.5`` for ``50\%``);
+  ``\{1,2\}``, nor ``(1,2)``); a percent gold also takes the fraction (``0.5`` for ``50\%``),
+  and a percent answer has one reading per gold (``exact_numbers.percent_equal``: ``40\%`` for
+  ``\frac{2}{5}``, ``25\%`` for ``25``; never ``0.75\%`` for ``\frac34``);
   a condition on one variable is the set it describes (``(5,\infty)`` for ``x > 5``, never
   for ``x \geq 5``); a labelled gold is its value (``7:32`` for ``S_{MBCN}:S=7:32``, ``4, 5``
   in that order for ``AB=4, CD=5``); ``\varnothing`` is ``\emptyset``; ``\mathbb{R} \setminus
@@ -116,11 +118,13 @@ from typing import Any
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import (
     MAX_NUMBER_CHARS,
+    PERCENT_RE,
     finite_decimal,
     format_fraction,
     long_decimal_matches,
     parse_number,
     parse_quantity,
+    percent_equal,
 )
 from verifiers.latex_guard import MAX_EXPONENT, runaway
 from verifiers.latex_numeric import compare_constants
@@ -334,6 +338,8 @@ def _compare(
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
         equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
+        if PERCENT_RE.search(pred) and not PERCENT_RE.search(gold):
+            equal = percent_equal(p_num, g_num, gold_plain=_PLAIN_NUMBER_RE.fullmatch(gold.strip()) is not None)
         if not equal and not finite_decimal(g_num) and long_decimal_matches(pred, g_num):
             return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}

@@ -80,6 +80,7 @@ and this one (final, hashes_line, and the entry points).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -178,9 +179,21 @@ _APPROX_START_RE = re.compile(
     r"less\s+than|up\s+to)\b)",
     re.IGNORECASE,
 )
+# Any math sign of Unicode's blocks but "=" and the signs of "therefore" (an allow-list: "T ∉ {5}",
+# "x ≮ 5", "x ⊄ 5" relate, they do not state).
+_STATING_SIGNS = "=\u21d2\u2192\u2234\u2261"
+_MATH_SIGNS = "".join(
+    re.escape(chr(c)) for lo, hi in ((0x2190, 0x2300), (0x27C0, 0x2800), (0x2900, 0x2B00))
+    for c in range(lo, hi) if unicodedata.category(chr(c)) == "Sm" and chr(c) not in _STATING_SIGNS
+)
 _RELATION_BEFORE_RE = re.compile(
     r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
-    r"|[\u2260\u2264\u2265\u2248])[\s${(]*$"
+    rf"|[\u00ac{_MATH_SIGNS}])[\s${{(]*$"
+)
+# The last number as the right operand of an operation ("Her balance = x + 332."): part of a
+# larger expression, no value stated ("**332**" is bold, "-332" a sign).
+_OPERAND_BEFORE_RE = re.compile(
+    r"[\w)}\]]\s*(?:[+\u00d7\u00f7\u00b7]|\s[-\u2212*/]\s|\\(?:times|cdot|div)(?![A-Za-z]))[\s${(]*$"
 )
 
 
@@ -290,6 +303,9 @@ def _bare_number(text: str) -> FinalAnswer:
             answer, start, end = token, lo, hi
     # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
     # answer reads as what it is (and scores 0). A ">" closing an HTML tag is no relation.
+    if _OPERAND_BEFORE_RE.search(text, max(0, start - 24), start):
+        why = "the last number is an operand of a larger expression"
+        return FinalAnswer(None, "last_number", end, (MALFORMED, why))
     relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
     if relation is not None:
         answer = text[relation.start() : end].replace("$", "").strip()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["number_words", "read_number_words", "read_spaced_digits"]
+__all__ = ["MAX_NUMBER_WORDS", "number_words", "read_number_words", "read_spaced_digits"]
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -28,6 +28,7 @@ _TENS = {
 }  # fmt: skip
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _MAX_WORDS = 20
+MAX_NUMBER_WORDS = 2 * _MAX_WORDS  # the longest run of words (commas counted) ever read
 # Digit groups split by a space, a no-break or a thin space: "1 800", "12\u202f500".
 _SPACED_RE = re.compile(r"([-\u2212]?)(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(\.\d+)?")
 
@@ -37,7 +38,7 @@ def read_number_words(text: str) -> int | None:
     # A comma may follow a scale word only ("one thousand, two hundred"): "twenty, eight" is
     # two numbers.
     words = text.lower().replace("-", " ").replace(",", " , ").split()
-    if not words or len(words) > 2 * _MAX_WORDS:
+    if not words or len(words) > MAX_NUMBER_WORDS:
         return None
     total, group, seen = 0, 0, False
     previous, last_scale = "", 0

@@ -104,9 +104,13 @@ def last_number(text: str) -> tuple[str, int] | None:
         if not (_HEDGE_BETWEEN_RE.search(between) or _LIST_BETWEEN_RE.fullmatch(between)):
             break
         first -= 1
-    return text[lo + numbers[first].start : lo + numbers[-1].end], lo + numbers[-1].end
+    end = lo + numbers[-1].end
+    percent = _PERCENT_AFTER_RE.match(text, end)  # "0.75%" is 3/400, never 0.75: read the sign
+    end = end if percent is None else percent.end()
+    return text[lo + numbers[first].start : end], end
 
 
+_PERCENT_AFTER_RE = re.compile(r"[ \t]*(?:\\?%|\uff05|per\s?cent\b)", re.IGNORECASE)
 _HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
 _LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
 
