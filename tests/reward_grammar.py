@@ -3378,7 +3378,9 @@ def r11_relation_sign(draw: st.DrawFn, verifier: str) -> Case:
         sign = draw(st.sampled_from([chr(c) for c in range(0x2200, 0x2300)
                                      if unicodedata.category(chr(c)) == "Sm" and chr(c) not in "\u2234\u2261"]
                                     + ["+", "\u00d7", "\u00f7", "\u00b7", "\u00ac"]))
-    text = f"{draw(st.sampled_from(['x', 'T', 'The sum', 'n']))} {sign} {draw(st.sampled_from(['', '{']))}{g}"
+    # ("+" after a word is a sign: "The change is +5"; after a variable, an operation)
+    subjects = ["x", "T", "n"] if sign == "+" else ["x", "T", "The sum", "n"]
+    text = f"{draw(st.sampled_from(subjects))} {sign} {draw(st.sampled_from(['', '{']))}{g}"
     text += "}" if text.endswith("{" + str(g)) else ""
     return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid" if stating else "not_paid",
                 ("r11_relation_sign", "stating" if stating else "other", verifier))
@@ -3421,7 +3423,26 @@ def r11_countdown_think_word(draw: st.DrawFn) -> Case:
                 ("r11_countdown_think_word",), (a, b, c))
 
 
+@st.composite
+def r11_cjk_heading(draw: st.DrawFn) -> Case:
+    """A section heading of a script without word spaces on the line before the answer
+    ("### 最终答案", "**解题步骤**", "## 정답") names a section, never a value: the answer under it
+    is paid. A numeral word there ("三十", "二十一") is a value offered beside it: never paid."""
+    g = draw(st.integers(1, 99))
+    numeral = draw(st.booleans())
+    word = draw(st.sampled_from(["三十", "二十一", "十七", "五"])) if numeral else draw(st.sampled_from(
+        ["最终答案", "解题步骤", "解答", "总结", "정답", "풀이", "最終的な答え", "答案"]))
+    if numeral and {"三十": 30, "二十一": 21, "十七": 17, "五": 5}[word] == g:
+        g += 1  # (the numeral restating the answer is one answer: paid)
+    heading = draw(st.sampled_from(["### {w}", "**{w}**", "## {w}", "{w}", "### **{w}**"])).format(w=word)
+    answer = draw(st.sampled_from(["$\\boxed{{{g}}}$", "所以最终答案为 $\\boxed{{{g}}}$。", "答案是{g}。",
+                                   "The answer is {g}."])).format(g=g)
+    return Case(draw(st.sampled_from(REASONING[:3])) + f"{heading}\n{answer}", str(g),
+                "not_paid" if numeral else "paid", ("r11_cjk_heading", str(numeral)))
+
+
 R11_PROPERTIES: list[Property] = [
+    Property("r11_math_cjk_heading", "math", r11_cjk_heading(), 100),
     Property("r11_math_percent", "math", r11_percent(), 150),
     Property("r11_math_value_predicate", "math", r11_value_predicate("math"), 150),
     Property("r11_gsm8k_value_predicate", "gsm8k", r11_value_predicate("gsm8k"), 150),

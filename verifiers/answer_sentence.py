@@ -168,7 +168,7 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 return why
         if _IF_OPEN_RE.match(body):
             return why  # "\boxed{5}: Hvis n er ulige.": a condition in any language
-        if word.lower() in _COPULA_HEADS and not _predicate_ok(body[head.end() :]):
+        if word.lower() in _COPULA_HEADS and not _predicate_ok(body[head.end() :], word.lower() in ("are", "were")):
             return why  # "301 is too small.", "\boxed{5} is an underestimate."
         if not _heads_ok(body, any(_clean(a).strip() in ("1", "-1") for a in answers)):
             return why
@@ -237,19 +237,32 @@ _PREDICATE_WORDS = CLOSING_WORDS | _HEAD_EXTRA | frozenset(
      # what a worked solution says of its answer's form ("in simplest radical form", "the
      # smallest integer value that satisfies both conditions")
      "satisfies", "satisfy", "both", "already", "form", "radical", "simplified", "reduced",
-     "terms", "exact", "fraction", "decimal", "expression", "condition", "conditions"})
+     "terms", "exact", "fraction", "decimal", "expression", "condition", "conditions",
+     # how the amount arises: a participle of an amount verb ("$720 is left over after ...",
+     # "1500 were counted at the station"), and whether it is there ("present", "absent")
+     "left", "over", "spent", "paid", "used", "sold", "bought", "made", "eaten", "given",
+     "taken", "saved", "earned", "collected", "counted", "raised", "donated", "received", "kept",
+     "owed", "shared", "distributed", "added", "removed", "sent", "delivered", "baked", "picked",
+     "planted", "grown", "read", "written", "played", "worked", "required", "present", "absent"})
+# After one of these, the predicate's noun phrase is read whole ("at the station", "on her
+# weekly budget"): a preposition states where or how the amount is, never a judgement of it.
+_PREDICATE_PREPOSITIONS = frozenset({"of", "at", "on", "in", "for", "to", "from", "with", "after",
+                                     "before", "during", "into", "per", "each"})
 
 
-def _predicate_ok(text: str) -> bool:
+def _predicate_ok(text: str, plural: bool = False) -> bool:
     """Whether every Latin word of ``text`` (the own sentence after "is") is an allow-listed
-    predicate word, a superlative ("smallest") or, after "of", a count noun ("the number of
-    eggs"; "5 is mistakes" names no answer)."""
-    after_of = False
-    for m in _LATIN_WORD_RE.finditer(text):
-        low = m.group(0).rstrip("'-").lower()
-        if not (low in _PREDICATE_WORDS or (after_of and _counts(low)) or (low.endswith("est") and len(low) > 4)):
+    predicate word or a superlative ("smallest") up to a preposition, after which its object
+    is read whole unless it bounds, negates or scales. After a plural copula a count noun may
+    name what the value counts ("20 were children"; "5 is mistakes" names no answer)."""
+    words = [m.group(0).rstrip("'-") for m in _LATIN_WORD_RE.finditer(text)]
+    for k, word in enumerate(words):
+        low = word.lower()
+        if low in _PREDICATE_PREPOSITIONS:
+            return all(not _CLOSED_HEAD_RE.fullmatch(w) for w in words[k + 1 :])
+        if not (low in _PREDICATE_WORDS or (low.endswith("est") and len(low) > 4)
+                or (plural and k == 0 and _counts(low))):
             return False
-        after_of = after_of or low == "of"
     return True
 
 

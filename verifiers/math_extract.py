@@ -190,10 +190,12 @@ _RELATION_BEFORE_RE = re.compile(
     r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
     rf"|[\u00ac{_MATH_SIGNS}])[\s${{(]*$"
 )
-# The last number as the right operand of an operation ("Her balance = x + 332."): part of a
-# larger expression, no value stated ("**332**" is bold, "-332" a sign).
+# The last number as the right operand of an operation on a variable, a number or a bracket
+# ("Her balance = x + 332.", "2 × 332"): part of a larger expression, no value stated
+# ("**332**" is bold, "-332" and "is +332" signs).
 _OPERAND_BEFORE_RE = re.compile(
-    r"[\w)}\]]\s*(?:[+\u00d7\u00f7\u00b7]|\s[-\u2212*/]\s|\\(?:times|cdot|div)(?![A-Za-z]))[\s${(]*$"
+    r"(?:(?:(?<![A-Za-z\\])[A-Za-z]|\d|[)}\]])\s*(?:\+|\s[-\u2212*/]\s)"
+    r"|[\u00d7\u00f7\u00b7]|\\(?:times|cdot|div)(?![A-Za-z]))[\s${(]*$"
 )
 
 
@@ -338,7 +340,8 @@ _HEDGE_BEFORE_CLAUSE_RE = re.compile(
 
 
 _DETERMINERS_BEFORE_RE = re.compile(
-    r"(?:(?:\b(?:the|our|my|your|its|this)\b|\*\*|\*|__)\s*)+\Z", re.IGNORECASE
+    # (on the clause's line: "**最终答案**" closing the line before is a heading, not its bold)
+    r"(?:(?:\b(?:the|our|my|your|its|this)\b|\*\*|\*|__)[ \t]*)+\Z", re.IGNORECASE
 )
 
 

@@ -54,6 +54,9 @@ conclusion summary therefore thus hence finally so note explanation proof calcul
 result total this that it which everything all both none below above following correct right
 true false"""
 _READ_WORDS = LABEL_WORDS | _SHORT_OPENERS | CONNECTIVE_WORDS | CLOSING_WORDS | frozenset(_PROSE_WORDS.split())
+# Section names of scripts written without word spaces, as reasoning models head their answers
+# ("### 最终答案", "**解题步骤**", "## 정답", "## 最終的な答え"): a heading, never a value.
+_SECTION_WORDS = frozenset(["最终答案", "最終答案", "答案", "正确答案", "解题步骤", "解题过程", "解题思路", "解答", "解析", "步骤", "分析", "思路", "总结", "總結", "结论", "結論", "计算", "計算", "验证", "驗證", "答え", "最終的な答え", "解説", "解き方", "정답", "최종", "풀이", "해설", "결론", "답"])
 _MAX_SLOTS = 64
 
 
@@ -70,7 +73,8 @@ def unread_slot_words(text: str, para_start: int, start: int) -> list[str]:
         if m.group("alone") is not None and (
                 len(word) < 2 or (before[-1:] == "\n" and (before[0].isalnum() or before[0] in ",_"))):
             continue  # "...apple snails in 5\ndays.": a line that goes on from the one before
-        if any(w.lower() not in _READ_WORDS for w in re.split(r"[-'\u2019 ]", word) if w):
+        if any(w.lower() not in _READ_WORDS and w not in _SECTION_WORDS
+               for w in re.split(r"[-'\u2019 ]", word) if w):
             found.append(word)
             if len(found) >= _MAX_SLOTS:
                 break
