@@ -3166,14 +3166,15 @@ def _scaled_decimal(scaled: int, places: int) -> str:
 def r10_finite_decimal(draw: st.DrawFn) -> Case:
     """A gold with a finite decimal expansion is spelled whole: a shorter decimal (truncated
     or rounded, at 12 digits or more) is another value, never paid; the gold's own digits are.
-    A gold without one (a third, a seventh) pays its long printout, rounded at the last digit."""
+    A gold without one (a third, a seventh) is never paid a decimal, however long (round 11:
+    a decimal is the exact number it spells)."""
     kind = draw(st.sampled_from(["short", "short", "whole", "repeating"]))
     if kind == "repeating":
         q = draw(st.sampled_from([3, 7, 9, 11, 13]))
         p = draw(st.integers(1, q - 1))
         digits = draw(st.integers(13, 16))
         shown = _scaled_decimal(round(Fraction(p, q) * 10**digits), digits)
-        return Case(f"\\boxed{{{shown}}}", f"\\frac{{{p}}}{{{q}}}", "paid", ("r10_finite_decimal", kind))
+        return Case(f"\\boxed{{{shown}}}", f"\\frac{{{p}}}{{{q}}}", "not_paid", ("r10_finite_decimal", kind))
     whole = draw(st.integers(0, 99))
     decimals = draw(st.text(alphabet="0123456789", min_size=13, max_size=18).filter(lambda d: d[-1] != "0"))
     gold = f"{whole}.{decimals}"
@@ -3297,7 +3298,7 @@ def r11_symbolic_printout(draw: st.DrawFn) -> Case:
     """A gold written as an expression with a finite decimal expansion (``87+10^{-13}``,
     ``2^2+2^{-50}``) is spelled whole: its value cut to 12-16 decimals (``87.000000000000``)
     is another number, never paid; its exact digits are. A gold without one (``87+\\frac{1}{3}``)
-    pays its long printout, rounded at the last digit shown."""
+    is never paid a decimal, however long (round 11)."""
     n = draw(st.integers(1, 99))
     kind = draw(st.sampled_from(["cut", "cut", "exact", "repeating"]))
     if kind == "repeating":
@@ -3305,7 +3306,7 @@ def r11_symbolic_printout(draw: st.DrawFn) -> Case:
         digits = draw(st.integers(13, 15))
         value = n + Fraction(1, q)
         return Case(f"\\boxed{{{_scaled_decimal(round(value * 10**digits), digits)}}}",
-                    f"{n}+\\frac{{1}}{{{q}}}", "paid", ("r11_symbolic_printout", kind))
+                    f"{n}+\\frac{{1}}{{{q}}}", "not_paid", ("r11_symbolic_printout", kind))
     base, power = draw(st.sampled_from([(10, 13), (10, 14), (10, 15), (2, 48), (2, 50)]))
     gold = draw(st.sampled_from([f"{n}+{base}^{{-{power}}}", f"{n}+\\frac{{1}}{{{base}^{{{power}}}}}"]))
     value = n + Fraction(1, base**power)

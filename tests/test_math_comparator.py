@@ -241,18 +241,15 @@ def test_numerals_side_by_side_and_unread_characters(gold: str, pred: str, paid:
     assert bool(equal) is paid, (reason, details)
 
 
-# h17, issue 30's held-out attack: a printed decimal of 12 or more significant digits is an
-# inexact side (a float printout), so it stands for every value that truncates or rounds to it
-# at its last digit: sqrt(2) and sqrt(2) + 10^-14 both take 1.41421356237310, a value 10^-13
-# away does not, and exact values are still compared exactly (10^{100}+1 is not 10^{100}).
-def test_a_printed_decimal_is_an_inexact_side() -> None:
-    printout = r"\boxed{1.41421356237310}"
+# A decimal is the exact number it spells (round 11, after h29, h31 and h32): never a
+# printout of a gold it only approaches, however many digits it shows; exact values compare
+# exactly (10^{100}+1 is not 10^{100}).
+def test_a_printed_decimal_is_the_number_it_spells() -> None:
     for gold in (r"\sqrt{2}", r"\sqrt{2}+10^{-14}"):
-        verdict = math_check(printout, gold)
-        assert verdict.reward == 1.0 and verdict.details.get("printed_digits"), verdict
-    assert math_check(printout, r"\sqrt{2}+10^{-13}").reward == 0.0
-    assert math_check(r"\boxed{1.4142135623}", r"\sqrt{2}").reward == 0.0  # 11 digits
-    assert math_check(r"\boxed{1.41421356237311}", r"\sqrt{2}").reward == 0.0  # wrong last digit
+        assert math_check(r"\boxed{1.41421356237310}", gold).reward == 0.0
+    assert math_check(r"\boxed{0.0833333333333333}", r"\frac{1}{12}").reward == 0.0
+    assert math_check(r"\boxed{0.0625}", r"\frac{1}{16}").reward == 1.0
+    assert math_check(r"\boxed{0.1\overline{6}}", r"\frac{1}{6}").reward == 1.0
     assert math_check(r"\boxed{10^{100}+1}", "10^{100}").reward == 0.0
 
 

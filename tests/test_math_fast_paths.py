@@ -32,7 +32,6 @@ def test_two_bare_numbers_get_the_verdict_of_the_full_path(gold, pred):
     full = _compare(" " + gold, " " + pred, 5.0)
     assert fast[:2] == full[:2]
     assert fast[2]["path"] == full[2]["path"] == "exact"
-    assert fast[2].get("printed_digits") == full[2].get("printed_digits")
 
 
 @pytest.mark.parametrize(
@@ -47,8 +46,8 @@ def test_two_bare_numbers_get_the_verdict_of_the_full_path(gold, pred):
         # a shorter decimal than a gold with a finite decimal expansion is another value
         # (round 10, h29: 0.494313765587 was paid for 0.4943137655873906)
         ("0.33333333333333333", "0.3333333333333", False),
-        # a long printout of a gold without one, truncated at its last digit
-        ("\\frac{1}{3}", "0.3333333333333", True),
+        # a decimal never pays for a gold it only approaches (round 11)
+        ("\\frac{1}{3}", "0.3333333333333", False),
         ("0.33333333333333333", "0.33333333333334", False),
     ],
 )

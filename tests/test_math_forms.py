@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from verifiers.exact_numbers import long_decimal_matches, parse_number
+from verifiers.exact_numbers import parse_number
 from verifiers.math_forms import (
     as_solution_list,
     choice_letter,
@@ -141,33 +141,6 @@ def test_latex_from_unicode(text, latex):
 )
 def test_repeating_decimals(text, value):
     assert parse_number(text) == value
-
-
-@pytest.mark.parametrize(
-    ("text", "exact", "match"),
-    [
-        ("0.0833333333333333", Fraction(1, 12), True),  # truncated
-        ("0.0833333333333334", Fraction(1, 12), False),  # neither truncated nor rounded
-        ("0.666666666666667", Fraction(2, 3), True),  # rounded
-        ("0.666666666666666", Fraction(2, 3), True),  # truncated
-        ("0.666666666666668", Fraction(2, 3), False),
-        ("0.66666666667", Fraction(2, 3), False),  # 11 significant digits
-        ("3.14", Fraction(314159265358979, 10**14), False),
-        ("1.99999999999999", Fraction(2), False),
-        ("-0.0833333333333333", Fraction(1, 12), False),  # sign
-        ("-0.0833333333333333", Fraction(-1, 12), True),
-        ("0.0833333333333333", Fraction(1, 12) + Fraction(1, 10**40), True),
-    ],
-)
-def test_long_decimal_rule(text, exact, match):
-    assert long_decimal_matches(text, exact) is match
-
-
-def test_long_decimal_refuses_a_value_too_close_to_a_digit_boundary_to_be_sure():
-    # An 80-digit evaluation of 2 may read 1.999...; within the slack, no decision is safe.
-    almost_two = Fraction(2) - Fraction(1, 10**75)
-    assert long_decimal_matches("1.99999999999999", almost_two) is True
-    assert long_decimal_matches("1.99999999999999", almost_two, slack=Fraction(1, 10**70)) is False
 
 
 @pytest.mark.parametrize(

@@ -38,10 +38,8 @@ __all__ = [
     "NumberMatch",
     "find_numbers",
     "format_fraction",
-    "finite_decimal",
     "PERCENT_RE",
     "percent_equal",
-    "long_decimal_matches",
     "parse_number",
     "parse_quantity",
     "read_words",
@@ -424,11 +422,6 @@ def find_numbers(text: str) -> list[NumberMatch]:
     return out
 
 
-# A long decimal printed for an exact value: at least this many significant digits.
-MIN_PRINTED_DIGITS = 12
-_MAX_PRINTED_DECIMALS = 60
-_LONG_DECIMAL_RE = re.compile(r"([-+\u2212]?)(\d+)\.(\d+)")
-
 
 # A percent sign in any spelling a reader takes for one.
 PERCENT_RE = re.compile(r"%|\uff05|\bper\s?cent\b|\\text\{\s*percent\s*\}", re.IGNORECASE)
@@ -450,48 +443,3 @@ def percent_equal(pred: Fraction, gold: Fraction, *, gold_plain: bool) -> bool:
     if gold_plain and abs(gold) >= 1:
         return pred == gold  # (then "5000%" is not 50: one reading, never both)
     return pred == 100 * gold
-
-
-def finite_decimal(value: Fraction) -> bool:
-    """Whether ``value`` has a finite decimal expansion (its denominator divides a power of
-    ten): then a decimal can spell it whole, and a shorter one is another value.
-
-    >>> finite_decimal(Fraction(1, 8)), finite_decimal(Fraction(1, 12))
-    (True, False)
-    """
-    d = value.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
-
-
-def long_decimal_matches(text: str, exact: Fraction, slack: Fraction = Fraction(0)) -> bool:
-    """Whether ``text`` is a decimal of at least ``MIN_PRINTED_DIGITS`` significant digits that
-    equals ``exact`` truncated or rounded (half up) at its last digit: ``0.0833333333333333``
-    and ``0.08333333333333333`` for 1/12, ``3.14159265358979`` for pi; never ``3.14`` (3
-    digits), ``0.0833333333334`` (wrong last digit) or ``1.99999999999999`` for 2 (an integer
-    truncates to ``2.000...``). ``slack`` is how far ``exact`` may be from the true value (an
-    80-digit evaluation): within it of a digit boundary, the answer is refused as unsure.
-
-    >>> long_decimal_matches("0.0833333333333333", Fraction(1, 12)), long_decimal_matches("3.14", Fraction(314, 100))
-    (True, False)
-    """
-    m = _LONG_DECIMAL_RE.fullmatch(text.strip())
-    if m is None:
-        return False
-    sign, whole, decimals = m.groups()
-    significant = (whole + decimals).lstrip("0")
-    if len(significant) < MIN_PRINTED_DIGITS or len(decimals) > _MAX_PRINTED_DECIMALS:
-        return False
-    negative = sign in ("-", "\u2212")
-    if exact != 0 and (exact < 0) != negative:
-        return False
-    scale = 10 ** len(decimals)
-    shown = int(whole + decimals)
-    scaled = abs(exact) * scale
-    low = scaled.numerator // scaled.denominator
-    rest = scaled - low
-    if slack and (rest < slack * scale or 1 - rest < slack * scale):
-        return False
-    return shown == low or (shown == low + 1 and rest >= Fraction(1, 2))

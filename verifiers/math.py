@@ -77,11 +77,9 @@ Answer forms read before the paths above (``verifiers.math_forms``, issue 22):
 - an exact answer followed by its rounded value (``\frac{\sqrt{3}}{3} \approx 0.577``) is the
   exact answer when the decimal is its value rounded at the last digit shown; any other
   ``\approx`` is a stray token.
-- a long decimal printout of an exact value: at least 12 significant digits, equal to the gold
-  truncated or rounded at its last digit (``0.0833333333333333`` for ``\frac{1}{12}``,
-  ``3.14159265358979`` for ``\pi``; never ``3.14``, nor a wrong last digit), and only for a
-  gold without a finite decimal expansion (``0.494313765587`` is not ``0.4943137655873906``).
-  ``exact_numbers.long_decimal_matches`` holds the rule.
+- a decimal is the exact number it spells: never a printout of a gold it only approaches
+  (``0.0833333333333333`` is not ``\frac{1}{12}``, ``3.14159265358979`` not ``\pi``; issue
+  30: exact values compare exactly, and a finite decimal is exact).
 - a number beside a fraction of digits is a mixed number only when the whole answer is one
   (``3\frac{1}{2}`` is 7/2: a whole number of 1 or more, a proper fraction); any other
   (``5 \frac{2}{2}``, ``\frac{1}{2} 3``, ``3\frac{1}{2}+1``) is two values, reason
@@ -119,9 +117,7 @@ from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_w
 from verifiers.exact_numbers import (
     MAX_NUMBER_CHARS,
     PERCENT_RE,
-    finite_decimal,
     format_fraction,
-    long_decimal_matches,
     parse_number,
     parse_quantity,
     percent_equal,
@@ -147,7 +143,6 @@ from verifiers.math_screens import (
     RELATION_RE,
     base_numeral,
     list_items,
-    printed_value_of,
     shape_mismatch,
     stray_token,
     unit_mismatch,
@@ -340,8 +335,6 @@ def _compare(
         equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
         if PERCENT_RE.search(pred) and not PERCENT_RE.search(gold):
             equal = percent_equal(p_num, g_num, gold_plain=_PLAIN_NUMBER_RE.fullmatch(gold.strip()) is not None)
-        if not equal and not finite_decimal(g_num) and long_decimal_matches(pred, g_num):
-            return True, CORRECT, {"path": "exact", "printed_digits": True}
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
     g_choice, p_choice = choice_letter(gold), choice_letter(pred)
     if g_choice is not None:
@@ -395,8 +388,6 @@ def _compare(
     if letter is not None:
         return False, WRONG, {"path": "screen", "stray": letter}
     constant = compare_constants(gold, pred)
-    if constant is False and p_num is not None and printed_value_of(gold, pred):
-        return True, CORRECT, {"path": "numeric", "printed_digits": True}
     if constant is not None:
         return constant, CORRECT if constant else WRONG, {"path": "numeric"}
     mismatch = shape_mismatch(gold, pred, g_num is not None, p_num is not None)

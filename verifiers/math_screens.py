@@ -13,14 +13,13 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from verifiers.exact_numbers import finite_decimal, long_decimal_matches, parse_quantity, read_words
-from verifiers.latex_numeric import evaluate_constant, exact_constant
+from verifiers.exact_numbers import parse_quantity, read_words
+from verifiers.latex_numeric import evaluate_constant
 
 __all__ = [
     "RELATION_RE",
     "base_numeral",
     "list_items",
-    "printed_value_of",
     "shape_mismatch",
     "stray_token",
     "unmatched_letter",
@@ -176,21 +175,6 @@ def without_checked_approximation(pred: str) -> str:
     if abs(Fraction(shown) - _fraction(exact)) <= Fraction(1, 2 * 10**decimals):
         return m.group(1)
     return pred
-
-
-def printed_value_of(gold: str, pred: str) -> bool:
-    r"""Whether ``pred`` is a long decimal printout of the constant ``gold`` (``3.14159265358979``
-    for ``\pi``; ``exact_numbers.long_decimal_matches`` holds the rule). Never for a gold
-    with a finite decimal expansion: ``87.000000000000`` is not ``87+10^{-13}``."""
-    value = evaluate_constant(gold)
-    if value is None or not value:
-        return False
-    rational = exact_constant(gold)
-    if rational is not None and finite_decimal(rational):
-        return False
-    exact = _fraction(value)
-    # 80 digits evaluated: refuse when the gold lies within 10^-70 of a digit boundary.
-    return long_decimal_matches(pred, exact, slack=abs(exact) / 10**70)
 
 
 _MULTI_RE = re.compile(
