@@ -3442,7 +3442,24 @@ def r11_cjk_heading(draw: st.DrawFn) -> Case:
                 "not_paid" if numeral else "paid", ("r11_cjk_heading", str(numeral)))
 
 
+@st.composite
+def r11_unclosed_think(draw: st.DrawFn, verifier: str) -> Case:
+    """A reasoning block that never closes (a rollout cut off while it thought) gave no final
+    answer: whatever it says on the way is never paid. Closed, the same completion with its
+    answer after the block is paid."""
+    g = draw(st.integers(1, 5000))
+    tag = draw(st.sampled_from(["think", "thinking", "reasoning"]))
+    said = draw(st.sampled_from(["So the answer is {g}.", "\\boxed{{{g}}}", "#### {g}", "It's {g}.",
+                                 "<answer>{g}</answer>"])).format(g=g)
+    closed = draw(st.booleans())
+    text = f"<{tag}>\n{draw(st.sampled_from(REASONING[1:3]))}"
+    text += f"</{tag}>\n{said}" if closed else said + draw(st.sampled_from(["", "\n", " Let me double-check"]))
+    return Case(text, str(g), "paid" if closed else "not_paid", ("r11_unclosed_think", str(closed), verifier))
+
+
 R11_PROPERTIES: list[Property] = [
+    Property("r11_math_unclosed_think", "math", r11_unclosed_think("math"), 100),
+    Property("r11_gsm8k_unclosed_think", "gsm8k", r11_unclosed_think("gsm8k"), 100),
     Property("r11_math_cjk_heading", "math", r11_cjk_heading(), 100),
     Property("r11_math_percent", "math", r11_percent(), 150),
     Property("r11_math_value_predicate", "math", r11_value_predicate("math"), 150),

@@ -64,6 +64,7 @@ __all__ = [
     "NUMERIC_CHARS",
     "commented_commitment",
     "read_visible",
+    "unclosed_reasoning",
     "visible_text",
 ]
 
@@ -308,6 +309,19 @@ _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 # The end of a reasoning block: what follows it starts afresh, as on a new line.
 _REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+_REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+
+
+def unclosed_reasoning(text: str) -> bool:
+    """Whether ``text`` opens a reasoning block (``<think>``) that never closes: a rollout cut
+    off while it thought, which gave no final answer (what the block says on the way is not
+    one: paying it would pay a policy for never finishing)."""
+    if "<" not in text:
+        return False
+    last = None
+    for last in _REASONING_OPEN_RE.finditer(text):  # noqa: B007 - the last one
+        pass
+    return last is not None and _REASONING_END_RE.search(text, last.end()) is None
 
 
 # Between two digits: a comment holding no digit, or an element with no content.

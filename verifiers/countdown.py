@@ -33,7 +33,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from verifiers.answer_lead import lead_start, uncommitted_lead
-from verifiers.answer_text import commented_commitment, markup_flood, read_visible
+from verifiers.answer_text import (
+    commented_commitment,
+    markup_flood,
+    read_visible,
+    unclosed_reasoning,
+)
 from verifiers.answer_values import _sentence_start
 from verifiers.math_extract import commitments_before, hedge_after
 from verifiers.types import (
@@ -245,6 +250,8 @@ def countdown_check(
     flood = markup_flood(completion)
     if flood is not None:
         return Verdict(0.0, MALFORMED, None, gold, {"problem": flood})
+    if unclosed_reasoning(completion):
+        return Verdict(0.0, NO_ANSWER, None, gold, {"problem": "the reasoning block never closes: no final answer"})
     text, hidden = read_visible(completion)  # the reading shared with math and GSM8K
     hidden = hidden or commented_commitment(text)
     if hidden is not None:

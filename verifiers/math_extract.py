@@ -108,6 +108,7 @@ from verifiers.answer_text import (
     commented_commitment,
     markup_flood,
     read_visible,
+    unclosed_reasoning,
 )
 from verifiers.answer_values import (
     _TAIL_EXTRA_VALUE_RE,
@@ -135,7 +136,7 @@ from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.spelled_numbers import spelled_value
-from verifiers.types import HEDGED, MALFORMED
+from verifiers.types import HEDGED, MALFORMED, NO_ANSWER
 from verifiers.unboxed_answer import (
     _COPULA_RE,
     _approx_before,
@@ -485,6 +486,8 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
     flood = markup_flood(text)
     if flood is not None:
         return FinalAnswer(None, "none", 0, (MALFORMED, flood))
+    if unclosed_reasoning(text):
+        return FinalAnswer(None, "none", 0, (NO_ANSWER, "the reasoning block never closes: no final answer"))
     text, hidden = read_visible(text, mark_reasoning_end=True)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
