@@ -3457,7 +3457,105 @@ def r11_unclosed_think(draw: st.DrawFn, verifier: str) -> Case:
     return Case(text, str(g), "paid" if closed else "not_paid", ("r11_unclosed_think", str(closed), verifier))
 
 
+@st.composite
+def r11_trailing_ellipsis(draw: st.DrawFn, verifier: str) -> Case:
+    """A decimal that trails off ("2.718...", "41.46099\\ldots", "5.421…") goes on past its
+    digits: never paid for the digits shown; one whose last digits repeat a block ("0.8333...")
+    is that repeating decimal, paid for the fraction it spells (math only)."""
+    whole = draw(st.integers(0, 99))
+    repeating = verifier == "math" and draw(st.booleans())
+    mark = draw(st.sampled_from(["...", "\u2026", "\\ldots", "\\dots"]))
+    if repeating:
+        q = draw(st.sampled_from([3, 6, 9, 11]))
+        frac = Fraction(draw(st.integers(1, q - 1)), q)
+        while frac.denominator == 1:
+            frac = Fraction(1, q)
+        period = {3: 1, 6: 1, 9: 1, 11: 2}[q]
+        digits = _scaled_decimal(int((whole + frac) * 10 ** (period * 4 + 1)), period * 4 + 1)
+        value = whole + frac
+        gold = f"\\frac{{{value.numerator}}}{{{value.denominator}}}"
+        shown = digits
+    else:
+        decimals = draw(st.text("0123456789", min_size=3, max_size=6).filter(
+            lambda d: d[-1] != "0" and len(set(d[-3:])) > 1))
+        shown = gold = f"{whole}.{decimals}"
+    if "\\" in mark and verifier == "gsm8k":
+        mark = "..."
+    form = draw(st.sampled_from(["$\\boxed{{{v}}}$", "The answer is {v}", "#### {v}", "So it is {v}"]))
+    text = form.format(v=shown + mark)
+    if "\\" in mark and "$" not in form:
+        text = form.format(v=f"${shown}{mark}$")
+    return Case(text, gold, "paid" if repeating else "not_paid", ("r11_trailing_ellipsis", str(repeating), verifier))
+
+
+@st.composite
+def r11_unrendered_element(draw: st.DrawFn) -> Case:
+    """Tags inside an element that never renders (``<style>``, ``<script>``, ``<template>``,
+    a ``hidden`` attribute, ``display:none``, ``visibility:hidden``) are never shown: never
+    paid; inside an element that renders (``<div>``, ``<span style="color:red">``) they are."""
+    hidden = draw(st.booleans())
+    opener = draw(st.sampled_from(["<style>", "<script>", "<template>", "<div hidden>", "<p hidden class='x'>",
+                                   "<span style=\"display:none\">", "<div style='visibility: hidden'>"]
+                                  if hidden else ["<div>", "<span style=\"color:red\">", "<p class='x'>"]))
+    name = opener[1:].split(">")[0].split()[0]
+    tags = draw(st.sampled_from(["answer", "both"]))
+    inner = "<answer>b</answer>" if tags == "answer" else "<think>a</think>\n<answer>b</answer>"
+    text = f"{opener}{inner}</{name}>" if tags == "both" else f"<think>a</think>\n{opener}{inner}</{name}>"
+    return Case(text, "", "not_paid" if hidden else "paid", ("r11_unrendered_element", str(hidden)))
+
+
+@st.composite
+def r11_money_gold(draw: st.DrawFn) -> Case:
+    """A gold written ``$64`` (one dollar sign, no closing one) is money: another currency
+    (``€64``, ``64 £``, ``64 ¥``) is another amount, never paid; the bare number and the dollar
+    amount are."""
+    g = draw(st.integers(1, 10**6))
+    other = draw(st.booleans())
+    shown = draw(st.sampled_from([f"\u20ac{g}", f"{g} \u00a3", f"\u00a5{g}", f"{g} euros"] if other
+                                 else [str(g), f"\\${g}", f"{g} dollars"]))
+    form = draw(st.sampled_from(["\\boxed{{{v}}}", "The answer is {v}."]))
+    return Case(form.format(v=shown), f"${g}", "not_paid" if other else "paid", ("r11_money_gold", str(other)))
+
+
+@st.composite
+def r11_countdown_boxed(draw: st.DrawFn) -> Case:
+    """A box that frames the whole expression inside ``<answer>`` is a frame: the expression
+    in it is read (``<answer>\\boxed{27 \\cdot 20 + 26}</answer>``), and a wrong one is still
+    wrong."""
+    a, b, c = draw(st.lists(st.integers(2, 60), min_size=3, max_size=3))
+    op = draw(st.sampled_from(["\\cdot", "\\times", "*"]))
+    wrong = draw(st.booleans())
+    shown_c = c + 1 if wrong else c
+    text = f"<answer>\\boxed{{{a} {op} {b} + {shown_c}}}</answer>"
+    return Case(text, str(a * b + c), "not_paid" if wrong else "paid", ("r11_countdown_boxed", str(wrong)), (a, b, c))
+
+
+@st.composite
+def r11_step_headings(draw: st.DrawFn, verifier: str) -> Case:
+    """A numbered part of the working ("**Step 1.** Set up.", "Case 2: n is odd", "Part 3")
+    names a part, not an answer: the answer after the steps is paid. "Total 6" on its line
+    still offers 6: never paid beside another answer."""
+    g = draw(st.integers(7, 5000))
+    offered = draw(st.booleans())
+    word = draw(st.sampled_from(["Step", "Case", "Part", "Stage", "Method"]))
+    style = draw(st.sampled_from(["**{w} {n}.** {t}", "{w} {n}. {t}", "**{w} {n}:** {t}", "### {w} {n}\n{t}"]))
+    lines = [style.format(w=word, n=n, t=draw(st.sampled_from(["Set up.", "Solve it.", "Add the parts."])))
+             for n in range(1, draw(st.integers(2, 4)))]
+    if offered:
+        lines.append(f"Total {g - 1}")
+    lines.append(draw(st.sampled_from(["The answer is {g}.", "$\\boxed{{{g}}}$", "#### {g}"])).format(g=g))
+    return Case("\n".join(lines), str(g), "not_paid" if offered else "paid",
+                ("r11_step_headings", str(offered), verifier))
+
+
 R11_PROPERTIES: list[Property] = [
+    Property("r11_math_trailing_ellipsis", "math", r11_trailing_ellipsis("math"), 150),
+    Property("r11_gsm8k_trailing_ellipsis", "gsm8k", r11_trailing_ellipsis("gsm8k"), 100),
+    Property("r11_format_unrendered_element", "format", r11_unrendered_element(), 100),
+    Property("r11_math_money_gold", "math", r11_money_gold(), 100),
+    Property("r11_countdown_boxed", "countdown", r11_countdown_boxed(), 100),
+    Property("r11_math_step_headings", "math", r11_step_headings("math"), 100),
+    Property("r11_gsm8k_step_headings", "gsm8k", r11_step_headings("gsm8k"), 100),
     Property("r11_math_unclosed_think", "math", r11_unclosed_think("math"), 100),
     Property("r11_gsm8k_unclosed_think", "gsm8k", r11_unclosed_think("gsm8k"), 100),
     Property("r11_math_cjk_heading", "math", r11_cjk_heading(), 100),

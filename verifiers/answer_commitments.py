@@ -151,7 +151,8 @@ _JOINER_WORD = r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]){1,12}"
 
 
 _JOINER_BEFORE_RE = re.compile(
-    rf"(?<=[\d$}})*>.`])[ \t]*[,;\uff0c]?[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
+    # (a ">" closes a tag or a value's markup; one that opens its line quotes it: "> 所以答案为")
+    rf"(?:(?<=[\d$}})*.`])|(?<=\S>))[ \t]*[,;\uff0c]?[ \t]*(?:(?:{_JOINER_WORD}|{_JOINER_SYMBOLS})[ \t]*){{1,3}}\Z"
 )
 
 

@@ -30,7 +30,15 @@ MAX_LINE_CHARS = 400  # a longer '####' line is no answer line
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 
+def mark_trailing_ellipsis(ans: str) -> str:
+    """``ans`` with the ellipsis of a decimal that trails off at its end written ``\\ldots``,
+    which no stripping of sentence punctuation removes: ``2.718...`` is no 2.718 (and
+    ``0.8333...`` repeats its 3: ``exact_numbers`` reads both)."""
+    return _TRAILING_ELLIPSIS_RE.sub(r"\1\\ldots", ans) if "." in ans or "\u2026" in ans else ans
+
+
 def _clean(ans: str) -> str:
+    ans = mark_trailing_ellipsis(ans)
     ans = _TRAILING_JUNK_RE.sub("", ans.lstrip())  # before a strip() splits "\\ " apart
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**")):
         if len(ans) >= len(left) + len(right) and ans.startswith(left) and ans.endswith(right):
@@ -48,6 +56,7 @@ def _clean(ans: str) -> str:
 _STYLED_RE = re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text)\s*\{([^{}]*)\}")
 
 
+_TRAILING_ELLIPSIS_RE = re.compile(r"(\d\.\d+)[ \t]*(?:\.\.\.|\u2026)(?=[\s$.,;:~*]*\Z)")
 _TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
 
 

@@ -192,6 +192,8 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     # bounded: a clause never reads past MAX_BOX_CHARS, so many clauses cost no rescans
     end = _SENTENCE_END_RE.search(text, i, i + MAX_BOX_CHARS)
     sentence_end = min(len(text), i + MAX_BOX_CHARS) if end is None else end.start()
+    if text.startswith("...", sentence_end - 2):
+        sentence_end += 1  # "5.5...": the ellipsis stays with the decimal it trails
     # The math inside the sentence must not hide a sentence end: skip over spans.
     stop = min(sentence_end, i + MAX_BOX_CHARS)
     closing_tag = text.find("</answer>", i, stop)  # "<answer>The answer is 167.</answer>"

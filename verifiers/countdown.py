@@ -114,11 +114,26 @@ def _extract(text: str) -> tuple[str, str | None, int, int] | None:
     return None if read is None else (*read, start, end)
 
 
+_WHOLE_BOX_RE = re.compile(r"\$?\\boxed\{(.*)\}\$?", re.DOTALL)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for c in text:
+        depth += (c == "{") - (c == "}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _read_expression(found: str) -> tuple[str, str | None] | None:
     """(expression, the claimed result after ``=`` or ``None``) of a commitment's content."""
     # Refused as too long below; cut first so that no rewrite below reads a megabyte.
     if len(found) > 4 * MAX_EXPRESSION_CHARS:
         found = found[: 4 * MAX_EXPRESSION_CHARS] + "\u2026"  # marked cut: never parsed whole
+    boxed = _WHOLE_BOX_RE.fullmatch(found.strip())
+    if boxed is not None and _balanced(boxed.group(1)):
+        found = boxed.group(1)  # "<answer>\boxed{27 \cdot 20 + 26}</answer>": the box frames it
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()

@@ -217,10 +217,35 @@ def read_words(words: str, *, after_one: bool = False) -> tuple[int, str | None]
 _SCALE_LETTERS = frozenset({"K", "M", "B", "G", "T", "Mn", "Bn", "MM"})
 
 
+# A decimal that trails off ("0.8333...", "2.718\\ldots", "41.46099…"): the digits go on.
+_ELLIPSIS_DECIMAL_RE = re.compile(r"(\d+\.\d+)\s*(?:\.\.\.|\u2026|\\[lc]?dots(?![A-Za-z]))")
+
+
+def _as_repeating(decimal: str) -> str | None:
+    """``decimal`` (digits that trail off) as a repeating decimal when its last digits repeat
+    a block of up to six, at least three digits and twice the block (``0.8333`` is
+    ``0.8\\overline{3}``, ``0.142857142857`` is ``0.\\overline{142857}``); None when they
+    do not: a value cut short (``2.718...``), which no number equals."""
+    whole, _, digits = decimal.partition(".")
+    for period in range(1, 7):
+        k = len(digits) - period
+        while k > 0 and digits[k - 1] == digits[k - 1 + period]:
+            k -= 1
+        if k >= 0 and len(digits) - k >= max(3, 2 * period):
+            return f"{whole}.{digits[:k]}\\overline{{{digits[k:k + period]}}}"
+    return None
+
+
 def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     """``(number, scale, unit)``: ``s`` without its dressing, or None when a word in it is not
     dressing (``\\text{not } 5``, ``5 squared``)."""
     s = s.strip()
+    ellipsis = _ELLIPSIS_DECIMAL_RE.search(s)
+    if ellipsis is not None:  # "0.8333..." repeats its 3; "41.46099..." goes on unknown
+        repeating = _as_repeating(ellipsis.group(1))
+        if repeating is None:
+            return None
+        s = s[: ellipsis.start()] + repeating + s[ellipsis.end() :]
     # Sentence-final punctuation and surrounding math delimiters.
     s = s.rstrip(" .;,\n\t")
     if s.startswith("$") and s.endswith("$") and len(s) >= 2:

@@ -154,8 +154,9 @@ def _without_comments(text: str) -> str:
 
 
 def _inside_comment(text: str, marks: list[re.Match[str]]) -> re.Match[str] | None:
-    """The first of ``marks`` inside an HTML comment, else None. An unclosed ``<!--`` hides
-    everything after it, as a browser renders it."""
+    """The first of ``marks`` inside an HTML comment or an element that never renders
+    (``<style>``, ``<script>``, ``<template>``, ``hidden``, ``display:none``), else None. An
+    unclosed ``<!--`` or element hides everything after it, as a browser renders it."""
     at = text.find("<!--")
     while at >= 0:
         end = text.find("-->", at + 4)
@@ -164,7 +165,24 @@ def _inside_comment(text: str, marks: list[re.Match[str]]) -> re.Match[str] | No
             if at < m.start() < end:
                 return m
         at = text.find("<!--", end)
+    if "<" in text:
+        for element in _UNRENDERED_ELEMENT_RE.finditer(text):
+            name = element.group("name") or element.group("any")
+            close = re.search(rf"</\s*{re.escape(name)}\s*>", text[element.end() :], re.IGNORECASE)
+            end = len(text) if close is None else element.end() + close.end()
+            for m in marks:
+                if element.start() < m.start() < end:
+                    return m
     return None
+
+
+# An element whose content never renders: by its name, or by a "hidden" attribute or style.
+_UNRENDERED_ELEMENT_RE = re.compile(
+    r"<\s*(?:(?P<name>style|script|template)\b[^<>]{0,200}"
+    r"|(?P<any>[A-Za-z][\w-]{0,20})\b[^<>]{0,200}?(?:\shidden\b|display\s*:\s*none|visibility\s*:\s*hidden)"
+    r"[^<>]{0,200})>",
+    re.IGNORECASE,
+)
 
 
 def _is_blank(text: str) -> bool:
@@ -254,7 +272,7 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
             return _fail("unclosed_tag", f"<{name}> is not opened then closed", tag=name)
     hidden = _inside_comment(text, [m for n in names for m in (opens[n][0], closes[n][0])])
     if hidden is not None:
-        return _fail("hidden_tag", f"{hidden.group(0)} is inside an HTML comment (never shown)",
+        return _fail("hidden_tag", f"{hidden.group(0)} is inside an HTML comment or hidden element (never shown)",
                      tag=hidden.group(2))
     spans = [(opens[n][0], closes[n][0]) for n in names]
     for (prev_name, (_, prev_close)), (name, (nxt_open, _)) in zip(

@@ -61,6 +61,7 @@ __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 Policy = Literal["flexible", "strict"]
 POLICIES: tuple[str, ...] = ("flexible", "strict")
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)")
+_TRAILING_ELLIPSIS_RE = re.compile(r"\d\.\d+[ \t]*(?:\.\.\.|\u2026|\\[lc]?dots)[\s.]*\Z")
 
 
 def parse_gsm8k_answer(row_answer: str) -> str:
@@ -136,6 +137,8 @@ def read_amount(text: str) -> tuple[Fraction, str | None] | None:
     >>> read_amount("$18/day"), read_amount("eighteen")
     ((Fraction(18, 1), 'dollar'), (Fraction(18, 1), None))
     """
+    if _TRAILING_ELLIPSIS_RE.search(text):
+        return None  # "82.658..." trails off: no amount (an integer's "72..." is a pause)
     text = text.strip().rstrip(".").strip()
     if _PART_WORD_RE.search(text):
         return None  # "18 twelfths" is 18/12, "18 halves" 9: not the amount 18

@@ -60,6 +60,14 @@ _LABELLED_LINE_RE = re.compile(
 # A value alone on its line, with markup only ("2", "**404**", "$7$", "\\[ 9 \\]", "- 5",
 # "> 5", "(3)"): the shape "X alone on its line" that closes an answer offers one wherever it
 # stands (a line break inside math, "x =\n7", belongs to the line before: not alone).
+# Words that number a part of the working ("Step 1", "Case 2", "Part 3"), never an answer
+# (not "Answer", "Total", "Result": "Total 6" on its line offers 6).
+_PART_WORD_RE = re.compile(
+    r"step|case|subcase|part|chapter|section|page|problem|question|exercise|example|figure|"
+    r"table|item|rule|method|approach|stage|phase|lemma|theorem|claim|equation|hint|scenario|"
+    r"row|column|attempt|trial|move|turn|round|day|week|iteration|observation",
+    re.IGNORECASE,
+)
 _LONE_VALUE_LINE_RE = re.compile(
     # possessive runs: a 1 MB line of markup must cost one pass, not a pass per character
     r"^(?P<lead>[^\w\n=&\\]*+(?:\\[\[(][^\w\n]*+)?)"
@@ -144,6 +152,8 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
         if count >= _MAX_LABELLED_LINES:
             return None
         words = _REST_WORD_RE.findall(m.group("label"))
+        if m.group("colon") is None and _PART_WORD_RE.fullmatch(words[-1]):
+            continue  # "**Step 1.** Set up.", "Case 2: n is odd": a part's number, no answer
         if len(words[-1]) == 1 and words[-1].isascii() and not (
                 len(words) > 1 and _OPTION_WORD_RE.fullmatch(words[-2])):
             # a variable ("N = 5", "x: 7"): a step of a derivation, no answer; an option

@@ -113,6 +113,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from verifiers.answer_values import mark_trailing_ellipsis
 from verifiers.deadline import DeadlineExceeded, FunctionRef, WorkerError, run_with_deadline
 from verifiers.exact_numbers import (
     MAX_NUMBER_CHARS,
@@ -220,7 +221,13 @@ def normalize_gold(answer: str) -> str:
     pos = answer.rfind("####")
     if pos >= 0:
         return _clean(answer[pos + 4 :].split("\n", 1)[0])
+    money = _DOLLAR_GOLD_RE.fullmatch(answer.strip())
+    if money is not None:  # "$64": one dollar sign and no closing one is money, not math
+        return "\\$" + money.group(1)
     return _clean(answer)
+
+
+_DOLLAR_GOLD_RE = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
 
 
 def _plain_number(text: str) -> int | Fraction | None:
@@ -272,11 +279,9 @@ def _compare(
         # The exact path below, without the screens that both sides pass unchanged.
         if value_out is not None:
             value_out.append(Fraction(p_plain))
-        # (no long printout here: a plain gold is a finite decimal, which a printout of it
-        # spells whole; 0.494313765587 is not 0.4943137655873906)
         equal = g_plain == p_plain
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
-    gold, pred = latex_from_unicode(gold), latex_from_unicode(pred)
+    gold, pred = latex_from_unicode(gold), mark_trailing_ellipsis(latex_from_unicode(pred))
     if _DEGREE_RE.search(pred) and not _DEGREE_RE.search(gold) and "\\pi" in gold and (
             _plain_number(_DEGREE_RE.sub("", pred).strip(" ${}")) is not None):
         # "30^\circ" is the number 30 against a gold of 30; against a gold in radians it

@@ -107,9 +107,13 @@ def last_number(text: str) -> tuple[str, int] | None:
     end = lo + numbers[-1].end
     percent = _PERCENT_AFTER_RE.match(text, end)  # "0.75%" is 3/400, never 0.75: read the sign
     end = end if percent is None else percent.end()
+    if "." in numbers[-1].text:  # "2.718..." trails off: read the ellipsis with the digits
+        ellipsis = _ELLIPSIS_AFTER_RE.match(text, end)
+        end = end if ellipsis is None else ellipsis.end()
     return text[lo + numbers[first].start : end], end
 
 
+_ELLIPSIS_AFTER_RE = re.compile(r"[ \t]*(?:\.\.\.|\u2026|\\[lc]?dots(?![A-Za-z]))")
 _PERCENT_AFTER_RE = re.compile(r"[ \t]*(?:\\?%|\uff05|per\s?cent\b)", re.IGNORECASE)
 _HEDGE_BETWEEN_RE = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
 _LIST_BETWEEN_RE = re.compile(r"\s*\$?\s*[,;]\s*\$?\s*")
