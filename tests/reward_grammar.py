@@ -3548,7 +3548,49 @@ def r11_step_headings(draw: st.DrawFn, verifier: str) -> Case:
                 ("r11_step_headings", str(offered), verifier))
 
 
+@st.composite
+def r11_check_line(draw: st.DrawFn, verifier: str) -> Case:
+    """A last line that checks the working ("Check: 174 + 3 = 177 ✓") verifies the value stated
+    before it and states none of its own: a wrong value stated in prose is never paid however
+    its check ends; a right one is paid, and so is a committed answer whose check computes from
+    it back to a given number ("The answer is 392.\\n\\nCheck: 392 - 204 = 188 ✓")."""
+    g = draw(st.integers(20, 5000))
+    d = draw(st.integers(1, 19))
+    kind = draw(st.sampled_from(["wrong_stated", "right_stated", "checked_back"]))
+    mark = draw(st.sampled_from(["Check: ", "Verification: ", "\u2713 ", "**Check:** ", "Double-check: "]))
+    tick = draw(st.sampled_from([" \u2713", "", " \u2714"]))
+    if kind == "wrong_stated":
+        body = f"In total she has {g - d} apples.\n{mark}{g - d} + {d} = {g}{tick}"
+    elif kind == "right_stated":
+        body = f"In total she has {g} apples.\n{mark}{g - d} + {d} = {g}{tick}"
+    else:
+        body = f"The answer is {g}.\n\n{mark}{g} - {d} = {g - d}{tick}"
+    return Case(draw(st.sampled_from(REASONING[:3])) + body, str(g),
+                "not_paid" if kind == "wrong_stated" else "paid", ("r11_check_line", kind, verifier))
+
+
+@st.composite
+def r11_help_question(draw: st.DrawFn, verifier: str) -> Case:
+    """A question back that offers help ("Is there anything else I can help with?", "Does
+    that help?") asks nothing of the answer: paid. A question about the answer left
+    unanswered ("Is that right?") doubts it: never paid."""
+    g = draw(st.integers(1, 5000))
+    helps = draw(st.booleans())
+    question = draw(st.sampled_from(["Is there anything else I can help with?", "Does that help?",
+                                     "Can I help with anything else?", "Do you have any other questions?"]
+                                    if helps else ["Is that right?", "Is that correct?", "Does that seem right?"]))
+    answer = draw(st.sampled_from(["The answer is {g}.", "$\\boxed{{{g}}}$", "**Answer: {g}**"])).format(g=g)
+    # (an answer run on into a question without a stop is the question's own sentence)
+    joiner = draw(st.sampled_from([" ", "\n\n"])) if answer.endswith(".") else "\n\n"
+    return Case(draw(st.sampled_from(REASONING[:3])) + answer + joiner + question, str(g),
+                "paid" if helps else "not_paid", ("r11_help_question", str(helps), verifier))
+
+
 R11_PROPERTIES: list[Property] = [
+    Property("r11_math_check_line", "math", r11_check_line("math"), 100),
+    Property("r11_gsm8k_check_line", "gsm8k", r11_check_line("gsm8k"), 100),
+    Property("r11_math_help_question", "math", r11_help_question("math"), 100),
+    Property("r11_gsm8k_help_question", "gsm8k", r11_help_question("gsm8k"), 100),
     Property("r11_math_trailing_ellipsis", "math", r11_trailing_ellipsis("math"), 150),
     Property("r11_gsm8k_trailing_ellipsis", "gsm8k", r11_trailing_ellipsis("gsm8k"), 100),
     Property("r11_format_unrendered_element", "format", r11_unrendered_element(), 100),

@@ -90,6 +90,13 @@ _CLOSING_PHRASES_RE = re.compile(
     r"you\s+need\s+(?:more|further|any)\s+help|you\s+need\s+anything(?:\s+else)?|"
     r"something\s+is\s+unclear)\b|"
     r"\bfeel\s+free\s+to\s+ask\b|\bany\s+(?:other\s+|more\s+|further\s+)?questions\b|"
+    # a question back to the user that offers help, never a value ("Is there anything else I
+    # can help with?", "Does that help?")
+    r"\b(?:is\s+there\s+anything\s+else(?:\s+i\s+can\s+(?:help(?:\s+you)?\s+with|do(?:\s+for\s+you)?))?|"
+    r"(?:can|may|could)\s+i\s+help(?:\s+you)?(?:\s+with\s+anything\s+else)?|"
+    r"(?:does|did)\s+(?:this|that)\s+help|do\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+)?questions|"
+    r"(?:would\s+you\s+like|do\s+you\s+want)\s+me\s+to\s+explain\s+(?:any|this|that|the|a|each)\s+"
+    r"(?:step|steps|part|parts|solution|calculation)(?:\s+in\s+(?:more\s+)?detail)?)\b|"
     r"\b(?:it|this|that)\s+adds\s+up\b|\bmakes\s+sense\b|"
     # "one" as a pronoun, never a count ("This is the one.")
     r"\b(?:the|this|that)\s+(?:(?:right|correct|same|only)\s+)?one\b|"
@@ -152,6 +159,14 @@ ARTICLE_NEXT = frozenset({
     "result", "solution", "answer", "value", "number", "consistent", "double-check",
 })
 _LEADING_ONLY = {"i": PRONOUN_I_NEXT, "a": ARTICLE_NEXT, "an": ARTICLE_NEXT}
+
+
+def closing_phrase_only(sentence: str) -> bool:
+    """Whether ``sentence`` is one closing phrase and nothing else ("Does that help?", "Is
+    there anything else I can help with?"): a question that offers help, not one about the
+    answer."""
+    rest = _CLOSING_PHRASES_RE.sub(" ", sentence.replace("\u2019", "'"))
+    return not rest.strip(" \t\n*_#>-`?!.,\uff1f\u061f") and rest != sentence
 
 
 def unread_closing(sentence: str, *, math: bool = False) -> str | None:

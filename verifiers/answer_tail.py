@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from verifiers.answer_closing import unread_closing
+from verifiers.answer_closing import closing_phrase_only, unread_closing
 from verifiers.answer_sentence import (
     _CLOSED_HEAD_RE,
     _DISPLAY_CLOSE_RE,
@@ -181,8 +181,8 @@ def _unread_later(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
                 f"unread_tail: a later sentence is no allow-listed closing ({unread[:20]!r}): "
                 f"{sentence.strip()[:40]!r}"
             )
-        if m.group(0) in "?\uff1f\u061f":
-            question = sentence.strip()
+        if m.group(0) in "?\uff1f\u061f" and not closing_phrase_only(sentence):
+            question = sentence.strip()  # (not "Does that help?": a help offer asks nothing of it)
     if question is not None:
         return HEDGED, f"a question about the answer, not answered yes: {question[:40]!r}"
     return None

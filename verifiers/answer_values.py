@@ -148,12 +148,29 @@ def _is_check(sentence: str, keys: set[str]) -> bool:
     whole = _CHECK_DRESSING_RE.sub("", sides[-1])
     same = 0 < len(whole) <= MAX_LINE_CHARS and whole.replace(" ", "").lower() in keys
     if not same and (len(values) != 1 or keys.isdisjoint(_value_keys(values[0]))):
-        return False
+        return len(values) == 1 and _checks_with_answer(sides, keys, _value_keys(values[0]))
     for side in sides[-17:-1]:  # the sides next to the result (bounded: a wall of "=")
         value = _arithmetic_side(side)
         if value is not None and keys.isdisjoint(_value_keys(str(value))):
             return False
     return True
+
+
+def _checks_with_answer(sides: list[str], keys: set[str], result: set[str]) -> bool:
+    """Whether a check computes from the answer: a side of plain arithmetic that holds the
+    answer as an operand and is true (``Check: 392 - 204 = 188``, after "The answer is 392").
+    Every side that is plain arithmetic must equal the result; one must use the answer."""
+    uses = False
+    for side in sides[-17:-1]:
+        value = _arithmetic_side(side)
+        if value is None:
+            continue
+        if result.isdisjoint(_value_keys(str(value))):
+            return False
+        operands = _ARITH_TAIL_RE.search(side)
+        uses = uses or (operands is not None and any(
+            not keys.isdisjoint(_value_keys(n)) for n in re.findall(r"\d+(?:\.\d+)?", operands.group(0))))
+    return uses
 
 
 # The arithmetic that ends one side of a check: numbers, + - * / and parentheses, after a

@@ -288,7 +288,32 @@ _GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
 _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
 
 
+# A last line that checks the working ("Check: 174 + 3 = 177 ✓", "Verification: ..."): it
+# verifies the value stated before it and states none of its own.
+_CHECK_LINE_RE = re.compile(
+    r"[ \t*_#>-]*(?:(?:sanity[ \t]+|double[- ]?)?check(?:ing)?\b|verif(?:y|ying|ication|ied)\b|"
+    r"[\u2713\u2714\u2705])[^\n]*\Z"
+    r"|[^\n]*[\u2713\u2714\u2705][^\n\d]*\Z",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")
+
+
 def _bare_number(text: str) -> FinalAnswer:
+    tail = text.rstrip()
+    line_start = tail.rfind("\n") + 1
+    # the check opens the last line or a sentence on it ("That leaves 38. Verification: ...")
+    starts = [line_start, *(line_start + m.end() for m in _SENTENCE_GAP_RE.finditer(tail[line_start:]))]
+    line_start = next((s for s in starts if s > 0 and _CHECK_LINE_RE.match(tail, s)), 0)
+    if line_start > 0:
+        # "In total Ravi has 174 apples.\nCheck: 174 + 3 = 177 ✓": the answer is 174, and
+        # the check line is read as its tail (a check that uses it or results in it)
+        found = _bare_number(text[:line_start])
+        if found.answer is None or found.problem is not None:
+            return found
+        return FinalAnswer(found.answer, found.source, found.end, hedge_after(text, found.end, (found.answer,)))
     found = last_number(text)
     if found is None:
         return FinalAnswer(None, "none")
