@@ -55,6 +55,7 @@ SHAPES: dict[str, str] = {
     "number-words": "five " * (MB // 5),
     "answer-values": "The answer is " + "17 " * (MB // 3 - 5),  # h31: 0.55 s in GSM8K's reader
     "sentence-stops": "6. " * (MB // 3),  # a sentence start every 3 characters
+    "check-lines": "Check: 2 + 3 = 5\n" * (MB // 17),  # round 11's check lines read from the end
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart

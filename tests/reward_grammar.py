@@ -3377,10 +3377,11 @@ def r11_relation_sign(draw: st.DrawFn, verifier: str) -> Case:
         sign = draw(st.sampled_from(["=", "\u21d2", "\u2192", "\u2234"]))
     else:
         sign = draw(st.sampled_from([chr(c) for c in range(0x2200, 0x2300)
-                                     if unicodedata.category(chr(c)) == "Sm" and chr(c) not in "\u2234\u2261"]
+                                     if unicodedata.category(chr(c)) == "Sm" and chr(c) not in "\u2234\u2261\u221a\u221b\u221c"]
                                     + ["+", "\u00d7", "\u00f7", "\u00b7", "\u00ac"]))
     # ("+" after a word is a sign: "The change is +5"; after a variable, an operation)
-    subjects = ["x", "T", "n"] if sign == "+" else ["x", "T", "The sum", "n"]
+    # (a root sign before the value is the value's root, read by the comparator: "√ 4" is 2)
+    subjects = ["x", "T", "n"] if sign in ("+", "\u2212") else ["x", "T", "The sum", "n"]
     text = f"{draw(st.sampled_from(subjects))} {sign} {draw(st.sampled_from(['', '{']))}{g}"
     text += "}" if text.endswith("{" + str(g)) else ""
     return Case(draw(st.sampled_from(REASONING[:3])) + text, str(g), "paid" if stating else "not_paid",

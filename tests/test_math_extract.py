@@ -225,3 +225,16 @@ def test_extract_final_answer_keeps_hedges_whole(text, expected):
 def test_final_answer_refuses_hedges_and_retractions_with_a_reason(text, answer, reason):
     found = final_answer(text)
     assert (found.answer, found.problem[0] if found.problem else None) == (answer, reason)
+
+
+def test_many_check_lines_are_read_without_recursion() -> None:
+    # Round 11's check-line rule once recursed per line: 50,000 "Check:" lines raised
+    # RecursionError. Each reward returns a verdict; the checks of a right answer pay, a
+    # wrong value stated before its checks does not.
+    from verifiers.gsm8k import gsm8k_check
+    from verifiers.math import math_check
+
+    many = "So there are 5.\n" + "Check: 2 + 3 = 5 \u2713\n" * 50_000
+    assert math_check(many, "5").reward == 1.0
+    assert gsm8k_check(many, "5").reward == 1.0
+    assert math_check("So there are 4.\n" + "Check: 1 + 4 = 5 \u2713\n" * 3, "5").reward == 0.0

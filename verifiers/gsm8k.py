@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from verifiers.answer_values import mark_trailing_ellipsis
 from verifiers.exact_numbers import (
     PERCENT_RE,
     find_numbers,
@@ -61,7 +62,6 @@ __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 Policy = Literal["flexible", "strict"]
 POLICIES: tuple[str, ...] = ("flexible", "strict")
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)")
-_TRAILING_ELLIPSIS_RE = re.compile(r"\d\.\d+[ \t]*(?:\.\.\.|\u2026|\\[lc]?dots)[\s.]*\Z")
 
 
 def parse_gsm8k_answer(row_answer: str) -> str:
@@ -137,9 +137,9 @@ def read_amount(text: str) -> tuple[Fraction, str | None] | None:
     >>> read_amount("$18/day"), read_amount("eighteen")
     ((Fraction(18, 1), 'dollar'), (Fraction(18, 1), None))
     """
-    if _TRAILING_ELLIPSIS_RE.search(text):
-        return None  # "82.658..." trails off: no amount (an integer's "72..." is a pause)
-    text = text.strip().rstrip(".").strip()
+    # "82.658..." trails off: kept as "\ldots", which no amount reads (an integer's "72..." is
+    # a pause, and its dots are stripped below)
+    text = mark_trailing_ellipsis(text).strip().rstrip(".").strip()
     if _PART_WORD_RE.search(text):
         return None  # "18 twelfths" is 18/12, "18 halves" 9: not the amount 18
     text = _TOTAL_RE.sub("", text)

@@ -301,19 +301,38 @@ _CHECK_LINE_RE = re.compile(
 _SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")
 
 
+_MAX_CHECK_LINES = 8  # more checks than this at the end: the value before them is not read
+
+
+def _checks_start(text: str) -> int:
+    """Where the checks that end ``text`` start (each the last line or a sentence on it that
+    opens with "Check:", "Verification:" or a check mark), or 0 when it ends in none."""
+    end = 0
+    cut = len(text)
+    for _ in range(_MAX_CHECK_LINES):
+        tail = text[:cut].rstrip()
+        line_start = tail.rfind("\n") + 1
+        gaps = _SENTENCE_GAP_RE.finditer(tail, line_start)
+        start = next((k for k in (line_start, *(m.end() for m in gaps)) if k > 0 and _CHECK_LINE_RE.match(tail, k)), 0)
+        if start == 0:
+            break
+        end = cut = start
+    return end
+
+
 def _bare_number(text: str) -> FinalAnswer:
-    tail = text.rstrip()
-    line_start = tail.rfind("\n") + 1
-    # the check opens the last line or a sentence on it ("That leaves 38. Verification: ...")
-    starts = [line_start, *(line_start + m.end() for m in _SENTENCE_GAP_RE.finditer(tail[line_start:]))]
-    line_start = next((s for s in starts if s > 0 and _CHECK_LINE_RE.match(tail, s)), 0)
-    if line_start > 0:
+    checks = _checks_start(text)
+    if checks > 0:
         # "In total Ravi has 174 apples.\nCheck: 174 + 3 = 177 ✓": the answer is 174, and
-        # the check line is read as its tail (a check that uses it or results in it)
-        found = _bare_number(text[:line_start])
+        # the check lines are read as its tail (a check that uses it or results in it)
+        found = _last_value(text[:checks])
         if found.answer is None or found.problem is not None:
             return found
         return FinalAnswer(found.answer, found.source, found.end, hedge_after(text, found.end, (found.answer,)))
+    return _last_value(text)
+
+
+def _last_value(text: str) -> FinalAnswer:
     found = last_number(text)
     if found is None:
         return FinalAnswer(None, "none")
