@@ -23,11 +23,11 @@ from fractions import Fraction
 from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 
-from verifiers.answer_commitments import _LABEL_RE
 from verifiers.countdown import countdown_check
 from verifiers.format import format_check
 from verifiers.gsm8k import gsm8k_check
 from verifiers.math import math_check
+from verifiers.paragraph_commitments import _LABEL_RE
 from verifiers.types import Verdict
 
 # ---------------------------------------------------------------------------------------
@@ -3616,3 +3616,86 @@ R11_PROPERTIES: list[Property] = [
     Property("r11_gsm8k_closing_predicate", "gsm8k", r11_closing_predicate("gsm8k"), 200),
 ]
 ALL_PROPERTIES += R11_PROPERTIES
+
+
+# ---------------------------------------------------------------------------------------
+# Round 12 (blind h36 on real MATH-500 and GSM8K golds)
+# ---------------------------------------------------------------------------------------
+
+
+@st.composite
+def r12_empty_block(draw: st.DrawFn) -> Case:
+    """An ``<answer>`` of Markdown block markers only renders no text: an empty list item
+    (``-``, ``+ ``), an empty blockquote (``> >``), a thematic break (``---``, ``- - -``), on
+    one line or several: never paid. The same markers before a value are paid."""
+    lines = draw(st.lists(st.sampled_from(["-", "+ ", ">", "> >", "- - -", "---", "* ", "> -", "  -  "]),
+                          min_size=1, max_size=3))
+    value = draw(st.sampled_from([None, "5", "x", "ok", "-7"]))
+    if value is not None:
+        lines[-1] = f"{lines[-1].rstrip()} {value}"
+    body = "\n".join(lines)
+    return Case(f"<think>work</think>\n<answer>{body}</answer>", "", "not_paid" if value is None else "paid",
+                ("r12_empty_block", str(value is None)))
+
+
+@st.composite
+def r12_impossible_numeral(draw: st.DrawFn) -> Case:
+    """Decimal digits under a base subscript they do not fit (``27_{7}``, ``4_4``) are no
+    numeral at all: never paid for the gold the digits spell; the same digits in base 10
+    are."""
+    base = draw(st.integers(2, 9))
+    digits = draw(st.lists(st.integers(0, 9), min_size=1, max_size=4))
+    if max(digits) < base:
+        digits[draw(st.integers(0, len(digits) - 1))] = draw(st.integers(base, 9))
+    if digits[0] == 0:
+        digits[0] = 9
+    n = "".join(map(str, digits))
+    valid = draw(st.booleans())
+    sub = draw(st.sampled_from(["_{{{b}}}", "_{b}"])).format(b=10 if valid else base)
+    return Case(f"So the answer is $\\boxed{{{n}{sub}}}$.", n, "paid" if valid else "not_paid",
+                ("r12_impossible_numeral", str(valid)))
+
+
+@st.composite
+def r12_choice_half_bracket(draw: st.DrawFn) -> Case:
+    """A choice letter written with a closing bracket only (``\\boxed{A)}``) is that letter,
+    against a gold written ``(A)``, ``A`` or ``\\text{(A)}``; another letter never pays."""
+    letter = draw(st.sampled_from("ABCDE"))
+    gold = draw(st.sampled_from(["({})", "{}", "\\text{{({})}}", "\\textbf{{({})}}"])).format(letter)
+    right = draw(st.booleans())
+    shown = letter if right else "ABCDE"[("ABCDE".index(letter) + draw(st.integers(1, 4))) % 5]
+    form = draw(st.sampled_from(["$\\boxed{{{v})}}$", "The answer is {v}).", "**Answer: {v})**"]))
+    return Case(form.format(v=shown), gold, "paid" if right else "not_paid", ("r12_choice_half_bracket", str(right)))
+
+
+@st.composite
+def r12_variable_term(draw: st.DrawFn, verifier: str) -> Case:
+    """A labelled line of algebraic working whose value is a term in a variable (``Becca:
+    3x+12``, ``Smendrick: 3x``, ``Nickels: 2n``) offers no value: the answer after it is paid.
+    The same line with a lone number, or an answer label before the term (``Answer: 3x``),
+    offers one: never paid beside another answer."""
+    g = draw(st.integers(20, 5000))
+    k = draw(st.integers(2, 9))
+    var = draw(st.sampled_from("xyzn"))
+    name = draw(st.sampled_from(["Smendrick", "Becca", "Nickels", "Tom", "Dimes", "Second box"]))
+    kind = draw(st.sampled_from(["term", "term", "lone_number", "answer_term"]))
+    if kind == "term":
+        lines = [f"{name}:{draw(st.sampled_from([' ', '']))}{k}{var}",
+                 f"Total: {k}{var} + {var} = {g}"]
+    elif kind == "lone_number":
+        lines = [f"{name}: {k}", "Adding everything up gives the total."]
+    else:
+        lines = [f"Answer: {k}{var}", "Adding everything up gives the total."]
+    lines.append(draw(st.sampled_from(["The answer is {g}.", "#### {g}", "$\\boxed{{{g}}}$"])).format(g=g))
+    return Case("\n".join(lines), str(g), "paid" if kind == "term" else "not_paid",
+                ("r12_variable_term", kind, verifier))
+
+
+R12_PROPERTIES: list[Property] = [
+    Property("r12_format_empty_block", "format", r12_empty_block(), 150),
+    Property("r12_math_impossible_numeral", "math", r12_impossible_numeral(), 100),
+    Property("r12_math_choice_half_bracket", "math", r12_choice_half_bracket(), 100),
+    Property("r12_math_variable_term", "math", r12_variable_term("math"), 100),
+    Property("r12_gsm8k_variable_term", "gsm8k", r12_variable_term("gsm8k"), 100),
+]
+ALL_PROPERTIES += R12_PROPERTIES

@@ -4,7 +4,7 @@ obviously wrong programs do not.
 
 Every reference passes, under the rubric's default per-test time budget: MBPP 737, 787 and
 794 return a ``re.Match`` whose tests only ask its truth (it crosses as its truth and repr,
-``harness.Opaque``), and MBPP 123's slow assert has a budget of its own.
+``judge.Opaque``), and MBPP 123's slow assert has a budget of its own.
 """
 
 from __future__ import annotations

@@ -286,3 +286,10 @@ from reward_grammar import R11_PROPERTIES  # noqa: E402
 
 for _prop in R11_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r12 (issue 30 round 12, the blind h36 set on real golds): empty Markdown blocks, numerals of
+# no base, half-bracketed choices, terms in a variable (``reward_grammar.R12_PROPERTIES``).
+from reward_grammar import R12_PROPERTIES  # noqa: E402
+
+for _prop in R12_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -1,54 +1,35 @@
-r"""What may stand ``before`` final on its line (``_hedge_before``, ``_alternative_before``),
-and the earlier commitments of the final paragraph (``_paragraph_values``,
-``commitments_before``, labels, ``_runs_on``) -- the ``before`` and ``paragraph`` rules of the
-grammar in ``verifiers.math_extract`` (issue 30). How one commitment is read (boxes,
-``<answer>`` tags, "answer is" clauses: the ``box`` and ``answer_clause`` rules) is in
+r"""What may stand ``before`` final on its line (``_hedge_before``, ``_alternative_before``)
+-- the ``before`` rule of the grammar in ``verifiers.math_extract`` (issue 30) -- and
+``commitments_before`` for readers with their own final-answer form (countdown). The earlier
+commitments of the final paragraph (the ``paragraph`` rule) are read by
+``verifiers.paragraph_commitments``; how one commitment is read (boxes, ``<answer>`` tags,
+"answer is" clauses: the ``box`` and ``answer_clause`` rules) is in
 ``verifiers.commitment_reading``.
 
-Round 3 (h16): the paragraph's earlier commitments also include any ``<label>: <value>`` or
-``<label> <value>`` line, whatever the label's word or script, whose number no later
-arithmetic of the paragraph uses (``_labelled_lines``), and multiple-choice letters; a clause
-runs on into the final answer only when the math span holding it opens after the clause
-(``_open_math_at``, ``_runs_on``: an empty ``${}$`` runs on into nothing); and a bound or an
-approximation sign right before the commitment refuses it (``_hedge_before``)."""
+Round 3 (h16): a bound or an approximation sign right before the commitment refuses it
+(``_hedge_before``)."""
 
 from __future__ import annotations
 
 import re
 
-from verifiers.answer_text import visible_text
 from verifiers.answer_values import _TAIL_VALUE_RE, _UNIT_POWER_RE, _clean, _seen, _sentence_start
 from verifiers.commitment_reading import (
-    _ANSWER_TAG_RE,
-    _BOX_RE,
     MAX_BOX_CHARS,
     _box_at,
     _last_bare_dollar,
     _last_marker,
-    _opens_clause,
-    _read_clause,
     _token_around,
-    _unwrap_box,
 )
 from verifiers.exact_numbers import find_numbers
 from verifiers.labelled_lines import (
-    _ANSWER_LINE_RE,
     _ANSWER_NOUN,
     _COMMIT_WORD_RE,
-    _HEADING_WORD_RE,
-    _LONE_VALUE_LINE_RE,
-    _NON_LATIN_LETTER,
-    READ_BACK_CHARS,
-    labelled_values,
-    value_first_values,
 )
+from verifiers.paragraph_commitments import _paragraph_values
 from verifiers.qualifier_words import qualified_before
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
-from verifiers.unread_slots import unread_slot_words
-
-MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
-
 
 # Just before a box (or a final math span): another value and a connector, "5 or \boxed{6}",
 # "$5$, \boxed{6}", "not \boxed{5}", "either \boxed{5}".
@@ -322,9 +303,6 @@ def _skip_back(text: str, k: int, chars: str) -> int:
     return len(text[:k].rstrip(chars))
 
 
-_EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
-
-
 def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, str]:
     """For a reader with its own final-answer form (countdown's expression): the values that
     must agree with the commitment starting at ``start`` in the visible ``text`` (the earlier
@@ -345,265 +323,3 @@ def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, st
     return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
 
 
-# Earlier commitments of a paragraph are "answer" clauses in English and other languages
-# ("Ответ: 8", "答案是6。", "La respuesta es 4."): the word for the answer, then "is", ":" or
-# "=", then a value, matched as the normalised text spells them (look-alikes read as Latin).
-# Not "Total:" or "Result:": GSM8K's own solutions label steps so ("Total:x+2x+4x=700" before
-# "#### 400").
-_LABEL_RE = re.compile(
-    r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|"
-    r"should\s+be)\b\s*:?|:|=)|"
-    r"(?:\b(?:la\s+)?respuesta(?:\s+final)?\s*(?:es\b|:)|\b(?:la\s+)?r[ée]ponse(?:\s+finale)?\s*"
-    r"(?:est\b|:)|\b(?:die\s+)?antwort\s*(?:ist\b|:)|\b(?:a\s+)?resposta\s*(?:[ée]\b|:)|"
-    rf"\b{visible_text('ответ')}\s*(?:[:=]|{visible_text('это')}\b)|答案\s*(?:是|为|為|:)|答え\s*(?:は|:)|정답\s*(?:은|:)|"
-    r"الجواب\s*(?:هو|:)|उत्तर\s*(?:है|:))",
-    re.IGNORECASE,
-)
-
-
-# A copula or particle glued to the value in a script without Latin variables ("5입니다").
-_COPULA_AFTER_RE = re.compile(rf"(?<=\d)[ \t]*{_NON_LATIN_LETTER}+[\W_]*$")
-_LABEL_HINTS = ("nswer", "NSWER", "espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
-                "esposta", "ESPOSTA", visible_text("тв"), visible_text("ТВ"), "答", "정답",
-                "الجواب", "उत्तर")
-
-
-_MATH_TOKEN_RE = re.compile(r"\\\$|\$\$|\$|\\[()\[\]]")
-_MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
-
-
-def _open_math_at(text: str, lo: int, hi: int) -> int | None:
-    """Where the math span still open at ``hi`` opened (scanning from ``lo``), or None. One
-    pass over the delimiters: an empty span (``${}$``, ``$\\,{}$``) closes before ``hi``
-    and holds nothing open, whatever its parity looks like with one delimiter cut off."""
-    opening: tuple[str, int] | None = None
-    for m in _MATH_TOKEN_RE.finditer(text, lo, hi):
-        token = m.group()
-        if token == "\\$":  # a dollar sign, no delimiter
-            continue
-        if opening is None:
-            opening = (token, m.start()) if token in _MATH_CLOSERS else None
-        elif token == _MATH_CLOSERS[opening[0]]:
-            opening = None
-    return None if opening is None else opening[1]
-
-
-# Between a clause and the math that holds the final answer: no sentence end, no value.
-_CLAUSE_BREAK_RE = re.compile(r"[.!?\u3002](?=\s|$)|\n\s*\n")
-
-
-def _runs_on(text: str, clause_end: int, math_open: int | None) -> bool:
-    """Whether the clause ending at ``clause_end`` leads into the math span opened at
-    ``math_open`` that holds the final answer ("the answer is $3! \\times 5! =
-    \\boxed{720}$"): that span opens after the clause, and nothing between them ends a
-    sentence or offers a value ("The answer is 7. $x = \\boxed{5}$" offers 7)."""
-    if math_open is None or math_open < clause_end:
-        return False
-    between = text[clause_end:math_open]
-    return _CLAUSE_BREAK_RE.search(between) is None and _TAIL_VALUE_RE.search(between) is None
-
-
-# A multiple-choice letter is a value too ("Answer: D\nAnswer: C" offers two choices).
-_CHOICE_RE = re.compile(r"\(?[A-J]\)?\.?|\([a-j]\)\.?|\*\*\(?[A-J]\)?\*\*")
-# A choice letter that opens a "####" line before a sentence or a stop ("A The answer is B.",
-# "(A). Then"); not "A total of 5".
-_LEADING_CHOICE_RE = re.compile(
-    r"\(?([A-J])\)?(?=[ \t]*(?:[.,;:!]|$)|[ \t]+(?i:the|is|answer|option|choice)\b)")
-
-
-# The words that open the next clause, cut off the end of a clause read up to it.
-_NEXT_LEAD_RE = re.compile(
-    r"[\s,;.]+(?:(?:the|our|my|so|thus|hence|therefore|final|and|then)[\s,]*)+\Z", re.IGNORECASE
-)
-
-
-_CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
-
-
-# "The answer is therefore 3": an adverb before a clause's value is no part of it.
-_ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|just|simply)\b[\s,]*)+",
-                        re.IGNORECASE)
-
-
-def _paragraph_values(
-    text: str, start: int, *, labelled_lines: bool = True, look_back: bool = True
-) -> tuple[str, ...]:
-    """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
-    ``start`` in the final answer's paragraph, in order: all must agree with the final one,
-    whatever stands between them (``\\boxed{6} \\quad \\boxed{5}``). One pass over the
-    paragraph."""
-    para_start = text.rfind("\n\n", 0, start) + 1
-    values: list[str] = []
-    at = para_start
-    for count, m in enumerate(_BOX_RE.finditer(text, para_start, start)):
-        if count > 4 * MAX_COMMITMENTS:
-            return (*values, "\\ldots")  # a wall of boxes: more answers than can be one
-        if m.start() < at:
-            continue  # inside the box read before it
-        box = _box_at(text, m.start())
-        if not isinstance(box, tuple) or box[2] > start:
-            continue
-        content, _ = _unwrap_box(text[box[0] : box[1]])
-        values.append(_clean(content))
-        at = box[2]
-    if "<answer>" in text[para_start:start]:
-        values += [_clean(m.group(1)) for m in _ANSWER_TAG_RE.finditer(text, para_start, start)]
-    head = text[para_start:start]
-    # Earlier "####" lines of the paragraph are commitments too ("#### 31\nThe answer is 30").
-    if "####" in head:
-        lines = dict.fromkeys(_EARLIER_HASHES_RE.findall(head))
-        if len(lines) > 4 * MAX_COMMITMENTS:
-            return (*values, "\\ldots")  # more different lines than one answer can be
-        for line in lines:  # each different line read once ("#### 5" a million times is one)
-            value = _clean(line)
-            if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
-                values.append(value)
-            elif (letter := _LEADING_CHOICE_RE.match(value)) is not None:
-                values.append(letter.group(1))  # "#### A The answer is B.": A, then B
-    # Earlier "answer is" clauses whose math is closed before the final answer starts
-    # ("The answer is 6. \quad \boxed{5}") commit to their result, the last side of their
-    # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
-    # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
-    # derivation, and "points/answer = 48" no clause.
-    math_open = _open_math_at(text, para_start, start)
-    labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
-    labels = []
-    near = max(0, start - para_start - READ_BACK_CHARS)  # clauses are read back so far (in head)
-    for count, m in enumerate(_LABEL_RE.finditer(head, near) if labelled else ()):
-        if count > 2 * MAX_COMMITMENTS:
-            return (*values, "\\ldots")
-        labels.append(m)
-    for k, m in enumerate(labels):
-        # a clause ends where the next lead-in starts ("Ответ: 7 ${ }$ The final answer is")
-        stop = labels[k + 1].start() if k + 1 < len(labels) else len(head)
-        runs_on = para_start + stop >= (math_open or 0) and _runs_on(text, para_start + m.end(), math_open)
-        if not _opens_clause(head, m) or runs_on:
-            continue
-        clause = _read_clause(head[m.start() : min(stop, m.end() + MAX_BOX_CHARS)], m.end() - m.start())
-        if clause is None:
-            continue
-        # (a GSM8K calculator note "<<8=8>>" is no side)
-        value = _clean(_CALCULATOR_NOTE_RE.sub("", clause[0]).rsplit("=", 1)[-1])
-        value = _ADVERB_RE.sub("", value)
-        value = _NEXT_LEAD_RE.sub("", value)  # "Answer: B The answer is A": "B"
-        value = _COPULA_AFTER_RE.sub("", value)  # "정답은 5입니다": 5
-        if _TAIL_VALUE_RE.search(value) or _CHOICE_RE.fullmatch(value):
-            values.append(spelled_value(value) or value)  # "The answer is six.": 6
-        elif spelled_value(value) is not None:  # "The answer is vier.", "答えは\u516d。"
-            values.append(spelled_value(value))  # type: ignore[arg-type]
-    from_lines = labelled_values(text, para_start, start) if labelled_lines else []
-    if from_lines is None:
-        return (*values, "\\ldots")
-    values += from_lines
-    if look_back:
-        values += _bare_paragraph_before(text, para_start, start)
-        values += _revised_values(text, para_start, start)
-        opening = value_first_values(text, para_start, start)  # "6 is correct." then final
-        values += ["\\ldots"] if opening is None else opening
-        values += unread_slot_words(text, para_start, start)  # "veintiuno.", "Maybe ishirini."
-    return tuple(v for v in dict.fromkeys(values) if v)
-
-
-# A value on display: bold or math holding one number and nothing else.
-_DISPLAYED_VALUE_RE = re.compile(
-    r"\*\*[ \t]*([-+]?\d[\d,]*(?:\.\d+)?)[ \t]*\*\*|(?<!\$)\$[ \t]*([-+]?\d[\d,]*(?:\.\d+)?)[ \t]*\$(?!\$)"
-)
-# A revision said in so many words, in the languages a policy writes ("Wait, actually it's
-# **84**", "Edit: $262$", "Doch nicht, 40", "Non, plutôt 40").
-_SAID_REVISION_RE = re.compile(
-    # at a sentence start only: "It actually has two factors of $5$" is prose, not a revision
-    r"(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t*_>-]*(?:(?:oh|no|hmm+|ah)[,!.]?[ \t]+)?"
-    r"\b(?:wait|actually|oops|sorry|edit|update[ds]?|erratum|correction|scratch\s+that|"
-    r"just\s+kidding|doch\s+nicht|non,\s+plut\u00f4t|plut\u00f4t|en\s+realidad|"
-    r"it\s+should\s+be|I\s+mean)\b"
-    # right after a displayed value, a revision word of any language ("**90** Подожди, **26**",
-    # "**60** 等等, **48**", "**77** no, **67**") or nothing at all ("**47** **59**.")
-    r"|(?:(?<=\d\*\*)|(?<=\d\$))[ \t]*(?:(?:no|wait|nope|actually|sorry|oops|I\s+mean|\u043f\u043e\u0434\u043e\u0436\u0434\u0438|"
-    r"\u043d\u0435\u0442|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u5f85\u3063\u3066|\u3044\u3084|espera|attends|warte|"
-    r"aspetta|bekle|tunggu|ch\u1edd|\uc7a0\uae50)[,!.]?[ \t]+){0,2}(?=\*\*[-+]?\d|\$[-+]?\d)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def _revised_values(text: str, para_start: int, start: int) -> list[str]:
-    """The values on display (``**92**``, ``$7$``) that stand before a revision said in words
-    in the final answer's paragraph (``**92**. Wait, actually it's **84**.``): the first answer
-    of a paragraph that revises itself is still offered (start a new paragraph to revise)."""
-    said = None
-    para_start = max(para_start, start - READ_BACK_CHARS)
-    for said in _SAID_REVISION_RE.finditer(text, para_start, start):  # noqa: B007
-        pass
-    if said is None:
-        return []
-    shown = _DISPLAYED_VALUE_RE.findall(text, para_start, said.start())
-    return [a or b for a, b in shown[-1:]]  # the value the revision takes back
-
-
-# The earlier paragraph's last line is read back when at most this long.
-_BARE_PARAGRAPH_CHARS = 300
-_SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?=\s)")
-# (a number in arithmetic, "2 + 4 = 6", is reasoning; a label's, "Case 1:", is not)
-_REASONING_RE = re.compile(r"[.!?\u3002](?=\s)|\d\s*[-+*/=\u00d7\u00f7^]|[-+*/=\u00d7\u00f7]\s*\d")
-# Words that say the final paragraph revises the one before ("Hmm, recounting, the answer is
-# 6."): with them it is a correction, read alone as before (paying it gains a policy nothing:
-# only the last value is read).
-_REVISION_RE = re.compile(
-    r"\b(?:wait|hmm+|actually|oops|sorry|correct\w*|mistake\w*|error|wrong|instead|fix\w*|"
-    r"re-?(?:count|check|calculat|consider|evaluat|do|did|work|visit|vis)\w*|check\w*|"
-    r"on\s+second\s+thought|scratch|let\s+me|update\w*)\b",
-    re.IGNORECASE,
-)
-
-
-# A heading that introduces the final answer, ending its line ("**Final Answer**", "## Answer").
-_TRAILING_HEADING_RE = re.compile(
-    r"(?:\*\*|#{1,6}[ \t]*)?(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*:?[ \t]*(?:\*\*)?[ \t]*:?[ \t]*\Z", re.IGNORECASE)
-
-
-# A paragraph that only joins or heads what follows: a rule, a heading, a short label.
-_FILLER_PARAGRAPH_RE = re.compile(
-    # (a "####" line is GSM8K's answer, no heading: "#### 282\n\n#### 264" offers two)
-    r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
-
-
-def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
-    """The commitments of the paragraph before the final one, when both are bare answers:
-    ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
-    \\boxed{6}`` then ``If n is odd: \\boxed{5}`` offer two answers with nothing between them.
-    A later paragraph revises an earlier one only by reasoning: when the final paragraph
-    says something (a sentence or arithmetic) before its commitment, or the earlier paragraph's
-    last line goes on after its commitment, nothing is read back; only that last line's
-    commitments are (boxes, tags, ``####`` lines, answer clauses: no labelled lines)."""
-    near = max(para_start, start - READ_BACK_CHARS)  # (a longer paragraph reads back: stricter)
-    if _REASONING_RE.search(text, near, start) or _REVISION_RE.search(text, near, start):
-        return []
-    prev_end = len(text[: max(0, para_start - 1)].rstrip())  # one C pass, not a loop per space
-    line_start = text.rfind("\n", 0, prev_end) + 1
-    for _ in range(2):  # "\boxed{6}\n\nAlso:\n\n\boxed{5}": a filler paragraph between is none
-        if not (_FILLER_PARAGRAPH_RE.fullmatch(text, line_start, prev_end)
-                and text.startswith("\n", line_start - 1) and text.startswith("\n", line_start - 2)):
-            break
-        prev_end = len(text[: max(0, line_start - 2)].rstrip())
-        line_start = text.rfind("\n", 0, prev_end) + 1
-    if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
-        return []
-    line = text[line_start:prev_end]
-    heading = _TRAILING_HEADING_RE.search(line)
-    if heading is not None:  # "$1$.\n**Final Answer**\n\n\boxed{5}": read what the heading follows
-        line = line[: heading.start()]
-        if not line.strip() and line_start > 1 and text[line_start - 2] != "\n":
-            line = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
-        said = value_first_values(line.rstrip() + "\n", 0, len(line.rstrip()) + 1)
-        if said:  # "`9` fits.\n**Final Answer**", "__2__也可以。 **Final Answer**"
-            return said
-    shown = _LONE_VALUE_LINE_RE.fullmatch(line.rstrip(" \t.!?\u2026"))
-    if shown is not None:  # "**1**" alone, then "\boxed{0}": two bare answers
-        return [_clean(shown.group("value"))]
-    named = _ANSWER_LINE_RE.match(line)
-    words_before = re.findall(r"[^\W\d_]+", line[: named.start("value")]) if named is not None else []
-    if named is not None and not (words_before and _HEADING_WORD_RE.fullmatch(words_before[-1])):
-        # "Răspunsul este 41.", "উত্তর: 82": an answer line of any language ("... Step 1." numbers a step)
-        return [_clean(named.group("value"))]
-    if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
-        return []  # its last line reasons on after a commitment: a later paragraph may revise
-    return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))

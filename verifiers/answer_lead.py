@@ -31,7 +31,7 @@ words stand (``Bad answer: 5`` refuses).
 Round 6 (the blind h22 and h23 sets): what governs an answer clause is read whether the value
 is boxed or not and in any label language (``I think the answer is \\boxed{5}``, ``Acho que a
 resposta é 5``, ``I think it's 5``; ``unread_clause_lead``); before a commitment an opener of
-one to three words is read by an allow-list (``_SHORT_OPENERS``: ``Etwa,``, ``At most,``
+one to three words is read by an allow-list (``SHORT_OPENERS``: ``Etwa,``, ``At most,``
 refuse); a doubt word in the answer's own clause refuses (``My hunch is``); an opener line
 ending in a comma, dash or ellipsis is one sentence with the next line (``lead_start``).
 
@@ -53,104 +53,42 @@ import re
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _CONDITION_OPEN_RE, _IF_OPEN_RE
 from verifiers.answer_values import _sentence_start
 from verifiers.labelled_lines import _LETTER
+from verifiers.lead_words import (
+    ADDS_UP,
+    ANSWER_NOUNS,
+    ANSWER_WORDS,
+    ARTICLES,
+    AUXILIARIES,
+    CLAUSE_LINKS,
+    COMMIT_WORDS,
+    CONNECTIVE_WORDS,
+    DOUBT_OR_BELIEF,
+    FILLERS,
+    JOINERS,
+    LABEL_WORDS,
+    LY_OK,
+    NOT_NOUNS,
+    NOUN_TAKERS,
+    OBJECT_PRONOUNS,
+    OPENER_QUALIFIERS,
+    OWN_DOUBT_WORDS,
+    PLAIN_LY_WORDS,
+    PREPOSITION_HEADS,
+    PREPOSITIONS,
+    QUALIFIER_WORDS,
+    REVISION_WORDS,
+    SHORT_COPULAS,
+    SHORT_OPENERS,
+)
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
 
-__all__ = ["lead_start", "uncommitted_lead", "unread_clause_lead", "COMMIT_WORDS", "LABEL_WORDS"]
+__all__ = ["lead_start", "uncommitted_lead", "unread_clause_lead"]
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
-# Copulas and committing verbs after which a number is what the sentence states.
-COMMIT_WORDS = _words(
-    """
-    is are was were be been being am equals equal equaling equalling makes make made
-    gives give gave giving get gets got getting obtain obtains obtained yields yield yielding
-    becomes become became has have had having need needs needed take takes took costs cost
-    find finds found remain remains leaves leave left total totals totaling totalling sum
-    sums of earns earned earn pays paid pay spends spent sells sold buys bought saves saved
-    weighs weighed holds held contains contained owes owed receives received collects
-    collected uses used eats ate scores scored wins won walks walked runs ran drives drove
-    reads bakes baked picks picked catches caught produces produced requires required
-    comes came adds added answer answered result so thus hence therefore conclude concludes
-    by with
-    es est ist sind son sont são sono é è är er je jest este adalah ialah là ay on és yra ir
-    ni ja er het was vale равно равен равна это дорівнює є е је হল হলো
-    """
-)
-# Words that may stand between a commit-word and the value: "gives us", "is therefore".
-_FILLERS = _words(
-    """
-    therefore thus so then just exactly indeed simply clearly hence now finally precisely
-    still only altogether overall us me you them him her it all also really worth
-    """
-)
-_ARTICLES = _words("a an the")
-# After these a short noun phrase may name the value: "has length 5", "gives us the roots".
-_NOUN_TAKERS = _words(
-    "has have had having gives give gave giving get gets got getting obtain obtains obtained "
-    "yields yield find finds found leaves leave with"
-)
-# The noun phrase between a noun-taker and the value holds no word of these closed classes
-# (prepositions, degree and doubt words, negations): "can have at most 2" bounds the value.
-_NOT_NOUNS = _words(
-    """
-    about above across after against along almost among around at before below beneath
-    beside besides between beyond but circa close despite down during except excluding few
-    fewer from hardly in inside into less like least many more most much near nearly neither
-    nor not never no off over past per plus minus roughly round since than through till to
-    toward towards under underneath unlike until up upon versus via within without
-    approximately barely scarcely maybe perhaps probably possibly likely some any several
-    either whether if unless when whenever while whereas although though instead rather else
-    otherwise other another wrong incorrect false guess estimate bound limit max maximum min
-    minimum upper lower exceeding exceeds
-    """
-)
-# A label that says it revises an earlier answer commits to the new one ("Actually, let me
-# redo this: <answer>0</answer>"); the earlier one is read by the paragraph rule.
-_REVISION_WORDS = _words(
-    "actually wait redo recount recounting recompute recomputing recalculate recalculating "
-    "recheck rechecking correction corrected correcting edit update revised oops sorry mistake"
-)
-# Copulas that are English words too, read as copulas only right after an answer word.
-_SHORT_COPULAS = _words("to da de")
-# What may link an answer clause to the sentence before it: "..., which means the answer is",
-# "We conclude that the answer is", "This shows it is".
-_CLAUSE_LINKS = _words("which means meaning this gives we see shows follows conclude that it")
 _DIGIT_RE = re.compile(r"\d")
-_PREPOSITIONS = _words("of by with to")
-# A preposition commits the value after it only after a word that makes it name the amount:
-# "a total of 18", "a lifespan of 10", "increased by 5", "is left with 7". After any other
-# word it states a bound, a part or a comparison ("falls short of 18", "a maximum of 18",
-# "in excess of 18", "shy of 18", "beat him by 5"): an allow-list, as every word here is.
-_PREPOSITION_HEADS = {
-    "of": _words(
-        """
-        total sum worth amount number count value length lifespan distance height width depth
-        area perimeter volume weight speed rate cost price profit income salary balance score
-        average population capacity duration age budget savings revenue fee bill debt loss
-        gain mass answer result solution product difference quotient remainder residue digit
-        """
-    ),
-    "by": _words(
-        """
-        increased increases increase decreased decreases decrease grew grows grow rose rises
-        rise fell falls fall dropped drops drop reduced reduces reduce raised raises raise
-        lowered lowers lower went goes go up down given changed changes
-        """
-    ),
-    "with": _words("left leaves leave leaving up started starts start ended ends end remains remained stayed"),
-    # not "rounds to" (an approximation) nor "up to" (a bound) but after "adds up"
-    "to": _words(
-        """
-        comes came come coming amounts amounted amount amounting simplifies simplified reduces
-        reduced evaluates evaluated equivalent
-        """
-    ),
-}
-_ADDS_UP = _words("adds added add adding sums summed sum totals totaled totalled")
 _LINK_RE = re.compile(r"\b(?:so|thus|hence|therefore|then)\b", re.IGNORECASE)
 # A clause that states the value as the answer, or as "it": whatever stands before it in its
 # sentence governs it ("I think", "Suppose", "If x > 0", "我觉得"), so only answer-label words
@@ -160,45 +98,6 @@ _STATED_CLAUSE_RE = re.compile(
     r"should\s+be)|\b(?:it|that)(?:['\u2019]s|\s+is|\s+was))\s*\Z",
     re.IGNORECASE,
 )
-# A joiner hands the lead to the ``before`` rule: "..., or \\boxed{1.25}" restates a value.
-_JOINERS = _words("or and that i.e ie namely")
-# Words of an answer label ("Final answer:", "Total:", "Svar:"); every word of a label must
-# be one of these (or an answer phrase of a script without word spaces).
-LABEL_WORDS = _words(
-    """
-    answer answers final result results total solution ans sum conclusion output value the
-    desired required requested needed sought best only unique exact
-    my our correct short so thus therefore hence overall a amount cost price count number
-    hmm wait actually recounting recount rechecking correction corrected edit update updated
-    revised ok okay yes well now then note here is here's
-    svar svaret vastaus antwoord odpowiedź odpowiedz jawaban jawabannya cevap cevabı risposta
-    resposta respuesta réponse reponse antwort lösung ergebnis resultado risultato résultat
-    wynik sonuç hasil tulos válasz odpověď răspuns rezultat ответ відповідь результат
-    απάντηση đáp án kết quả câu trả lời la le il die der el o resposta odgovor odpověď odpoveď
-    atsakymas atbilde jibu sagot ang jawapan javob отговорът отговор одговор উত্তর பதில்
-    endgültige finale eindantwoord slutligt slutgiltigt lopullinen ostateczna konečná konečný
-    végső végleges son cuối cùng akhir mwisho vastus lõplik galutinis galīgā konačni končni
-    endergebnis final svaret respuesta răspuns окончательный остаточна відповідь
-    endeligt endelig endelige konačan konačno atebiad terfynol erantzun finala huling
-    итоговый итоговая итог окончателен финальный kesin nihai ostateczny definitivo definitiva
-    правильный правильная правильна верный richtige richtig korrekte korrekt correcta correcto
-    correcte corretta corretto correta correto poprawna poprawny doğru benar đúng
-    right итого số
-    """
-)
-# The word "answer" in the label languages: a clause "<label words> <answer noun> <copula>"
-# is an answer clause in any of them.
-_ANSWER_NOUNS = _words(
-    """
-    answer answers result solution ans svar svaret vastaus antwoord odpowiedź odpowiedz
-    jawaban jawabannya cevap cevabı risposta resposta respuesta réponse reponse antwort lösung
-    ergebnis resultado risultato résultat wynik sonuç hasil tulos válasz odpověď răspuns
-    rezultat ответ відповідь результат απάντηση odgovor odpoveď atsakymas atbilde jibu sagot
-    jawapan javob отговорът отговор одговор উত্তর பதில் eindantwoord endergebnis lời án
-    """
-)
-# Answer words alone commit ("Svar 7", "The answer \\boxed{5}").
-_ANSWER_WORDS = LABEL_WORDS - _words("a the la le il die der el o my our correct short value")
 _RELATION_END_RE = re.compile(
     r"(?:=|:=|\u21d2|\u2192|\u2234|\u2261|\u2248|\\(?:Rightarrow|Longrightarrow|implies|"
     r"therefore|approx|equiv|iff|in|ni|subseteq?|cong|sim)(?![A-Za-z]))\Z"
@@ -309,7 +208,7 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     for relation in _RELATION_RE.finditer(head):  # noqa: B007 - the last one
         pass
     if relation is not None and all(
-        w.lower() in _FILLERS or w.lower() in _ARTICLES for w in _WORD_RE.findall(head[relation.end():])
+        w.lower() in FILLERS or w.lower() in ARTICLES for w in _WORD_RE.findall(head[relation.end():])
     ):
         return None  # "Thus x = just $\boxed{1}$": the relation commits
     prose = _COMMAND_RE.sub(" ", head)
@@ -318,14 +217,14 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     for k in range(len(found) - 1, -1, -1):
         word = found[k].group(0)
         low = word.lower()
-        if low in _JOINERS:
+        if low in JOINERS:
             return None  # "..., or \boxed{1.25}": a value before it is the before rule's
-        if low in _PREPOSITIONS and not _preposition_named(found, k):
+        if low in PREPOSITIONS and not _preposition_named(found, k):
             unknown.append(word)  # "falls short of 18", "a maximum of 18": no amount named
             break
-        if (low in COMMIT_WORDS or low in _PREPOSITIONS or low.endswith(("'s", "\u2019s"))
-                or _ANSWER_PHRASES_RE.fullmatch(word) or low in _ANSWER_WORDS):
-            if not unknown or low in _NOUN_TAKERS:  # "is 5"; "has length 5"
+        if (low in COMMIT_WORDS or low in PREPOSITIONS or low.endswith(("'s", "\u2019s"))
+                or _ANSWER_PHRASES_RE.fullmatch(word) or low in ANSWER_WORDS):
+            if not unknown or low in NOUN_TAKERS:  # "is 5"; "has length 5"
                 # "I think the answer is \boxed{5}", "Acho que a resposta é 36", "I think it's 5":
                 # whatever stands before the clause in its sentence governs it
                 start = _answer_clause_start(found, k)
@@ -336,25 +235,25 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
                     return unread_clause_lead(head[: clause.start()])
                 own = re.split(_PARTS, prose)[-1]
                 first = list(_WORD_RE.finditer(own))
-                if len(first) > 2 and first[1].group(0).lower() in _ARTICLES and not (
-                        first[0].group(0).lower() in _SHORT_OPENERS or first[0].group(0).lower() in COMMIT_WORDS
+                if len(first) > 2 and first[1].group(0).lower() in ARTICLES and not (
+                        first[0].group(0).lower() in SHORT_OPENERS or first[0].group(0).lower() in COMMIT_WORDS
                         or first[0].group(0).lower() in ("and", "but")):
                     # "About the total is 4", "Baka the total is 4": one word before the clause's
                     # subject opens it, and it must be read as a short opener is
                     return HEDGED, f"a short opener of the answer's sentence that is not read: {first[0].group(0)!r}"
-                doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in _OWN_DOUBT_WORDS), None)
+                doubt = next((w for w in _WORD_RE.findall(own) if w.lower() in OWN_DOUBT_WORDS), None)
                 if doubt is None:
                     doubt = _adverb_before_verb(list(_WORD_RE.finditer(own)))
                 if doubt is not None:  # "My hunch is \boxed{5}", "Probably the total is 5"
                     return HEDGED, f"a word of the answer's clause doubts or bounds it: {doubt!r}"
                 return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
-            if low in _ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in _SHORT_COPULAS:
+            if low in ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in SHORT_COPULAS:
                 return None  # "Odpowiedź to 5": a copula the English list cannot hold
             break
-        if low in _FILLERS or low in _ARTICLES:
+        if low in FILLERS or low in ARTICLES:
             continue
         unknown.append(word)
-        if low in _NOT_NOUNS and not (low in _SHORT_COPULAS and k > 0 and found[k - 1].group(0).lower() in _ANSWER_WORDS):
+        if low in NOT_NOUNS and not (low in SHORT_COPULAS and k > 0 and found[k - 1].group(0).lower() in ANSWER_WORDS):
             break  # ("Odpowiedź to 5": a copula after an answer word, not the preposition)
         if len(unknown) > 2:
             break
@@ -367,14 +266,14 @@ def _answer_clause_start(found: list[re.Match[str]], k: int) -> int | None:
     """Where the answer clause ending at word ``k`` (its copula) starts: the run of label
     words before it ("so the final answer is", "a resposta é"), when that run names the
     answer; None when it does not ("Janet's total is")."""
-    if found[k].group(0).lower() in _PREPOSITIONS:
+    if found[k].group(0).lower() in PREPOSITIONS:
         return None  # "... to the final answer of 22": no clause of its own
     j = k
     while j > 0 and found[j - 1].group(0).lower() in LABEL_WORDS and not _LINK_RE.fullmatch(
             found[j - 1].group(0)) and not _GAP_BREAK_RE.search(
             found[j - 1].string, found[j - 1].end(), found[j].start()):
         j -= 1
-    if any(m.group(0).lower() in _ANSWER_NOUNS for m in found[j : k + 1]) or _CJK_ANSWER_RE.match(found[k].group(0)):
+    if any(m.group(0).lower() in ANSWER_NOUNS for m in found[j : k + 1]) or _CJK_ANSWER_RE.match(found[k].group(0)):
         return found[j].start()  # "Pokud se nemýlím 答えは": a clause in a script without spaces
     return None
 
@@ -402,11 +301,11 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
     if _APPROX_SIGN_RE.search(part):  # "\u2248 cevap 9."
         return HEDGED, f"an approximation sign before the answer clause: {part.strip()[-40:]!r}"
     words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
-    if any(w.lower() in _REVISION_WORDS for w in words):
+    if any(w.lower() in REVISION_WORDS for w in words):
         return None  # "Actually, let me redo this: Answer: 0" revises
-    if any(w.lower() in _REVISION_WORDS for o in openers for w in _WORD_RE.findall(o)):
+    if any(w.lower() in REVISION_WORDS for o in openers for w in _WORD_RE.findall(o)):
         # "Wait, I dropped a sign: the result is -5" revises too, unless it doubts again
-        doubt = next((w for w in words if w.lower() in _DOUBT_OR_BELIEF), None)
+        doubt = next((w for w in words if w.lower() in DOUBT_OR_BELIEF), None)
         return None if doubt is None else (
             HEDGED, f"a word before the answer clause doubts it: {doubt!r}")
     opener = _unread_opener(openers)
@@ -414,52 +313,12 @@ def unread_clause_lead(head: str) -> tuple[str, str] | None:
         return opener
     for word in words:
         low = word.lower()
-        if not (low in LABEL_WORDS or low in _FILLERS or low in COMMIT_WORDS or low in _JOINERS
-                or low in _CLAUSE_LINKS or low in CONNECTIVE_WORDS or _ANSWER_PHRASES_RE.fullmatch(word)):
+        if not (low in LABEL_WORDS or low in FILLERS or low in COMMIT_WORDS or low in JOINERS
+                or low in CLAUSE_LINKS or low in CONNECTIVE_WORDS or _ANSWER_PHRASES_RE.fullmatch(word)):
             return HEDGED, f"a word before the answer clause that is no answer label: {word!r}"
     return None
 
 
-# A sentence opener before the answer's own part (before its last comma) is free prose
-# ("Since the question asks for the largest value, our answer is"), except for what
-# qualifies a statement whatever follows it: doubt, falsity, approximation, a scenario, and
-# any adverb in -ly but the few that only order or conclude ("Probably,", "Incorrectly,",
-# "Roughly speaking,", "In the worst case,", "Usually,"). Other scripts' words of these kinds
-# are the qualifier lists' (``verifiers.qualifier_words``); conditions ("If n is odd,",
-# "Equality occurs when ...,") are the condition rule's (``verifiers.answer_sentence``).
-_OPENER_QUALIFIERS = _words(
-    """
-    maybe perhaps wrong wrongly incorrect false approximate approx about around circa roughly
-    nearly almost otherwise usually typically generally often sometimes theory theoretically
-    worst best far estimate estimated guess guessing rounded rounding approximating ish might
-    could may unless assuming suppose supposing provided most ballpark
-    hunch gut feeling intuition impression suspicion bet sure certain confident mistaken
-    unsure uncertain typical estimating ballparking eyeballing eyeball guesstimating guesstimate
-    crude loose loosely generous grob sch\u00e4tzt sch\u00e4tzen
-    arredondando arredondarmos arredondado redondeando redondeado arrondi arrondissant iikot
-    """
-)
-_LY_OK = _words(
-    """
-    finally clearly consequently accordingly lastly ultimately similarly equivalently
-    explicitly formally simply only really directly exactly precisely immediately
-    respectively altogether namely hence firstly secondly thirdly additionally obviously
-    evidently trivially easily quickly readily symmetrically analogously conversely
-    """
-)
-# One- and two-word openers that order, conclude or sum up ("So,", "In total,", "Yes,").
-_SHORT_OPENER_WORDS = _words(
-    """
-    in conclusion total summary short sum all together up summing symmetry simplifying
-    checking combining substituting adding multiplying dividing subtracting solving counting
-    next first second third also again here yes no ok okay well alright great good right
-    indeed fact done fine sure computing calculating putting everything by oh ah hmm um note after
-    these those them this it we the from using formula table end equation equations values
-    plugging solving for at last with results step steps work above previous together
-    interval notation form simplest lowest terms decimal fraction radical base words percent
-    scientific standard expanded factored exact
-    """
-)
 _QUALIFIER_PHRASE_RE = re.compile(
     r"\b(?:"
     + "|".join(re.escape(w) for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " in w)
@@ -468,57 +327,25 @@ _QUALIFIER_PHRASE_RE = re.compile(
     r"|as\s+an?\s+(?:\w+\s+){0,2}(?:upper|lower)\s+bound)\b",
     re.IGNORECASE,
 )
-_QUALIFIER_WORDS = frozenset(
-    w.lower() for w in (*APPROXIMATE_WORDS, *BOUND_WORDS, *MAYBE_WORDS) if " " not in w
-)
 
 
 # A short opener led by a gerund says how the answer was reached ("Combining both parts,");
 # its doubt words ("Rounding,", "Assuming ...,") are the qualifier lists'.
 _GERUND_RE = re.compile(r"[A-Za-z]{3,}ing")
-# Nouns and adverbs of doubt in the answer's own clause ("My hunch is", "Probably it is").
-_DOUBT_WORDS = (_OPENER_QUALIFIERS - _words("best about around most far")) | _QUALIFIER_WORDS | _words(
-    "hunch guess guesses feeling estimate bet intuition impression belief suspicion gut"
-)
-# Verbs of belief before an answer clause ("Wait, I think the answer is 5").
-_BELIEF_WORDS = _words("think believe suppose guess feel assume hope doubt reckon suspect")
-_DOUBT_OR_BELIEF = _DOUBT_WORDS | _BELIEF_WORDS
-# In the answer's own clause, a verb of belief or report governs it ("He thinks he has 18.").
-_OWN_DOUBT_WORDS = _DOUBT_WORDS | _words(
-    """
-    think thinks thought believe believes believed suppose supposes supposed guessed assume
-    assumes assumed hope hopes hoped doubt doubts doubted reckon reckons suspect suspects
-    suspected claim claims claimed wish wishes wished imagine imagines imagined pretend
-    pretends pretended says said tells told insists insisted argues argued
-    """
-)
-# Adverbs in "-ly" that may stand right before the committing word ("She only has 18",
-# "It finally costs 18"): the openers' allow-list and a few more. Any other ("hardly",
-# "barely", "scarcely", "approximately") qualifies the verb; nouns in "-ly" are subjects.
-_PLAIN_LY_WORDS = _LY_OK | _words(
-    """
-    actually currently initially originally eventually therefore daily weekly monthly yearly
-    hourly nightly quarterly biweekly family families supply ally jelly belly lily rally reply
-    bully assembly butterfly fly anomaly monopoly
-    """
-)
-# Auxiliaries that may stand between such an adverb and the verb ("She hardly will have 18").
-_AUXILIARIES = _words("will would can could shall should must may might does did do to")
 
 
 def _preposition_named(found: list[re.Match[str]], k: int) -> bool:
     """Whether the preposition ``found[k]`` follows a word that makes it name the amount,
     past one pronoun object ("which leaves us with 8")."""
     j = k - 1
-    if j > 0 and found[j].group(0).lower() in _OBJECT_PRONOUNS:
+    if j > 0 and found[j].group(0).lower() in OBJECT_PRONOUNS:
         j -= 1
     word = found[k].group(0).lower()
     if word == "to" and j > 0 and found[j].group(0).lower() == "up":
-        return found[j - 1].group(0).lower() in _ADDS_UP  # "adds up to 18"; never "up to 18"
-    return j >= 0 and found[j].group(0).lower() in _PREPOSITION_HEADS[word]
+        return found[j - 1].group(0).lower() in ADDS_UP  # "adds up to 18"; never "up to 18"
+    return j >= 0 and found[j].group(0).lower() in PREPOSITION_HEADS[word]
 
 
-_OBJECT_PRONOUNS = _words("us them him her me you it")
 
 
 def _adverb_before_verb(found: list[re.Match[str]]) -> str | None:
@@ -526,38 +353,21 @@ def _adverb_before_verb(found: list[re.Match[str]]) -> str | None:
     clause (or before its auxiliary: "She hardly will have 18"), or None."""
     for j, m in enumerate(found[:-1]):
         word = m.group(0)
-        if not (word.islower() and word.endswith("ly") and len(word) > 3) or word in _PLAIN_LY_WORDS:
+        if not (word.islower() and word.endswith("ly") and len(word) > 3) or word in PLAIN_LY_WORDS:
             continue
         after = j + 1
-        if after + 1 < len(found) and found[after].group(0).lower() in _AUXILIARIES:
+        if after + 1 < len(found) and found[after].group(0).lower() in AUXILIARIES:
             after += 1
         if found[after].group(0).lower() in COMMIT_WORDS:
             return word
     return None
-# "So", "therefore", "hence" in the languages a policy writes: they conclude, as "So," does.
-CONNECTIVE_WORDS = _words(
-    """
-    deci kwa hiyo portanto logo ent\u00e3o quindi dunque perci\u00f2 pertanto donc ainsi alors dus daarom
-    daher somit folglich deshalb also zatem wi\u0119c tedy tak\u017ee proto tudi\u017e tehát ezért jadi maka
-    oleh karena itu sehingga dolay\u0131s\u0131yla bu nedenle yani entonces por lo tanto consiguiente as\u00ed
-    allts\u00e5 d\u00e4rf\u00f6r s\u00e5 derfor difor alts\u00e5 siis joten niin siksi kaya samakatuwid dakle zato stoga
-    prin urmare v\u00ec v\u1eady do \u0111\u00f3 n\u00ean \u03b5\u03c0\u03bf\u03bc\u03ad\u03bd\u03c9\u03c2 \u03ac\u03c1\u03b1
-    \u043f\u043e\u044d\u0442\u043e\u043c\u0443 \u0438\u0442\u0430\u043a \u0441\u043b\u0435\u0434\u043e\u0432\u0430\u0442\u0435\u043b\u044c\u043d\u043e
-    \u0442\u0430\u043a\u0438\u043c \u043e\u0431\u0440\u0430\u0437\u043e\u043c \u043e\u0442\u0436\u0435 \u0442\u043e\u043c\u0443 \u0437\u0430\u0442\u043e\u0432\u0430 \u05dc\u05db\u05df
-    \u0644\u0630\u0644\u0643 \u0625\u0630\u0646 \u0644\u0630\u0627 \u0628\u0627\u0644\u062a\u0627\u0644\u064a
-    \u0907\u0938\u0932\u093f\u090f \u0905\u0924\u0903 \u09a4\u09be\u0987 \u0985\u09a4\u098f\u09ac
-    \u0e14\u0e31\u0e07\u0e19\u0e31\u0e49\u0e19 \u067e\u0633 \u0628\u0646\u0627\u0628\u0631\u0627\u06cc\u0646
-    """
-)
-_SHORT_OPENERS = (_SHORT_OPENER_WORDS | LABEL_WORDS | _FILLERS | _LY_OK | _CLAUSE_LINKS | _REVISION_WORDS
-                  | CONNECTIVE_WORDS)
 
 
 def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, str] | None:
     """Why a sentence opener among ``openers`` (the comma-separated parts before the
     answer's own part) qualifies the answer, or None. Before a commitment (``committed``: a
     box, a tag, a ``####`` line, an answer clause) an opener of one to three words (a
-    one-letter variable not counted) is read by the allow-list ``_SHORT_OPENERS`` ("So,", "In total,"; not "Etwa,", "At most,")."""
+    one-letter variable not counted) is read by the allow-list ``SHORT_OPENERS`` ("So,", "In total,"; not "Etwa,", "At most,")."""
     for i, part in enumerate(openers):
         if _VALUE_OPENS_RE.match(part) or (i == 0 and _BARE_VALUE_RE.fullmatch(part)):
             # "6 also works; the answer is 5.", "12, and the answer is 30."
@@ -570,14 +380,14 @@ def _unread_opener(openers: list[str], *, committed: bool = True) -> tuple[str, 
         words = _WORD_RE.findall(_COMMAND_RE.sub(" ", part))
         if committed and 0 < sum(len(w) > 1 for w in words) <= 3 and not _MATH_CHARS_RE.search(
                 part) and not _GERUND_RE.fullmatch(words[0]) and not all(
-                len(w) == 1 or w.lower() in _SHORT_OPENERS or _ANSWER_PHRASES_RE.fullmatch(w)
+                len(w) == 1 or w.lower() in SHORT_OPENERS or _ANSWER_PHRASES_RE.fullmatch(w)
                 for w in words):
             return HEDGED, f"a short opener of the answer's sentence that is not read: {part.strip()[:40]!r}"
         for word in words:
             low = word.lower()
-            if (low in _OPENER_QUALIFIERS or low in _QUALIFIER_WORDS
-                    or (low.endswith("ly") and low not in _LY_OK and len(low) > 4
-                        and low not in _REVISION_WORDS)):
+            if (low in OPENER_QUALIFIERS or low in QUALIFIER_WORDS
+                    or (low.endswith("ly") and low not in LY_OK and len(low) > 4
+                        and low not in REVISION_WORDS)):
                 return HEDGED, f"an opener of the answer's sentence qualifies it: {word!r}"
             if _NOT_ASCII_RE.search(word) and low not in CONNECTIVE_WORDS and not (_ANSWER_PHRASES_RE.fullmatch(word)
                                                    or low in LABEL_WORDS):
@@ -601,9 +411,9 @@ def _unread_label(label: str) -> tuple[str, str] | None:
     if all(w.lower() in LABEL_WORDS or w.lower() in CONNECTIVE_WORDS or _ANSWER_PHRASES_RE.fullmatch(w)
            for w in words[-4:]):
         return None  # "Final answer:", "Таким образом, ответ:"
-    if any(w.lower() in _REVISION_WORDS for w in words):
+    if any(w.lower() in REVISION_WORDS for w in words):
         return None
     if uncommitted_lead(label) is None and label[-1].isalpha() and (
-            words[-1].lower() in COMMIT_WORDS - _ANSWER_WORDS or words[-1].lower() in _FILLERS):
+            words[-1].lower() in COMMIT_WORDS - ANSWER_WORDS or words[-1].lower() in FILLERS):
         return None  # "The answer is:", "we get:"
     return HEDGED, f"a label that is no answer label: {label.strip()[-40:]!r}"

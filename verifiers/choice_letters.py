@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_commitments import _CHOICE_RE
 from verifiers.answer_values import _clean, _sentence_end
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
+from verifiers.paragraph_commitments import _CHOICE_RE
 
 __all__ = ["choice_closing", "offered_choices"]
 

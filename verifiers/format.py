@@ -135,6 +135,10 @@ _WRAPPER_NAME_RE = re.compile(r"\\(?:boxed|fbox|framebox|text|mbox|mathrm|textbf
 # The marks that draw nothing on their own, taken out once the forms and names above are
 # (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
+# A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
+# empty blockquote ("> >") or a thematic break ("---", "- - -"); "*" and "_" are marks above.
+# ("--" and "+-" are text: a list marker needs a space or the line's end after it.)
+_EMPTY_BLOCK_LINE_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-+](?:[ \t]+|$))*|(?:-[ \t]*){3,})$", re.MULTILINE)
 
 
 def _without_comments(text: str) -> str:
@@ -206,7 +210,10 @@ def _is_blank(text: str) -> bool:
         # a frame or wrapper draws only its content: without their names, "\\boxed{}",
         # "\\fbox{\\boxed{\\phantom{0}}}" and any nest of them are the braces that remain
         shown = _WRAPPER_NAME_RE.sub("", shown)
-    return _only_blank_chars(_BLANK_MARKS_RE.sub("", shown))
+    shown = _BLANK_MARKS_RE.sub("", shown)
+    if _only_blank_chars(shown):
+        return True
+    return ("-" in shown or "+" in shown or ">" in shown) and _only_blank_chars(_EMPTY_BLOCK_LINE_RE.sub("", shown))
 
 
 def _only_blank_chars(text: str) -> bool:

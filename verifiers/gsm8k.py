@@ -53,9 +53,19 @@ from verifiers.exact_numbers import (
     percent_equal,
     read_words,
 )
-from verifiers.math_extract import Accept, FinalAnswer, final_answer, is_hedge
+from verifiers.math_extract import final_answer, is_hedge
 from verifiers.number_words import MAX_NUMBER_WORDS, read_number_words, read_spaced_digits
-from verifiers.types import CORRECT, HEDGED, MALFORMED, NO_ANSWER, WRONG, Verdict, not_a_string
+from verifiers.types import (
+    CORRECT,
+    HEDGED,
+    MALFORMED,
+    NO_ANSWER,
+    WRONG,
+    Accept,
+    FinalAnswer,
+    Verdict,
+    not_a_string,
+)
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 

@@ -129,6 +129,8 @@ _REST_WORD_RE = re.compile(rf"{_LETTER}+")
 _OPTION_WORD_RE = re.compile(
     r"option|choice|alternative|candidate|possibility|answer|opci\u00f3n|op\u00e7\u00e3o|opzione|"
     r"auswahl|variante|\u9009\u9879", re.IGNORECASE)
+# A variable glued to a number makes it a term ("3x", "2n"), not a value with a unit ("7m").
+_VARIABLE_AFTER_RE = re.compile(r"[xyzn](?![A-Za-z])")
 _MAX_LABELLED_LINES = 64
 # How far back in the final answer's paragraph its lines and sentences are read for other
 # values: more than any worked solution's paragraph holds. Each pattern costs ~0.1 s over a
@@ -159,6 +161,9 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             # a variable ("N = 5", "x: 7"): a step of a derivation, no answer; an option
             # ("Option B: 6", "Choice C = 6") names an answer
             continue
+        if m.group("colon") is not None and _VARIABLE_AFTER_RE.match(m.group("rest")) and not _ANSWER_NOUN_RE.search(
+                m.group("label")):
+            continue  # "Becca: 3x", "Nickels: 2n": a term of the working, no value ("Answer: 3x" offers 3)
         rest = _COMMAND_RE.sub(" ", m.group("rest"))
         # the rest of the value's own sentence ("3! \times": a "!" right after it is a factorial)
         stop = _SENTENCE_STOP_RE.search(rest, 1 if rest.startswith("!") else 0)

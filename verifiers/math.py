@@ -143,6 +143,7 @@ from verifiers.math_forms import (
 from verifiers.math_screens import (
     RELATION_RE,
     base_numeral,
+    impossible_numeral,
     list_items,
     shape_mismatch,
     stray_token,
@@ -382,6 +383,8 @@ def _compare(
         # "4343_4" (no numeral at all) is not read as 52 or 4343 by dropping the subscript.
         equal = p_base == g_base or pred.strip().upper().lstrip("0") == g_base[0]
         return equal, CORRECT if equal else WRONG, {"path": "base", "base": g_base[1]}
+    if p_base is None and impossible_numeral(pred) and not impossible_numeral(gold):
+        return False, WRONG, {"path": "base", "base": "none"}  # "27_7" is no numeral, not 27
     units = unit_mismatch(gold, pred)
     if units is not None:
         return False, WRONG, {"path": "units", "units": units}

@@ -60,11 +60,13 @@ runs are skipped in C, and each region is read once; ``benchmarks/verify_worst_c
 times the slowest 1 MB shapes known.
 
 The rules live in these modules: ``verifiers.commitment_reading`` (box, answer_tag,
-answer_clause), ``verifiers.answer_commitments`` (before, paragraph),
-``verifiers.answer_tail`` (tail), ``verifiers.answer_lead`` (lead), ``verifiers.answer_sentence`` (own_sentence, and a
+answer_clause), ``verifiers.answer_commitments`` (before), ``verifiers.paragraph_commitments`` (paragraph),
+``verifiers.answer_tail`` (tail), ``verifiers.answer_lead`` (lead; its words in
+``verifiers.lead_words``), ``verifiers.answer_sentence`` (own_sentence, and a
 condition opening the answer's sentence), ``verifiers.answer_values`` (a value, its
 spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
 and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
+``verifiers.closing_number`` (the last number when nothing commits, and check lines after it)
 and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
@@ -80,18 +82,9 @@ and this one (final, hashes_line, and the entry points).
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from verifiers.answer_closing import closing_run_on
-from verifiers.answer_commitments import (
-    MAX_COMMITMENTS,
-    _alternative_before,
-    _hedge_before,
-    _paragraph_values,
-    commitments_before,
-)
+from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
 from verifiers.answer_lead import lead_start, uncommitted_lead, unread_clause_lead
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
@@ -120,23 +113,22 @@ from verifiers.answer_values import (
 )
 from verifiers.box_in_expression import _box_in_expression
 from verifiers.choice_letters import choice_closing, offered_choices
+from verifiers.closing_number import _bare_number
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
     _BOX_RE,
-    _WORD_RE,
     MAX_BOX_CHARS,
     _final_box,
     _opens_clause,
     _read_clause,
-    _token_around,
     _unwrap_box,
 )
-from verifiers.exact_numbers import parse_number
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
+from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.spelled_numbers import spelled_value
-from verifiers.types import HEDGED, MALFORMED, NO_ANSWER
+from verifiers.types import HEDGED, MALFORMED, NO_ANSWER, Accept, FinalAnswer
 from verifiers.unboxed_answer import (
     _COPULA_RE,
     _approx_before,
@@ -180,49 +172,6 @@ _APPROX_START_RE = re.compile(
     r"less\s+than|up\s+to)\b)",
     re.IGNORECASE,
 )
-# Any math sign of Unicode's blocks but "=" and the signs of "therefore" (an allow-list: "T ∉ {5}",
-# "x ≮ 5", "x ⊄ 5" relate, they do not state).
-_STATING_SIGNS = "=\u21d2\u2192\u2234\u2261"
-_MATH_SIGNS = "".join(
-    re.escape(chr(c)) for lo, hi in ((0x2190, 0x2300), (0x27C0, 0x2800), (0x2900, 0x2B00))
-    for c in range(lo, hi) if unicodedata.category(chr(c)) == "Sm" and chr(c) not in _STATING_SIGNS
-)
-_RELATION_BEFORE_RE = re.compile(
-    r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
-    rf"|[\u00ac{_MATH_SIGNS}])[\s${{(]*$"
-)
-# The last number as the right operand of an operation on a variable, a number or a bracket
-# ("Her balance = x + 332.", "2 × 332"): part of a larger expression, no value stated
-# ("**332**" is bold, "-332" and "is +332" signs).
-_OPERAND_BEFORE_RE = re.compile(
-    r"(?:(?:(?<![A-Za-z\\])[A-Za-z]|\d|[)}\]])\s*(?:\+|\s[-\u2212*/]\s)"
-    r"|[\u00d7\u00f7\u00b7]|\\(?:times|cdot|div)(?![A-Za-z]))[\s${(]*$"
-)
-
-
-@dataclass(frozen=True)
-class FinalAnswer:
-    """The final answer of a completion.
-
-    ``answer`` is the committed answer as written (delimiters and a final period removed), or
-    None when there is none; ``source`` names where it was read (``boxed``, ``####``,
-    ``answer_is``, ``math_span``, ``last_number``, or ``none``); ``problem`` is
-    ``(reason, why)`` when the answer must score 0 whatever it is (``hedged``, ``malformed``);
-    ``alternatives`` are values offered next to it ("1\frac{1}{4}, or \boxed{1.25}"): the
-    answer counts only if each of them is right too (the same answer written twice).
-    """
-
-    answer: str | None
-    source: str
-    end: int = 0
-    problem: tuple[str, str] | None = None
-    alternatives: tuple[str, ...] = ()
-    rejected: bool = False  # the caller's ``accept`` said the answer is wrong: not read further
-
-
-# Whether an answer, as soon as it is read (its text, where it was read), may be right
-# (``final_answer``'s ``accept``): False only when it scores 0 whatever follows it.
-Accept = Callable[[str, str], bool]
 
 
 def end_of_answer_line(line: str) -> str:
@@ -278,99 +227,6 @@ def _hashes_line(text: str, pos: int) -> tuple[str, int, int, int] | str:
         return end_of_answer_line(raw[:run_on]), start, start + run_on, line_end
     line = end_of_answer_line(raw)
     return line, start, line_end, line_end
-
-
-# --- the last bare number (the fallbacks' readers: verifiers.unboxed_answer) --------------
-
-
-# Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
-_GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
-_GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
-
-
-# A last line that checks the working ("Check: 174 + 3 = 177 ✓", "Verification: ..."): it
-# verifies the value stated before it and states none of its own.
-_CHECK_LINE_RE = re.compile(
-    r"[ \t*_#>-]*(?:(?:sanity[ \t]+|double[- ]?)?check(?:ing)?\b|verif(?:y|ying|ication|ied)\b|"
-    r"[\u2713\u2714\u2705])[^\n]*\Z"
-    r"|[^\n]*[\u2713\u2714\u2705][^\n\d]*\Z",
-    re.IGNORECASE,
-)
-
-
-_SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")
-
-
-_MAX_CHECK_LINES = 8  # more checks than this at the end: the value before them is not read
-
-
-def _checks_start(text: str) -> int:
-    """Where the checks that end ``text`` start (each the last line or a sentence on it that
-    opens with "Check:", "Verification:" or a check mark), or 0 when it ends in none."""
-    end = 0
-    cut = len(text)
-    for _ in range(_MAX_CHECK_LINES):
-        tail = text[:cut].rstrip()
-        line_start = tail.rfind("\n") + 1
-        gaps = _SENTENCE_GAP_RE.finditer(tail, line_start)
-        start = next((k for k in (line_start, *(m.end() for m in gaps)) if k > 0 and _CHECK_LINE_RE.match(tail, k)), 0)
-        if start == 0:
-            break
-        end = cut = start
-    return end
-
-
-def _bare_number(text: str) -> FinalAnswer:
-    checks = _checks_start(text)
-    if checks > 0:
-        # "In total Ravi has 174 apples.\nCheck: 174 + 3 = 177 ✓": the answer is 174, and
-        # the check lines are read as its tail (a check that uses it or results in it)
-        found = _last_value(text[:checks])
-        if found.answer is None or found.problem is not None:
-            return found
-        return FinalAnswer(found.answer, found.source, found.end, hedge_after(text, found.end, (found.answer,)))
-    return _last_value(text)
-
-
-def _last_value(text: str) -> FinalAnswer:
-    found = last_number(text)
-    if found is None:
-        return FinalAnswer(None, "none")
-    answer, end = found
-    start = end - len(answer)
-    if answer == text[start:end] and not is_hedge(answer):
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if before in _GLUE or after in _GLUE or (after == "." and text[end + 1 : end + 2] in _GLUE):
-            lo, hi = _token_around(text, start, end)
-            token = _clean(text[lo:hi].strip("\"'()[]!?"))
-            if parse_number(token) is None and (_WORD_RE.search(token) or not token):
-                why = f"the last number is part of a word or a larger expression: {token[:40]!r}"
-                return FinalAnswer(None, "last_number", hi, (MALFORMED, why))
-            answer, start, end = token, lo, hi
-    # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
-    # answer reads as what it is (and scores 0). A ">" closing an HTML tag is no relation.
-    if _OPERAND_BEFORE_RE.search(text, max(0, start - 24), start):
-        why = "the last number is an operand of a larger expression"
-        return FinalAnswer(None, "last_number", end, (MALFORMED, why))
-    relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
-    if relation is not None:
-        answer = text[relation.start() : end].replace("$", "").strip()
-    problem = (
-        _closing_form(text, start)
-        or hedge_after(text, end, (answer,))
-        or _approx_before(text, start)
-    )
-    if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
-        problem = HEDGED, "a range of values, not one"
-    return FinalAnswer(answer, "last_number", end, problem)
-
-
-# "17-18 dollars", "17\u201318", "between 17 and 18": the last number closes a range.
-_RANGE_BEFORE_RE = re.compile(
-    r"(?:\d\s*[-\u2013\u2014]|\bbetween\s+\$?\d[\d,.]*(?:\s+[A-Za-z]+)?\s+and)\s*\$?\s*\Z",
-    re.IGNORECASE,
-)
 
 
 # --- the rule -------------------------------------------------------------------------------

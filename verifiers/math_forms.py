@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 _WRAP_RE = re.compile(r"\\(?:text|textbf|textrm|textit|mathrm|mathbf|mbox)\s*\{([^{}]*)\}")
-_CHOICE_RE = re.compile(r"\(\s*([A-Za-z])\s*\)|([A-Z])")
+# "(C)", "(c)" and "C)" are marked; a bare capital is a choice unmarked.
+_CHOICE_RE = re.compile(r"\(\s*([A-Za-z])\s*\)|([A-Z])\s*\)|([A-Z])")
 
 
 def _unwrap(text: str) -> tuple[str, bool]:
@@ -64,16 +65,16 @@ def choice_letter(text: str) -> tuple[str, bool] | None:
     r"""``(letter, marked)`` when ``text`` is a multiple-choice answer, else None. ``marked``:
     written ``(C)`` or inside ``\text{}``; a bare upper-case letter is a choice but unmarked.
 
-    >>> choice_letter(r"\textbf{(C)}"), choice_letter("C"), choice_letter("C^1"), choice_letter("c")
-    (('C', True), ('C', False), None, None)
+    >>> choice_letter(r"\textbf{(C)}"), choice_letter("C)"), choice_letter("C"), choice_letter("C^1"), choice_letter("c")
+    (('C', True), ('C', True), ('C', False), None, None)
     """
     body, wrapped = _unwrap(text)
     m = _CHOICE_RE.fullmatch(body)
     if m is None:
         return None
-    if m.group(1):
-        return m.group(1).upper(), True
-    return m.group(2), wrapped
+    if m.group(1) or m.group(2):
+        return (m.group(1) or m.group(2)).upper(), True
+    return m.group(3), wrapped
 
 
 _ASSIGN_RE = re.compile(

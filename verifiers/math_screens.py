@@ -99,6 +99,21 @@ def base_numeral(text: str) -> tuple[str, int] | None:
     return digits, base
 
 
+def impossible_numeral(text: str) -> bool:
+    """Whether ``text`` is decimal digits under a base subscript that they do not fit
+    (``27_7``, ``4_{4}``, ``52_0``): a numeral of no base, so no number, never the digits
+    without their subscript. ``x_1`` and ``a_n`` are no numerals at all.
+
+    >>> impossible_numeral("27_{7}"), impossible_numeral("26_7"), impossible_numeral("x_1")
+    (True, False, False)
+    """
+    m = _BASE_RE.fullmatch(text.strip())
+    if m is None or not m.group(1).isdigit():
+        return False
+    base = int(m.group(2))
+    return not 2 <= base <= 36 or any(int(c) >= base for c in m.group(1))
+
+
 _UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textrm)\s*\{([^{}]*)\}\s*(\^\s*(?:\{[^{}]*\}|\S))?")
 
 

@@ -7,7 +7,7 @@ it was given (the answer extracted from the completion, the normalised gold, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,3 +65,28 @@ def not_a_string(completion: object, gold: str | None = None) -> Verdict:
         gold,
         {"rule": NOT_A_STRING},
     )
+
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    """The final answer of a completion.
+
+    ``answer`` is the committed answer as written (delimiters and a final period removed), or
+    None when there is none; ``source`` names where it was read (``boxed``, ``####``,
+    ``answer_is``, ``math_span``, ``last_number``, or ``none``); ``problem`` is
+    ``(reason, why)`` when the answer must score 0 whatever it is (``hedged``, ``malformed``);
+    ``alternatives`` are values offered next to it ("1\frac{1}{4}, or \boxed{1.25}"): the
+    answer counts only if each of them is right too (the same answer written twice).
+    """
+
+    answer: str | None
+    source: str
+    end: int = 0
+    problem: tuple[str, str] | None = None
+    alternatives: tuple[str, ...] = ()
+    rejected: bool = False  # the caller's ``accept`` said the answer is wrong: not read further
+
+
+# Whether an answer, as soon as it is read (its text, where it was read), may be right
+# (``final_answer``'s ``accept``): False only when it scores 0 whatever follows it.
+Accept = Callable[[str, str], bool]

@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_commitments import (
-    _APPROX_BEFORE_RE,
-    _LABEL_RE,
-    _bare_paragraph_before,
-    _revised_values,
-)
-from verifiers.answer_lead import CONNECTIVE_WORDS, LABEL_WORDS, lead_start, uncommitted_lead
+from verifiers.answer_commitments import _APPROX_BEFORE_RE
+from verifiers.answer_lead import lead_start, uncommitted_lead
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -28,8 +23,10 @@ from verifiers.answer_values import (
     _sentence_start,
 )
 from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
-from verifiers.exact_numbers import find_numbers
+from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_lines import _ANSWER_NOUN, labelled_values, value_first_values
+from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS
+from verifiers.paragraph_commitments import _LABEL_RE, _bare_paragraph_before, _revised_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 from verifiers.unread_slots import unread_slot_words
@@ -221,7 +218,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     if foreign is not None:
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
     if _EQUALS_BEFORE_RE.search(head):
-        return _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
+        return _unit_equated(text, start) or _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
     if not text[line_start:start].strip(" \t*#>$-"):
         opener = lead_start(text, line_start)
         if opener < line_start:  # "Maybe,\n9.", "If n is odd,\n9.": the line before opens it
@@ -312,12 +309,40 @@ def _whole_word(line: str, start: int, end: int) -> str:
 
 
 # The variable just before the final "=" of a closing line ("... so x = 5").
-_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])([A-Za-z][A-Za-z]{0,20}(?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
+# (not a unit after a number: "52 minutes - 45 minutes = 7 minutes" names no variable)
+_LAST_VARIABLE_RE = re.compile(r"(?<![\w\\])(?<!\d[ \t])([A-Za-z][A-Za-z]{0,20}(?:_\{?\w{1,3}\}?)?)\s*=[\s$*(]*\Z")
+# Before a variable, what makes it part of a side rather than the side ("2 * X = 76": X is not
+# 76; "110 - x = 60").
+_TERM_BEFORE = r"(?<![-+*/\u00d7\u00b7^\u2212][ \t])(?<![-+*/\u00d7\u00b7^\u2212])(?<!\d[ \t])"
 # The side just before the final "=" when it is one bare value: "12.0 = 232,131".
 _VALUE_SIDE_RE = re.compile(
     r"(?:^|[=\n]|[.!?;,]\s)[\s$*(]*\{?\s*(?:\\(?:mathbf|textbf|text)\s*\{)?\s*"
     r"(?P<value>[-+]?\d[\d,{}]*(?:\.\d+)?)\s*\}?\s*\}?[\s$)]*=[\s$*(]*\Z"
 )
+
+
+# One amount in a unit, then "=" ("She has 5 gallons = 6 gallons."): not a side of arithmetic
+# ("15 gallons + 12 gallons =") but a value of its own, equated to the answer.
+_UNIT_SIDE_RE = re.compile(
+    rf"(?<![\w.,+\u2212-]){_TERM_BEFORE}(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]+(?P<unit>[A-Za-z]{{2,}})[ \t]*=[\s$*(]*\Z")
+_DIGIT_RE = re.compile(r"\d")
+_UNIT_AFTER_RE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?[ \t]+([A-Za-z]{2,})")
+
+
+def _unit_equated(text: str, start: int) -> tuple[str, str] | None:
+    """``5 gallons = 6 gallons``: an amount in the answer's own unit equated to a different
+    amount offers both (a conversion, ``2 hours = 120 minutes``, changes the unit)."""
+    side = _UNIT_SIDE_RE.search(text, max(0, start - 80), start)
+    after = _UNIT_AFTER_RE.match(text, start)
+    if side is None or after is None or side.group("unit").lower() != after.group(1).lower():
+        return None
+    lo = max(text.rfind("=", 0, side.start()) + 1, text.rfind("\n", 0, side.start()) + 1,
+             _sentence_start(text, side.start()))
+    if _DIGIT_RE.search(text, lo, side.start()):
+        return None  # "2 x 10 liters =", "4 x 20 students =": a side of arithmetic
+    if parse_number(side.group("value")) == parse_number(after.group(0).split()[0]):
+        return None
+    return HEDGED, f"a value equated to the answer: {side.group('value')!r}"
 
 
 def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
@@ -332,7 +357,7 @@ def _assigned_twice(paragraph: str) -> tuple[str, str] | None:
         return None
     line_start = paragraph.rfind("\n", 0, last.start()) + 1
     for m in re.finditer(
-        rf"(?<![\w\\]){re.escape(last.group(1))}\s*=\s*(?P<value>[^=\n]*)", paragraph[: last.start()]
+        rf"(?<![\w\\]){_TERM_BEFORE}{re.escape(last.group(1))}\s*=\s*(?P<value>[^=\n]*)", paragraph[: last.start()]
     ):
         value = m.group("value").strip(" \t$%.,;")
         if not value or not _TAIL_VALUE_RE.search(value) and "\\" not in value:

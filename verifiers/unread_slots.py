@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_closing import CLOSING_WORDS
-from verifiers.answer_lead import _SHORT_OPENERS, CONNECTIVE_WORDS, LABEL_WORDS
 from verifiers.labelled_lines import _LETTER, READ_BACK_CHARS
+from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS, SHORT_OPENERS
 
 __all__ = ["unread_slot_words"]
 
@@ -53,7 +53,7 @@ _PROSE_WORDS = """done yes no ok okay hmm wait verify verification check checkin
 conclusion summary therefore thus hence finally so note explanation proof calculation computation
 result total this that it which everything all both none below above following correct right
 true false"""
-_READ_WORDS = LABEL_WORDS | _SHORT_OPENERS | CONNECTIVE_WORDS | CLOSING_WORDS | frozenset(_PROSE_WORDS.split())
+_READ_WORDS = LABEL_WORDS | SHORT_OPENERS | CONNECTIVE_WORDS | CLOSING_WORDS | frozenset(_PROSE_WORDS.split())
 # Section names of scripts written without word spaces, as reasoning models head their answers
 # ("### 最终答案", "**解题步骤**", "## 정답", "## 最終的な答え"): a heading, never a value.
 _SECTION_WORDS = frozenset(["最终答案", "最終答案", "答案", "正确答案", "解题步骤", "解题过程", "解题思路", "解答", "解析", "步骤", "分析", "思路", "总结", "總結", "结论", "結論", "计算", "計算", "验证", "驗證", "答え", "最終的な答え", "解説", "解き方", "정답", "최종", "풀이", "해설", "결론", "답"])

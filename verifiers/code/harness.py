@@ -36,7 +36,7 @@ How the processes keep it, all in the sandbox's own network, mount, PID and IPC 
   code) executes the tests: a dataset's ``check(candidate)`` or ``assert f(x) == y`` code runs
   here with the entry point (and ``candidate``) bound to a proxy whose calls cross to the
   candidate as plain data and come back through the strict ``wire.decode``. Every other name
-  the test code uses resolves in the judge: the test's own helpers and imports (HumanEval's
+  the test code uses resolves in the judge (``judge.py``): the test's own helpers and imports (HumanEval's
   ``poly`` or ``encode_cyclic`` from the task prompt, MBPP's ``test_imports``), builtins and
   the standard library, never something the candidate defined. Nothing the candidate sends
   is ever unpickled or evaluated: only ``json`` and the tagged plain types of ``wire``.
@@ -72,6 +72,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jail  # noqa: E402  (the package is not importable under -I -S; its folder is)
+import judge as test_judge  # noqa: E402
 import seccomp  # noqa: E402
 import wire  # noqa: E402
 
@@ -89,7 +90,6 @@ SCRAMBLE_CPUS = sorted(os.sched_getaffinity(0)) if len(os.sched_getaffinity(0)) 
 # job never runs past LOAD_SLACK x timeout: a reward's own deadline (the rubric's, 2x the
 # sandbox's by default) must still hold, or a slow program would be "no signal", not 0
 LOAD_SLACK = 1.5
-OPAQUE_REPR_CHARS = 200  # the repr sent for a value the wire cannot carry
 ZYGOTE_TIMEOUT_S = 10.0  # fork or reap: a zygote slower than this is in doubt
 WARM_MODULES = (
     "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
@@ -97,40 +97,6 @@ WARM_MODULES = (
     "hashlib", "datetime", "array", "dataclasses", "cmath", "io", "traceback",
 )  # fmt: skip
 _libc_call = jail.libc_call
-
-
-# ----------------------------------------------------------------------------- framing
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _read_exact(fd: int, n: int) -> bytes | None:
-    chunks, left = [], n
-    while left:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def _read_msg(fd: int, max_bytes: int) -> dict | None:
-    """Read one framed message; None on EOF. Raises ``wire.WireError`` if oversized."""
-    header = _read_exact(fd, 4)
-    if header is None:
-        return None
-    size = wire.header_length(header)
-    if size > max_bytes:
-        raise wire.WireError(f"message of {size} bytes exceeds the {max_bytes}-byte cap")
-    body = _read_exact(fd, size)
-    if body is None:
-        return None
-    return wire.unpack(body)
 
 
 # ----------------------------------------------------------------------------- supervisor setup
@@ -488,14 +454,6 @@ def _run_script(code: str) -> int:
     return status & 0xFF
 
 
-def _describe(exc: BaseException) -> list:
-    try:
-        text = str(exc)[:300]
-    except BaseException:
-        text = "<unprintable>"
-    return [type(exc).__name__, text]
-
-
 def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
     """call mode: load the code once, then answer each request with plain data."""
     ns: dict = {"__name__": "candidate", "__builtins__": builtins}
@@ -503,9 +461,9 @@ def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
     try:
         exec(compile(code, "<candidate>", "exec"), ns)
     except BaseException as e:  # SystemExit included: leaving early is a failure
-        load_error = ["load:" + _describe(e)[0], _describe(e)[1]]
+        load_error = ["load:" + wire.describe(e)[0], wire.describe(e)[1]]
     while True:
-        req = _read_msg(req_fd, max_bytes)
+        req = wire.read_msg(req_fd, max_bytes)
         if req is None:
             return
         reply = {"id": req.get("id")}
@@ -523,197 +481,23 @@ def _serve_calls(code: str, req_fd: int, resp_fd: int, max_bytes: int) -> None:
             # not plain data (a ``re.Match``): send its truth and a repr, all that a test
             # such as ``assert f(x)`` asks of it; the judge's stand-in equals nothing
             try:
-                reply["opaque"] = [bool(result), repr(result)[:OPAQUE_REPR_CHARS]]
+                reply["opaque"] = [bool(result), repr(result)[:wire.OPAQUE_REPR_CHARS]]
                 if type(reply["opaque"][1]) is not str:
                     raise TypeError("repr did not return a str")
             except BaseException as e2:
                 reply.pop("opaque", None)
-                reply["error"] = ["UnsupportedReturn", f"{e}; {_describe(e2)[0]}"]
+                reply["error"] = ["UnsupportedReturn", f"{e}; {wire.describe(e2)[0]}"]
         except BaseException as e:
-            reply["error"] = _describe(e)
+            reply["error"] = wire.describe(e)
         try:
             data = wire.pack(reply)
         except BaseException as e:  # e.g. a str with lone surrogates
             data = wire.pack({**reply, "value": None, "error": ["UnsupportedReturn", str(e)]})
-        _write_all(resp_fd, data)
+        wire.write_all(resp_fd, data)
 
 
 class _LoadFailed(Exception):
     pass
-
-
-# ----------------------------------------------------------------------------- judge
-
-
-class CandidateError(Exception):
-    """The candidate raised; args are its exception's type name and message."""
-
-
-class CandidateDied(Exception):
-    """The candidate process stopped answering (exited, killed, or broke the channel)."""
-
-
-class UnsupportedTest(Exception):
-    """The test passed the candidate something that is not plain data."""
-
-
-class _Proxy:
-    """Stands for a function of the candidate: calls go to the sandbox, plain data returns."""
-
-    def __init__(self, channel: _Channel, name: str) -> None:
-        self._channel, self.__name__ = channel, name
-
-    def __call__(self, *args, **kwargs):
-        return self._channel.call(self.__name__, args, kwargs)
-
-    def __repr__(self) -> str:
-        return f"<candidate {self.__name__}>"
-
-
-class _Channel:
-    def __init__(self, req_fd: int, resp_fd: int, max_bytes: int) -> None:
-        self.req_fd, self.resp_fd, self.max_bytes = req_fd, resp_fd, max_bytes
-        self.next_id, self.dead = 0, False
-        # StopIteration from a function that ``map`` calls ends the map as if exhausted, so
-        # ``all(map(candidate, xs))`` would hold: those two arrive as CandidateError instead
-        self.errors = {
-            name: obj
-            for name, obj in vars(builtins).items()
-            if isinstance(obj, type)
-            and issubclass(obj, Exception)
-            and not issubclass(obj, (StopIteration, StopAsyncIteration))
-        }
-
-    def call(self, name: str, args: tuple, kwargs: dict):
-        if self.dead:
-            raise CandidateDied("the candidate is no longer running")
-        try:
-            request = {"args": wire.encode(list(args)), "kwargs": wire.encode(dict(kwargs))}
-        except wire.WireError as e:
-            raise UnsupportedTest(str(e)) from None
-        self.next_id += 1
-        request.update(id=self.next_id, name=name)
-        try:
-            _write_all(self.req_fd, wire.pack(request))
-            reply = _read_msg(self.resp_fd, self.max_bytes)
-        except (OSError, wire.WireError) as e:
-            self.dead = True
-            raise CandidateDied(f"channel broken: {e}") from None
-        if reply is None:
-            self.dead = True
-            raise CandidateDied("the candidate exited while answering")
-        if reply.get("id") != self.next_id:
-            self.dead = True
-            raise CandidateDied("reply does not match the request")
-        if "error" in reply:
-            err = reply["error"]
-            if type(err) is not list or len(err) != 2 or not all(type(x) is str for x in err):
-                raise CandidateDied("malformed error reply")
-            # a builtin class of our own making, so test code that expects e.g. ValueError
-            # works, and the candidate's exception object never reaches us
-            cls = self.errors.get(err[0])
-            raise cls(err[1]) if cls else CandidateError(err[0], err[1])
-        if "opaque" in reply:
-            opaque = reply["opaque"]
-            if (
-                type(opaque) is not list
-                or len(opaque) != 2
-                or type(opaque[0]) is not bool
-                or type(opaque[1]) is not str
-                or len(opaque[1]) > OPAQUE_REPR_CHARS
-            ):
-                raise CandidateError("UnsupportedReturn", "malformed opaque reply")
-            return Opaque(*opaque)
-        try:
-            return wire.decode(reply.get("value"))
-        except wire.WireError as e:
-            raise CandidateError("UnsupportedReturn", str(e)) from None
-
-
-class Opaque:
-    """Stands for a value of the candidate that is not plain data (a ``re.Match``): it has
-    the truth and the repr the candidate computed, and equals nothing but itself. So
-    ``assert f(x)`` and ``assert not f(x)`` pass exactly as they would for a bool, which
-    the candidate could have returned anyway, and every other use of it fails."""
-
-    __slots__ = ("_truth", "_repr")
-
-    def __init__(self, truth: bool, text: str) -> None:
-        self._truth, self._repr = truth, text
-
-    def __bool__(self) -> bool:
-        return self._truth
-
-    def __repr__(self) -> str:
-        return self._repr
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
-
-    __hash__ = object.__hash__
-
-
-class _TestGlobals(dict):
-    """Globals for dataset test code: its own definitions first (helpers, imports, the
-    setup), then builtins and the standard library. No other name reaches the candidate:
-    only the entry point and ``candidate`` are bound to it (see the module docstring)."""
-
-    def __init__(self) -> None:
-        super().__init__(__builtins__=builtins, __name__="__judge__")
-
-    def __missing__(self, name: str):
-        if name in vars(builtins):
-            return vars(builtins)[name]
-        if name in sys.stdlib_module_names:
-            # MBPP tests use modules the solution imported (``sys.getsizeof``): the original
-            # harness ran both in one namespace. Ours imports the trusted copy instead.
-            return __import__(name)
-        raise KeyError(name)  # exec turns it into NameError
-
-
-def _run_one(test: dict, channel: _Channel) -> dict:
-    if test["kind"] == "call":
-        value = channel.call(test["entry_point"], tuple(test["args"]), test["kwargs"])
-        if type(value) is Opaque:  # compared by value and type in the parent: plain data only
-            raise CandidateError("UnsupportedReturn", f"not plain data: {value!r}")
-        return {"value": wire.encode(value)}  # compared in the parent
-    ns = _TestGlobals()
-    if test.get("setup"):
-        exec(compile(test["setup"], "<test setup>", "exec"), ns)
-    proxy = _Proxy(channel, test["entry_point"])
-    ns["candidate"] = ns[test["entry_point"]] = proxy  # after the setup: it cannot shadow them
-    exec(compile(test["assert_code"], "<test>", "exec"), ns)
-    check = dict.get(ns, "check")
-    if callable(check) and check is not proxy:
-        check(proxy)  # HumanEval's convention: the test defines check(candidate)
-    return {"passed": True}
-
-
-def _judge(job: dict, req_fd: int, resp_fd: int, out_fd: int) -> None:
-    channel = _Channel(req_fd, resp_fd, job["limits"]["value_bytes"])
-    for i, spec in enumerate(job["tests"]):
-        test = dict(spec)
-        if test["kind"] == "call":
-            test["args"], test["kwargs"] = wire.decode(spec["args"]), wire.decode(spec["kwargs"])
-        start = time.perf_counter()
-        try:
-            result = _run_one(test, channel)
-        except AssertionError as e:
-            result = {"passed": False, "error": "AssertionError", "message": str(e)[:300]}
-        except CandidateDied as e:
-            result = {"passed": False, "error": "CandidateDied", "message": str(e)}
-        except UnsupportedTest as e:
-            result = {"passed": False, "error": "UnsupportedTest", "message": str(e)}
-        except CandidateError as e:
-            result = {"passed": False, "error": e.args[0], "message": e.args[1]}
-        except BaseException as e:
-            name, text = _describe(e)
-            result = {"passed": False, "error": name, "message": text}
-        result.update(index=i, time=time.perf_counter() - start)
-        _write_all(out_fd, wire.pack(result))
 
 
 # ----------------------------------------------------------------------------- jobs
@@ -885,7 +669,7 @@ def _complete_frames(buf: bytes | bytearray) -> int:
 
 def _memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name)
-    _write_all(fd, data)
+    wire.write_all(fd, data)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
 
@@ -975,7 +759,7 @@ def _run_job(job: dict, uid: int | None, zygote: _Zygote, jailed: bool,
                 os.dup2(null, fd)
             lim = limits["judge_memory_bytes"]
             resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-            _judge(job, req_w, resp_r, res_w)
+            test_judge.run(job, req_w, resp_r, res_w)
             return 0
 
         judge = _fork(judge_main)
@@ -1150,10 +934,10 @@ def main() -> None:
         isolation["page_cache"] = jail.pin(mapped, [])
     net = ", net" if config["net_ns"] else ""
     isolation["candidate_namespaces"] = ("mount (own /tmp tmpfs), ipc" if jailed else "ipc") + net
-    _write_all(1, wire.pack({"hello": isolation}))
+    wire.write_all(1, wire.pack({"hello": isolation}))
     while True:
         try:
-            job = _read_msg(0, 1 << 30)
+            job = wire.read_msg(0, 1 << 30)
         except wire.WireError:
             job = None
         if job is None:
@@ -1161,9 +945,9 @@ def main() -> None:
         try:
             reply = _run_job(job, config.get("uid"), zygote, jailed, pid_max)
         except BaseException as e:
-            reply = {"status": "no_signal", "reason": f"sandbox error: {_describe(e)}",
+            reply = {"status": "no_signal", "reason": f"sandbox error: {wire.describe(e)}",
                      "restart": "sandbox error"}  # fmt: skip
-        _write_all(1, wire.pack(reply))
+        wire.write_all(1, wire.pack(reply))
         if reply.get("restart"):
             break  # the parent starts a fresh sandbox; ours cannot vouch for its state
 

@@ -22,11 +22,13 @@ cannot send a value of type Sneaky (only plain data crosses)
 from __future__ import annotations
 
 import json
+import os
 import struct
 from collections import Counter, OrderedDict, defaultdict, deque
 from typing import Any
 
 MAX_DEPTH = 64  # deeper values are refused: a decoder must never recurse without bound
+OPAQUE_REPR_CHARS = 200  # the repr sent for a value the wire cannot carry
 MAX_INT_HEX_DIGITS = 50_000  # ~200k bits: big enough for factorials, small enough to parse fast
 # a candidate's own job (its code and limits, as JSON) read from its memfd; ``run_tests``
 # scores code over it 0 before it reaches a sandbox (a property of the code, not a fault)
@@ -139,3 +141,45 @@ def unpack(body: bytes) -> dict:
 def header_length(header: bytes) -> int:
     """The body length announced by a 4-byte header."""
     return _HEADER.unpack(header)[0]
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (a pipe may take it in parts)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_msg(fd: int, max_bytes: int) -> dict | None:
+    """Read one framed message; None on EOF. Raises ``WireError`` if oversized."""
+    header = _read_exact(fd, 4)
+    if header is None:
+        return None
+    size = header_length(header)
+    if size > max_bytes:
+        raise WireError(f"message of {size} bytes exceeds the {max_bytes}-byte cap")
+    body = _read_exact(fd, size)
+    if body is None:
+        return None
+    return unpack(body)
+
+
+def describe(exc: BaseException) -> list:
+    """An exception as the wire carries it: ``[type name, message]``, the message cut to 300
+    characters; never raises, whatever the exception's ``__str__`` does."""
+    try:
+        text = str(exc)[:300]
+    except BaseException:
+        text = "<unprintable>"
+    return [type(exc).__name__, text]

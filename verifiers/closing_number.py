@@ -1,0 +1,139 @@
+r"""The ``closing`` value when a completion commits to none (issue 30): its last number, read
+by ``_bare_number`` for ``verifiers.math_extract``'s fallback.
+
+The number counts as the answer only as itself: glued into a word or a larger expression
+(``x_5``, ``1/2``), the right operand of an operation (``x + 332``), after a relation that
+bounds rather than states it (``x \neq 5``, ``< 5``, any Unicode math sign but ``=`` and the
+"therefore" signs), closing a range (``17-18``) or under an approximation it states nothing
+(``malformed`` or ``hedged``). A last line or sentence that checks the working (``Check: 174 +
+3 = 177 ✓``) states no value of its own: the number is read before the checks, which are
+then read as its tail.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from verifiers.answer_tail import hedge_after
+from verifiers.answer_values import _clean
+from verifiers.commitment_reading import _WORD_RE, _token_around
+from verifiers.exact_numbers import parse_number
+from verifiers.types import HEDGED, MALFORMED, FinalAnswer
+from verifiers.unboxed_answer import _approx_before, _closing_form, is_hedge, last_number
+
+# Any math sign of Unicode's blocks but "=" and the signs of "therefore" (an allow-list: "T ∉ {5}",
+# "x ≮ 5", "x ⊄ 5" relate, they do not state).
+_STATING_SIGNS = "=\u21d2\u2192\u2234\u2261"
+
+
+_MATH_SIGNS = "".join(
+    re.escape(chr(c)) for lo, hi in ((0x2190, 0x2300), (0x27C0, 0x2800), (0x2900, 0x2B00))
+    for c in range(lo, hi) if unicodedata.category(chr(c)) == "Sm" and chr(c) not in _STATING_SIGNS
+)
+
+
+_RELATION_BEFORE_RE = re.compile(
+    r"(?:!=|=\u0338|\\neq?|\\not\s*=|\\[lg]eq?q?|\\[lg]t|\\approx|\\sim|\\simeq|<|(?<![\w\"'/])>"
+    rf"|[\u00ac{_MATH_SIGNS}])[\s${{(]*$"
+)
+
+
+# The last number as the right operand of an operation on a variable, a number or a bracket
+# ("Her balance = x + 332.", "2 × 332"): part of a larger expression, no value stated
+# ("**332**" is bold, "-332" and "is +332" signs).
+_OPERAND_BEFORE_RE = re.compile(
+    r"(?:(?:(?<![A-Za-z\\])[A-Za-z]|\d|[)}\]])\s*(?:\+|\s[-\u2212*/]\s)"
+    r"|[\u00d7\u00f7\u00b7]|\\(?:times|cdot|div)(?![A-Za-z]))[\s${(]*$"
+)
+
+
+# Glued to these, a digit belongs to a larger expression or a word ("1/2" is not 2).
+_GLUE = set("\\{}^_/") | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
+
+_GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
+
+
+# A last line that checks the working ("Check: 174 + 3 = 177 ✓", "Verification: ..."): it
+# verifies the value stated before it and states none of its own.
+_CHECK_LINE_RE = re.compile(
+    r"[ \t*_#>-]*(?:(?:sanity[ \t]+|double[- ]?)?check(?:ing)?\b|verif(?:y|ying|ication|ied)\b|"
+    r"[\u2713\u2714\u2705])[^\n]*\Z"
+    r"|[^\n]*[\u2713\u2714\u2705][^\n\d]*\Z",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")
+
+
+_MAX_CHECK_LINES = 8  # more checks than this at the end: the value before them is not read
+
+
+def _checks_start(text: str) -> int:
+    """Where the checks that end ``text`` start (each the last line or a sentence on it that
+    opens with "Check:", "Verification:" or a check mark), or 0 when it ends in none."""
+    end = 0
+    cut = len(text)
+    for _ in range(_MAX_CHECK_LINES):
+        tail = text[:cut].rstrip()
+        line_start = tail.rfind("\n") + 1
+        gaps = _SENTENCE_GAP_RE.finditer(tail, line_start)
+        start = next((k for k in (line_start, *(m.end() for m in gaps)) if k > 0 and _CHECK_LINE_RE.match(tail, k)), 0)
+        if start == 0:
+            break
+        end = cut = start
+    return end
+
+
+def _bare_number(text: str) -> FinalAnswer:
+    checks = _checks_start(text)
+    if checks > 0:
+        # "In total Ravi has 174 apples.\nCheck: 174 + 3 = 177 ✓": the answer is 174, and
+        # the check lines are read as its tail (a check that uses it or results in it)
+        found = _last_value(text[:checks])
+        if found.answer is None or found.problem is not None:
+            return found
+        return FinalAnswer(found.answer, found.source, found.end, hedge_after(text, found.end, (found.answer,)))
+    return _last_value(text)
+
+
+def _last_value(text: str) -> FinalAnswer:
+    found = last_number(text)
+    if found is None:
+        return FinalAnswer(None, "none")
+    answer, end = found
+    start = end - len(answer)
+    if answer == text[start:end] and not is_hedge(answer):
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before in _GLUE or after in _GLUE or (after == "." and text[end + 1 : end + 2] in _GLUE):
+            lo, hi = _token_around(text, start, end)
+            token = _clean(text[lo:hi].strip("\"'()[]!?"))
+            if parse_number(token) is None and (_WORD_RE.search(token) or not token):
+                why = f"the last number is part of a word or a larger expression: {token[:40]!r}"
+                return FinalAnswer(None, "last_number", hi, (MALFORMED, why))
+            answer, start, end = token, lo, hi
+    # "x \neq 5" or "$< 5$" ends with 5 but does not state it: keep the relation, so the
+    # answer reads as what it is (and scores 0). A ">" closing an HTML tag is no relation.
+    if _OPERAND_BEFORE_RE.search(text, max(0, start - 24), start):
+        why = "the last number is an operand of a larger expression"
+        return FinalAnswer(None, "last_number", end, (MALFORMED, why))
+    relation = _RELATION_BEFORE_RE.search(text, max(0, start - 24), start)
+    if relation is not None:
+        answer = text[relation.start() : end].replace("$", "").strip()
+    problem = (
+        _closing_form(text, start)
+        or hedge_after(text, end, (answer,))
+        or _approx_before(text, start)
+    )
+    if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
+        problem = HEDGED, "a range of values, not one"
+    return FinalAnswer(answer, "last_number", end, problem)
+
+
+# "17-18 dollars", "17\u201318", "between 17 and 18": the last number closes a range.
+_RANGE_BEFORE_RE = re.compile(
+    r"(?:\d\s*[-\u2013\u2014]|\bbetween\s+\$?\d[\d,.]*(?:\s+[A-Za-z]+)?\s+and)\s*\$?\s*\Z",
+    re.IGNORECASE,
+)
