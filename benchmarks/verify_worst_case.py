@@ -56,6 +56,10 @@ SHAPES: dict[str, str] = {
     "answer-values": "The answer is " + "17 " * (MB // 3 - 5),  # h31: 0.55 s in GSM8K's reader
     "sentence-stops": "6. " * (MB // 3),  # a sentence start every 3 characters
     "check-lines": "Check: 2 + 3 = 5\n" * (MB // 17),  # round 11's check lines read from the end
+    # h35: one line of sentences, each gap tried for a check opening: 594 s at 600 KB
+    "or-sentences": "6. Or " * (MB // 6),
+    "short-sentences": "a. " * (MB // 3),
+    "check-mark-sentences": "x \u2713. " * (MB // 5),
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart

@@ -3691,11 +3691,238 @@ def r12_variable_term(draw: st.DrawFn, verifier: str) -> Case:
                 ("r12_variable_term", kind, verifier))
 
 
+@st.composite
+def r12_negated_equals(draw: st.DrawFn, verifier: str) -> Case:
+    """``\\not=`` before the value (``\\boxed{\\not= 5}``, ``$\\not\\ = 5$``) says it is not
+    the value: never paid; ``x = 5`` states it and is."""
+    g = draw(st.integers(1, 5000))
+    negated = draw(st.booleans())
+    rel = draw(st.sampled_from(["\\not=", "\\not =", "\\not\\ ="])) if negated else "x ="
+    form = draw(st.sampled_from(["$\\boxed{{{r} {g}}}$", "The answer is ${r} {g}$.", "<answer>{r} {g}</answer>"]))
+    return Case(form.format(r=rel, g=g), str(g), "not_paid" if negated else "paid", ("r12_negated_equals", str(negated), verifier))
+
+
+@st.composite
+def r12_comment_value(draw: st.DrawFn) -> Case:
+    """A TeX ``%`` that opens a math span or a group's content comments out the rest of its
+    line (``$%7$``, ``\\boxed{%5}``): a value there does not render, never paid; ``5\\%`` and
+    ``$7$`` are."""
+    g = draw(st.integers(1, 5000))
+    hidden = draw(st.booleans())
+    form = draw(st.sampled_from(["The answer is ${p}{g}$.", "Answer: ${p}{g}$", "\\boxed{{{p}{g}}}"]))
+    prefix = draw(st.sampled_from(["%", "% ", " %"])) if hidden else ""
+    return Case(form.format(p=prefix, g=g), str(g), "not_paid" if hidden else "paid", ("r12_comment_value", str(hidden)))
+
+
+_R12_UNITS = [("g", "kg"), ("minutes", "hours"), ("feet", "inches"), ("cm", "m"), ("dollars", "cents")]
+
+
+@st.composite
+def r12_unit_last_number(draw: st.DrawFn) -> Case:
+    """An unboxed last number read with the unit that ends its sentence (``Thus the length is
+    36 kg``): against a gold in another unit (``36 \\text{ g}``) never paid; in the gold's unit,
+    or with no unit, paid."""
+    g = draw(st.integers(2, 5000))
+    gold_unit, other = draw(st.sampled_from(_R12_UNITS))
+    kind = draw(st.sampled_from(["other", "same", "none"]))
+    unit = {"other": other, "same": gold_unit, "none": ""}[kind]
+    shown = f"{g} {unit}".strip()
+    text = draw(st.sampled_from(["Thus the amount is {v}", "So we get {v}.", "{v}"])).format(v=shown)
+    return Case(text, f"{g} \\text{{ {gold_unit}}}", "not_paid" if kind == "other" else "paid",
+                ("r12_unit_last_number", kind))
+
+
+@st.composite
+def r12_percent_units(draw: st.DrawFn) -> Case:
+    """A percent gold is a unit of its own: a dollar amount, degrees or a length with its number
+    (``\\$5``, ``40^\\circ``, ``75 \\text{ cm}``) is never paid; ``5\\%``, ``5 percent`` and
+    ``0.05`` are."""
+    g = draw(st.integers(1, 99))
+    other = draw(st.booleans())
+    shown = draw(st.sampled_from([f"\\${g}", f"{g}^\\circ", f"{g} \\text{{ cm}}", f"{g} \\text{{ dollars}}"] if other
+                                 else [f"{g}\\%", f"{g} \\text{{ percent}}", f"{g}"]))
+    return Case(f"So the answer is $\\boxed{{{shown}}}$.", f"{g}\\%", "not_paid" if other else "paid",
+                ("r12_percent_units", str(other)))
+
+
+@st.composite
+def r12_stated_then_condition(draw: st.DrawFn, verifier: str) -> Case:
+    """A closing sentence that states a value, then gives a variable the gold as a condition
+    (``The speed is 17 m/s at t = 7 s.``, ``Result: 8 at t = 7``) answers with the stated
+    value: never paid for the condition's; ``so t = 7.`` after a computation is."""
+    g = draw(st.integers(2, 5000))
+    w = g + draw(st.integers(1, 50))
+    var = draw(st.sampled_from("txn"))
+    stated = draw(st.booleans())
+    if stated:
+        text = draw(st.sampled_from(["Therefore the speed is {w} m/s at {v} = {g} s.", "Result: {w} at {v} = {g}",
+                                     "Hence the required value is {w}, attained at {v} = {g}."]))
+    else:
+        text = draw(st.sampled_from(["Dividing both sides by 4, we get {v} = {g}.", "So {v} = {g}.",
+                                     "The speed is {g} m/s at {v} = {g}."]))
+    return Case(text.format(w=w, g=g, v=var), str(g), "not_paid" if stated else "paid",
+                ("r12_stated_then_condition", str(stated), verifier))
+
+
+@st.composite
+def r12_list_joiner(draw: st.DrawFn, verifier: str) -> Case:
+    """A number that a joiner follows at a line's start (``79. OR 72``, ``8. Also 7``) is a
+    value offered, whatever renders it as a list's number: never paid. A list item's number
+    before a committed answer (``1. The answer is 72``) is no value: paid."""
+    g = draw(st.integers(10, 99))
+    w = draw(st.integers(10, 99).filter(lambda x: x != g))
+    joined = draw(st.booleans())
+    if joined:
+        text = f"{w}. {draw(st.sampled_from(['OR', 'Or', 'or', 'Also', 'Alternatively']))} {g}"
+    else:
+        text = draw(st.sampled_from(["1. The answer is {g}.", "1. Answer: {g}", "2. The final answer is {g}."])).format(g=g)
+    return Case(draw(st.sampled_from(["", "Some working.\n"])) + text, str(g), "not_paid" if joined else "paid",
+                ("r12_list_joiner", str(joined), verifier))
+
+
+@st.composite
+def r12_abbreviation(draw: st.DrawFn, verifier: str) -> Case:
+    """An abbreviation's stop (``i.e.``, ``e.g.``, ``a.k.a.``) ends no sentence: ``6 i.e. 5``
+    offers 6 beside 5, never paid."""
+    g = draw(st.integers(1, 5000))
+    w = g + draw(st.integers(1, 50))
+    abbr = draw(st.sampled_from(["i.e.", "e.g.", "a.k.a.", "viz."]))
+    text = draw(st.sampled_from(["{w} {a} {g}", "We get {w} {a} {g}", "So it is {w} {a} {g}."])).format(w=w, a=abbr, g=g)
+    return Case(text, str(g), "not_paid", ("r12_abbreviation", abbr, verifier))
+
+
+@st.composite
+def r12_assignment_then_bare(draw: st.DrawFn, verifier: str) -> Case:
+    """A bare closing value (no word in its sentence) after a variable given another value
+    (``x=6. 5``, ``x = 6\\n5``) does not follow from it: never paid. When the variable is used
+    on (``x = 6\\ny = 2x - 7 = 5\\n5``) it is a step: paid."""
+    g = draw(st.integers(1, 500))
+    w = g + draw(st.integers(1, 50))
+    var = draw(st.sampled_from("xyn"))
+    step = draw(st.booleans())
+    if step:
+        text = f"{var} = {w}\nz = {var} - {w - g} = {g}\n{g}"
+    else:
+        text = draw(st.sampled_from(["{v}={w}. {g}", "{v} = {w}.\n{g}", "So {v} = {w}. {g}"])).format(v=var, w=w, g=g)
+    return Case(text, str(g), "paid" if step else "not_paid", ("r12_assignment_then_bare", str(step), verifier))
+
+
+@st.composite
+def r12_json_answer(draw: st.DrawFn, verifier: str) -> Case:
+    """A JSON object that ends the completion names its answer (``{"answer": 72}``, fenced or
+    not, with a confidence or the reasoning beside it): paid when that is the gold. Another
+    key holding a number (``"alternative": 6``), two answer keys that differ, or a wrong
+    answer: never paid."""
+    g = draw(st.integers(1, 5000))
+    w = g + draw(st.integers(1, 50))
+    kind = draw(st.sampled_from(["right", "right", "wrong", "other_key", "two_answers"]))
+    members = {"right": [f'"answer": {g}'], "wrong": [f'"answer": {w}'], "other_key": [f'"answer": {g}', f'"alternative": {w}'],
+               "two_answers": [f'"answer": {g}', f'"final_answer": "{w}"']}[kind]
+    if draw(st.booleans()):
+        members.insert(0, draw(st.sampled_from(['"reasoning": "12 * 3 = 36"', '"confidence": 0.9', '"explanation": "add them"'])))
+    obj = "{" + ", ".join(members) + "}"
+    if draw(st.booleans()):
+        obj = "```json\n" + obj + "\n```"
+    return Case(draw(st.sampled_from(["", "Let me work it out.\n\n"])) + obj, str(g), "paid" if kind == "right" else "not_paid",
+                ("r12_json_answer", kind, verifier))
+
+
+@st.composite
+def r12_styled_answer(draw: st.DrawFn) -> Case:
+    """An underline or a shown colour around the whole boxed answer is dressing
+    (``\\boxed{\\underline{150}}``, ``\\color{blue}{150}``): paid for the right value, never
+    for another."""
+    g = draw(st.integers(1, 5000))
+    right = draw(st.booleans())
+    v = g if right else g + draw(st.integers(1, 50))
+    style = draw(st.sampled_from(["\\underline{{{v}}}", "\\color{{blue}}{{{v}}}", "\\textcolor{{red}}{{{v}}}",
+                                  "{{\\color{{blue}}{v}}}", "\\color{{green}} {v}"]))
+    return Case(f"So the answer is $\\boxed{{{style.format(v=v)}}}$.", str(g), "paid" if right else "not_paid",
+                ("r12_styled_answer", str(right)))
+
+
+@st.composite
+def r12_unit_words(draw: st.DrawFn, verifier: str) -> Case:
+    """After a number, ``min`` is minutes and ``yuan``, ``pesos`` are currencies (``#### 72
+    min``, ``The answer is 36 yuan.``): paid; ``minimum`` after it still bounds the value."""
+    g = draw(st.integers(1, 5000))
+    bound = draw(st.booleans())
+    unit = draw(st.sampled_from(["minimum", "or more"])) if bound else draw(st.sampled_from(["min", "mins", "yuan", "pesos", "rubles"]))
+    text = draw(st.sampled_from(["#### {g} {u}", "The answer is {g} {u}.", "It takes {g} {u}."])).format(g=g, u=unit)
+    return Case(text, str(g), "not_paid" if bound else "paid", ("r12_unit_words", str(bound), verifier))
+
+
+@st.composite
+def r12_unit_equated(draw: st.DrawFn, verifier: str) -> Case:
+    """An amount in the answer's own unit equated to a different amount (``She has 5 gallons
+    = 6 gallons.``) offers both: never paid. A sum in one unit (``15 gallons + 12 gallons = 27
+    gallons``) and a conversion (``2 hours = 120 minutes``) are paid."""
+    g = draw(st.integers(20, 5000))
+    unit = draw(st.sampled_from(["gallons", "apples", "minutes", "dollars", "pages"]))
+    kind = draw(st.sampled_from(["equated", "sum", "sum"]))
+    if kind == "equated":
+        text = f"So she has {g - draw(st.integers(1, 19))} {unit} = {g} {unit}."
+    else:
+        a = draw(st.integers(1, g - 1))
+        text = f"In total she has {a} {unit} + {g - a} {unit} = {g} {unit}."
+    return Case(text, str(g), "not_paid" if kind == "equated" else "paid", ("r12_unit_equated", kind, verifier))
+
+
+@st.composite
+def r12_format_placeholder(draw: st.DrawFn) -> Case:
+    """Dots, an ellipsis, dashes or question marks alone (``<answer>...</answer>``,
+    ``<answer>\u2026</answer>``) are a placeholder, no text: never paid; a word or a value with
+    them is."""
+    mark = draw(st.sampled_from(["...", "\u2026", "?", "--", "? ? ?", ". . .", "\u2014", "!?"]))
+    value = draw(st.sampled_from([None, "5", "x", "ok"]))
+    body = mark if value is None else f"{value}{mark}"
+    return Case(f"<think>reasoning</think>\n<answer>{body}</answer>", "", "not_paid" if value is None else "paid",
+                ("r12_format_placeholder", str(value is None)))
+
+
+@st.composite
+def r12_confidence(draw: st.DrawFn, verifier: str) -> Case:
+    """A confidence stated after the answer (``Confidence: 0.9``, ``(confidence: 90%)``,
+    ``<confidence>0.8</confidence>``) says how sure the answer is, never a second answer: paid.
+    Another value after the confidence still is one: never paid."""
+    g = draw(st.integers(1, 5000))
+    conf = draw(st.sampled_from(["\nConfidence: 0.9", " (confidence: 90%)", "\n**Confidence:** 85%",
+                                 "<confidence>0.8</confidence>", "\nconfidence = 0.75"]))
+    answer = draw(st.sampled_from(["Answer: {g}", "$\\boxed{{{g}}}$", "<answer>{g}</answer>", "#### {g}"])).format(g=g)
+    if conf.startswith("<") and not answer.startswith("<"):
+        conf = "\n" + conf
+    other = draw(st.booleans())
+    tail = f"\nOr {g + 1}" if other else ""
+    return Case(answer + conf + tail, str(g), "not_paid" if other else "paid", ("r12_confidence", str(other), verifier))
+
+
 R12_PROPERTIES: list[Property] = [
     Property("r12_format_empty_block", "format", r12_empty_block(), 150),
     Property("r12_math_impossible_numeral", "math", r12_impossible_numeral(), 100),
     Property("r12_math_choice_half_bracket", "math", r12_choice_half_bracket(), 100),
     Property("r12_math_variable_term", "math", r12_variable_term("math"), 100),
     Property("r12_gsm8k_variable_term", "gsm8k", r12_variable_term("gsm8k"), 100),
+    Property("r12_math_negated_equals", "math", r12_negated_equals("math"), 100),
+    Property("r12_math_comment_value", "math", r12_comment_value(), 100),
+    Property("r12_math_unit_last_number", "math", r12_unit_last_number(), 100),
+    Property("r12_math_percent_units", "math", r12_percent_units(), 100),
+    Property("r12_math_stated_then_condition", "math", r12_stated_then_condition("math"), 100),
+    Property("r12_gsm8k_stated_then_condition", "gsm8k", r12_stated_then_condition("gsm8k"), 100),
+    Property("r12_math_list_joiner", "math", r12_list_joiner("math"), 100),
+    Property("r12_gsm8k_list_joiner", "gsm8k", r12_list_joiner("gsm8k"), 100),
+    Property("r12_math_abbreviation", "math", r12_abbreviation("math"), 100),
+    Property("r12_gsm8k_abbreviation", "gsm8k", r12_abbreviation("gsm8k"), 100),
+    Property("r12_math_assignment_then_bare", "math", r12_assignment_then_bare("math"), 100),
+    Property("r12_gsm8k_assignment_then_bare", "gsm8k", r12_assignment_then_bare("gsm8k"), 100),
+    Property("r12_math_json_answer", "math", r12_json_answer("math"), 150),
+    Property("r12_gsm8k_json_answer", "gsm8k", r12_json_answer("gsm8k"), 100),
+    Property("r12_math_styled_answer", "math", r12_styled_answer(), 100),
+    Property("r12_math_unit_words", "math", r12_unit_words("math"), 100),
+    Property("r12_gsm8k_unit_words", "gsm8k", r12_unit_words("gsm8k"), 100),
+    Property("r12_math_unit_equated", "math", r12_unit_equated("math"), 100),
+    Property("r12_gsm8k_unit_equated", "gsm8k", r12_unit_equated("gsm8k"), 100),
+    Property("r12_format_placeholder", "format", r12_format_placeholder(), 100),
+    Property("r12_math_confidence", "math", r12_confidence("math"), 100),
+    Property("r12_gsm8k_confidence", "gsm8k", r12_confidence("gsm8k"), 100),
 ]
 ALL_PROPERTIES += R12_PROPERTIES

@@ -215,6 +215,8 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     if not (has_or or has_list):
         if "\n" in text[q:start]:
             return None  # a commitment on a later line revises the one before it
+        if _LIST_ITEM_MARKER_RE.fullmatch(text, line_start, k) and text[start:start + 1].isupper():
+            return None  # "1. The answer is 5", "1. Answer: 12": a list item's number
         # "\boxed{5} \boxed{6}", "**6** ~ \boxed{5}", "The answer is 6. \quad \boxed{5}": two
         # values side by side on one line, joined by nothing (a list without commas)
         side = _SIDE_BY_SIDE_RE.search(text, max(line_start, k - 40), k) if k > line_start else None
@@ -231,6 +233,10 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     if value is None or not _clean(value):
         return (HEDGED, "another answer offered just before it") if has_or else None
     return _clean(value)
+
+
+# A list item's number alone before the commitment on its line ("1. ", "> 2) ").
+_LIST_ITEM_MARKER_RE = re.compile(r"[ \t>]*\d{1,2}[.)][ \t]*")
 
 
 _LAST_TOKEN_RE = re.compile(r"[^\s$*`,;.:?!(){}]+\Z")

@@ -58,7 +58,8 @@ _OWN_DRESSING_RE = re.compile(
 # Not "dozen", "score" or "gross": "how many dozen" is answered "5 dozen", a count in that unit.
 _CLOSED_HEAD_RE = re.compile(
     r"(?:or|nor|but|if|when|whenever|unless|provided|providing|assuming|supposing|given|"
-    r"except|only|not|never|no|nope|than|up|at|max|min|maximum|minimum|tops|plus|minus|times|"
+    # (not "min": after a number it is minutes, "36 min."; "minimum" bounds)
+    r"except|only|not|never|no|nope|than|up|at|max|maximum|minimum|tops|plus|minus|times|"
     r"over|under|above|below|besides|instead|rather|vs|versus|either|neither|else|otherwise|"
     r"though|although|however|maybe|perhaps|possibly|probably|likely|approx|approximately|"
     r"about|around|roughly|nearly|almost|circa|ca|some|ish|or\w*|"

@@ -52,7 +52,8 @@ _APPROX_AFTER_RE = re.compile(
     r"\s*(?:\(\s*)?(?<!\\)(?:approx\.?|approximately|roughly|or\s+so|ish|-ish|give\s+or\s+take|"
     r"more\s+or\s+less|at\s+least|at\s+most|or\s+more|or\s+less|or\s+(?:higher|lower|greater|"
     # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
-    r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|min|"
+    r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|"
+    # (not "min": after a number it is minutes, "36 min")
     r"minimum|tops|upper\s+bound|lower\s+bound|upwards\s+of)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -88,6 +89,15 @@ _RETRACT_RE = re.compile(
 _CLOSING_RE = re.compile(r"(?:[ \t]*(?:\$\$?|\\\)|\\\]|\*\*|`))+")
 
 
+_CONFIDENCE_HINT_RE = re.compile(r"confidence|certainty", re.IGNORECASE)
+_CONFIDENCE_RE = re.compile(
+    r"[ \t]*\([ \t]*(?:confidence|certainty)[ \t]*[:=][ \t]*\d+(?:\.\d+)?[ \t]*%?[ \t]*\)"
+    r"|[ \t]*<confidence>[ \t]*\d+(?:\.\d+)?[ \t]*%?[ \t]*</confidence>"
+    r"|\n[ \t*_#>-]*(?:confidence|certainty)(?:[ \t]+(?:level|score))?[ \t*_]*[:=][ \t*_]*\d+(?:\.\d+)?[ \t]*%?[ \t*_.]*(?=\n|\Z)",
+    re.IGNORECASE,
+)
+
+
 def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str, str] | None:
     """Why the text after an answer ending at ``end`` is no allow-listed tail, or None: the
     rule's step 3, shared with the countdown verifier. Returns (reason, why).
@@ -105,6 +115,10 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     rest = text[end:].rstrip()
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
+    if _CONFIDENCE_HINT_RE.search(rest):
+        # "Confidence: 0.9", "(confidence: 90%)", "<confidence>0.9</confidence>": how sure the
+        # answer is, never a second answer (calibration prompts ask for it)
+        rest = _CONFIDENCE_RE.sub("", rest).rstrip()
     p = _JUNK_RE.match(rest).end()  # type: ignore[union-attr] - always matches
     if rest.startswith("?", p) or rest.startswith("?", _sentence_end(rest, 0)):
         return HEDGED, "the answer's sentence is a question"

@@ -290,7 +290,8 @@ NUMERIC_CHARS = _numeric_chars()
 _MARKUP_RE = re.compile(
     # every form starts with "<" and a letter or "/", or with "\" and a letter or a spacing
     # mark: other positions fail at once, and a "<" tries the tag alone
-    r"(?:(?=<[A-Za-z/])</?(?!answer>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
+    # (not <confidence>: how sure the answer is, read by the tail rule as no second answer)
+    r"(?:(?=<[A-Za-z/])</?(?!answer>|confidence>)[A-Za-z][\w.:-]{0,30}(?:\s[^<>]{0,300})?/?>"
     # LaTeX spacing (a thousands separator between digits is kept: 1\,000, 1\!000)
     # (never the second backslash of a line break: in "1 & 2 \\ 3" the "\\" stays)
     r"|(?=\\[A-Za-z,!;: >])(?:(?<![\d\\])\\[,!](?!\d)|(?<!\\)\\[,!](?!\d{3}(?!\d))|(?<!\\)\\[;: >]"
@@ -344,6 +345,7 @@ _STRIKE_OPEN_RE = re.compile(r"<s[\s>]", re.IGNORECASE)
 _AFTER_END_RE = re.compile(rf"(?:\s|{_END_TOKEN}|</s>)*")
 # Inline code (`57`) shows its text, styled: read as bold, a value on display as bold is (so
 # "`1 + 1` or #### 1" still offers two values). Fences (```) are left alone.
+_FENCE_LINE_RE = re.compile(r"^[ \t]*```[ \t]*[A-Za-z][\w+#.-]{0,30}[ \t]*$", re.MULTILINE)
 _INLINE_CODE_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
 # Past this many backticks the spans are left as written (bold displays cost the readers a
 # step each; no answer needs them), as past MAX_CURRENCY_SIGNS.
@@ -467,6 +469,8 @@ def read_visible(text: str, *, tex_comments: bool = False,
         mark = REASONING_END_MARK if mark_reasoning_end else ""
         text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark), text)
     if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
+        if "```" in text:  # a fence line and its language name ("```text") draw nothing
+            text = _FENCE_LINE_RE.sub("", text)
         text = _INLINE_CODE_RE.sub(r"**\1**", text)
     return text, hidden
 

@@ -48,12 +48,39 @@ def _clean(ans: str) -> str:
     # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
     # (a control space whose space was stripped) carries nothing.
     ans = _TRAILING_JUNK_RE.sub("", ans).strip("$").strip()
-    # Bold or upright type around the whole answer is dressing: "\mathbf{0}" is 0.
-    styled = _STYLED_RE.fullmatch(ans)
-    return styled.group(1).strip() if styled else ans
+    # Bold or upright type, an underline or a (shown) colour around the whole answer is
+    # dressing: "\mathbf{0}" is 0, "\underline{\frac12}" and "\color{blue}{2024}" their values.
+    for _ in range(3):
+        styled = _STYLED_RE.match(ans)
+        if styled is None:
+            break
+        if styled.group(0).endswith("{") or styled.group(0).startswith("{"):
+            # "\underline{...}", "\color{blue}{...}"; "{\color{blue}...}" is its own group
+            if not _one_group(ans, 0 if styled.group(0).startswith("{") else styled.end() - 1):
+                break
+            ans = ans[styled.end() : -1].strip()
+        else:
+            ans = ans[styled.end() :].strip()  # "\color{blue} 150": a switch to the end
+    return ans
 
 
-_STYLED_RE = re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text)\s*\{([^{}]*)\}")
+_STYLED_RE = re.compile(
+    r"\\(?:mathbf|textbf|boldsymbol|bm|mathrm|textrm|text|underline)\s*\{"
+    r"|\\(?:textcolor|color)\s*\{[A-Za-z]{1,20}\}\s*\{|\{\\color\s*\{[A-Za-z]{1,20}\}\s*"
+    r"|\\color\s*\{[A-Za-z]{1,20}\}\s*(?=[^\s{])")
+
+
+def _one_group(text: str, open_at: int) -> bool:
+    """Whether the brace at ``open_at`` closes at the end of ``text`` and nowhere before."""
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "{" and text[i - 1] != "\\":
+            depth += 1
+        elif text[i] == "}" and text[i - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
 
 
 _TRAILING_ELLIPSIS_RE = re.compile(r"(\d\.\d+)[ \t]*(?:\.\.\.|\u2026)(?=[\s$.,;:~*]*\Z)")
@@ -117,7 +144,9 @@ _UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
 
 # A period before a lower-case word ends no sentence: "I think it's 4... or 5" is one.
+# (not the stop of "i.e.", "e.g.", "a.k.a.", "viz.", "cf.", "vs.": "6 i.e. 5" is one sentence)
 _OPENING_END_RE = re.compile(
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\ba\.k\.a)(?<!\bviz)(?<!\bcf)(?<!\bvs)"
     r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 

@@ -18,7 +18,7 @@ import unicodedata
 from verifiers.answer_tail import hedge_after
 from verifiers.answer_values import _clean
 from verifiers.commitment_reading import _WORD_RE, _token_around
-from verifiers.exact_numbers import parse_number
+from verifiers.exact_numbers import parse_number, parse_quantity
 from verifiers.types import HEDGED, MALFORMED, FinalAnswer
 from verifiers.unboxed_answer import _approx_before, _closing_form, is_hedge, last_number
 
@@ -56,12 +56,15 @@ _GLUE |= {chr(c) for c in range(ord("a"), ord("z") + 1)}
 
 # A last line that checks the working ("Check: 174 + 3 = 177 ✓", "Verification: ..."): it
 # verifies the value stated before it and states none of its own.
-_CHECK_LINE_RE = re.compile(
+_CHECK_OPENING_RE = re.compile(
     r"[ \t*_#>-]*(?:(?:sanity[ \t]+|double[- ]?)?check(?:ing)?\b|verif(?:y|ying|ication|ied)\b|"
-    r"[\u2713\u2714\u2705])[^\n]*\Z"
-    r"|[^\n]*[\u2713\u2714\u2705][^\n\d]*\Z",
+    r"[\u2713\u2714\u2705])",
     re.IGNORECASE,
 )
+# A sentence gap followed by a check opening: the first one found in one regex pass.
+_CHECK_GAP_RE = re.compile(r"[.!?][ \t]+(?=" + _CHECK_OPENING_RE.pattern + ")", re.IGNORECASE)
+_CHECK_MARKS = "\u2713\u2714\u2705"
+_DIGIT_RE = re.compile(r"\d")
 
 
 _SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")
@@ -78,8 +81,21 @@ def _checks_start(text: str) -> int:
     for _ in range(_MAX_CHECK_LINES):
         tail = text[:cut].rstrip()
         line_start = tail.rfind("\n") + 1
-        gaps = _SENTENCE_GAP_RE.finditer(tail, line_start)
-        start = next((k for k in (line_start, *(m.end() for m in gaps)) if k > 0 and _CHECK_LINE_RE.match(tail, k)), 0)
+        # a sentence checks when it opens with a check word or mark, or when a check mark with
+        # no number after it ends the line after its start ("... = 177 ✓"): the last mark
+        # is found once, so a line of 100,000 sentences costs one pass, not one per sentence
+        mark = max(tail.rfind(c, line_start) for c in _CHECK_MARKS)
+        if mark >= 0 and _DIGIT_RE.search(tail, mark):
+            mark = -1
+        start = 0
+        if line_start > 0 and (mark >= 0 or _CHECK_OPENING_RE.match(tail, line_start)):
+            start = line_start
+        else:
+            first = _SENTENCE_GAP_RE.search(tail, line_start)
+            if first is not None and first.end() <= mark:
+                start = first.end()
+            elif (opening := _CHECK_GAP_RE.search(tail, line_start)) is not None:
+                start = _SENTENCE_GAP_RE.match(tail, opening.start()).end()  # type: ignore[union-attr]
         if start == 0:
             break
         end = cut = start
@@ -129,7 +145,15 @@ def _last_value(text: str) -> FinalAnswer:
     )
     if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
         problem = HEDGED, "a range of values, not one"
+    unit = _UNIT_WORD_AFTER_RE.match(text, end) if problem is None else None
+    if unit is not None and (quantity := parse_quantity(f"{answer} {unit.group(1)}")) is not None and quantity[1]:
+        # "Thus the length is 36 kg.": the unit that ends the sentence is the answer's, and a
+        # gold in grams is another amount ("\boxed{36 kg}" is read with its unit too)
+        return FinalAnswer(answer, "last_number", end, problem, unit=unit.group(1))
     return FinalAnswer(answer, "last_number", end, problem)
+
+
+_UNIT_WORD_AFTER_RE = re.compile(r"[ \t]+([A-Za-z]{1,12})[*_ \t]*(?:[.!;,]+[*_ \t]*)?(?:\n|\Z)")
 
 
 # "17-18 dollars", "17\u201318", "between 17 and 18": the last number closes a range.

@@ -113,6 +113,10 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "euro": ("euro", "euros", "eur"),
     "yen": ("yen",),
     "rupee": ("rupee", "rupees"),
+    "yuan": ("yuan", "rmb", "renminbi"),
+    "peso": ("peso", "pesos"),
+    "ruble": ("ruble", "rubles", "rouble", "roubles"),
+    "franc": ("franc", "francs"),
     "deg": ("deg", "degree", "degrees"),
     "rad": ("rad", "rads", "radian", "radians"),
     "sq unit": ("square units", "sq units", "units squared"),
@@ -236,6 +240,11 @@ def _as_repeating(decimal: str) -> str | None:
     return None
 
 
+_CURRENCY_CODES = {"rs": "rupee", "inr": "rupee", "usd": "dollar", "us": "dollar", "eur": "euro",
+                   "rmb": "yuan", "cny": "yuan", "jpy": "yen", "gbp": "lb"}
+_CURRENCY_CODE_RE = re.compile(r"(?i:(rs\.?|inr|usd|us(?=\$)|eur|rmb|cny|jpy))[ \t]*(?=[$\d])")
+
+
 def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     """``(number, scale, unit)``: ``s`` without its dressing, or None when a word in it is not
     dressing (``\\text{not } 5``, ``5 squared``)."""
@@ -263,6 +272,9 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     # "\$5" and "$18" are money; "$5$ cm" has math delimiters (an even number of bare "$").
     bare_dollars = s.count("$") - s.count("\\$")
     unit = "dollar" if "\\$" in s or bare_dollars % 2 else None
+    code = _CURRENCY_CODE_RE.match(s) if s[:1].isalpha() else None
+    if code is not None:  # "Rs. 36", "US$72", "USD 72": a currency written before its amount
+        s, unit = s[code.end() :], _CURRENCY_CODES[code.group(1).lower().rstrip(".")]
     s = s.replace("\\$", "").replace("$", "").replace("\\%", "").replace("%", "")
     if "\\circ" in s or "\\degree" in s or "\u00b0" in s:
         s, degrees = _DEGREE_RE.subn("", s)

@@ -138,6 +138,7 @@ _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
 # empty blockquote ("> >") or a thematic break ("---", "- - -"); "*" and "_" are marks above.
 # ("--" and "+-" are text: a list marker needs a space or the line's end after it.)
+_PLACEHOLDER_RE = re.compile(r"[\s.\u2026?!\u00bf\u00a1\-\u2010-\u2015\u00b7\u2022~,;:]*")
 _EMPTY_BLOCK_LINE_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-+](?:[ \t]+|$))*|(?:-[ \t]*){3,})$", re.MULTILINE)
 
 
@@ -213,7 +214,10 @@ def _is_blank(text: str) -> bool:
     shown = _BLANK_MARKS_RE.sub("", shown)
     if _only_blank_chars(shown):
         return True
-    return ("-" in shown or "+" in shown or ">" in shown) and _only_blank_chars(_EMPTY_BLOCK_LINE_RE.sub("", shown))
+    if ("-" in shown or "+" in shown or ">" in shown) and _only_blank_chars(_EMPTY_BLOCK_LINE_RE.sub("", shown)):
+        return True
+    # dots, dashes or question marks alone ("...", "…", "?", "--") are a placeholder
+    return _PLACEHOLDER_RE.fullmatch(shown) is not None
 
 
 def _only_blank_chars(text: str) -> bool:

@@ -198,10 +198,14 @@ def _link_tail_end(text: str, i: int, *, inline: bool) -> int | None:
     return None if rest is None else rest.start()
 
 
+# A group's opening brace right before a "%": TeX reads it as a comment whatever the mode.
+_GROUP_OPEN_BEFORE_RE = re.compile(r"(?<!\\)\{[ \t]*\Z")
+
+
 def _in_math_span(text: str, i: int, spans: list[tuple[int, int]]) -> int | None:
     """End of the math span holding position ``i``, or None."""
     k = bisect.bisect_right(spans, (i, len(text))) - 1
-    if k >= 0 and spans[k][0] < i < spans[k][1]:
+    if k >= 0 and spans[k][0] <= i < spans[k][1]:  # ("$%7$": a span's first character too)
         return spans[k][1]
     return None
 
@@ -319,8 +323,9 @@ def _hidden_region(ctx: _Context, m: re.Match[str]) -> tuple[int, int, bool] | _
             return None  # (past _MAX_NAMED_UNLISTED names every command is matched)
         return m.start(), _unlisted_arguments_end(text, end), False
     if kind == "math_comment":  # "%" in math mode comments out the rest of its line
-        if _in_math_span(text, m.start(), ctx.spans) is None:
-            return None
+        if _in_math_span(text, m.start(), ctx.spans) is None and _GROUP_OPEN_BEFORE_RE.search(
+                text, max(0, m.start() - 8), m.start()) is None:
+            return None  # (a "%" that opens a group's content, "\boxed{%5}", is no percent sign)
         # the whole rest of the line, the "$" that seemed to close the span included: TeX
         # drops it with the comment ("$1 % $\boxed{5}$" hides the box)
         line_end = text.find("\n", end)

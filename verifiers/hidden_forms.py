@@ -207,6 +207,9 @@ _MATH_DELIMITER_RE = re.compile(r"\\[()\[\]]|(?<!\\)\$\$?")
 TEX_COMMENT = _HIDDEN_FORMS["tex_comment"][0]
 
 
+_GROUP_PERCENT_RE = re.compile(r"(?<!\\)\{[ \t]*%")
+
+
 def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
     has_percent = "%" in text
     if _ANY_HINT_RE.search(text) is None and not has_percent:
@@ -217,7 +220,7 @@ def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
             if tex_comments and has_percent:
                 forms.append(name)
         elif name == "math_comment":
-            if has_percent and not tex_comments and _MATH_DELIMITER_RE.search(text):
+            if has_percent and not tex_comments and (_MATH_DELIMITER_RE.search(text) or _GROUP_PERCENT_RE.search(text)):
                 forms.append(name)
         elif name == "unlisted":
             unlisted = _unlisted_form(text) if "\\" in text else None

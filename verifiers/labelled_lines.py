@@ -448,4 +448,5 @@ _DETERMINER_RE = re.compile(
     r"[ \t]+(?!(?:is|was|has|does|works|seems|holds|fits|satisfies|equals|gives|makes|yields|"
     r"remains|as|also|plus|minus|thus|times)\b)[a-z]{2,}s\b"
 )
-_LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+\S")
+# (not before "Or", "Also": "79. OR 72" offers 79, whatever renders it as a list's number)
+_LIST_MARKER_RE = re.compile(r"[ \t]*[0-9]{1,2}[.)][ \t]+(?!(?i:or|also|alternatively|otherwise|else)\b)\S")

@@ -253,6 +253,9 @@ _SIGNED_SIDE_BY_SIDE_RE = re.compile(r"\s*[-+]?\d+(?:\.\d+)?(?:\s+[-+]\d+(?:\.\d
 _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ|\u00b0|\\degree")
 
 
+_CLOSED_AT_INFINITY_RE = re.compile(r"\[\s*-\s*\\infty|\\infty\s*\]")
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -338,10 +341,17 @@ def _compare(
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
+        # a percent is a unit of its own beside another: "\$5", "40^\circ" are not "5\%", "40\%"
+        g_percent, p_percent = PERCENT_RE.search(gold) is not None, PERCENT_RE.search(pred) is not None
+        if (g_percent and p_unit is not None) or (p_percent and g_unit is not None):
+            return False, WRONG, {"path": "exact", "units": ("%" if g_percent else g_unit, "%" if p_percent else p_unit)}
         equal = g_num == p_num or (_percent_only_in(gold, pred) and g_num == 100 * p_num)
         if PERCENT_RE.search(pred) and not PERCENT_RE.search(gold):
             equal = percent_equal(p_num, g_num, gold_plain=_PLAIN_NUMBER_RE.fullmatch(gold.strip()) is not None)
         return equal, CORRECT if equal else WRONG, {"path": "exact"}
+    if _CLOSED_AT_INFINITY_RE.search(pred) and not _CLOSED_AT_INFINITY_RE.search(gold):
+        # "[0, \infty]" is closed where no real number is: not the gold's "[0, \infty)"
+        return False, WRONG, {"path": "shape", "shape": "an interval closed at infinity"}
     g_choice, p_choice = choice_letter(gold), choice_letter(pred)
     if g_choice is not None:
         # A choice is its letter however it is marked; nothing else ("C^1", "c") is a choice.
@@ -473,7 +483,8 @@ def _compare_in_order(
 # subscript, or a Greek letter) or function ("f(x) = x^2+1"); "x = 1, y = 2" or "x = y = 3"
 # is more than that.
 _ASSIGNED_RE = re.compile(
-    r"\s*(?:[A-Za-z]|\\[a-z]+)(?:_\{?\w{1,3}\}?)?(?:\([A-Za-z](?:,\s*[A-Za-z]){0,3}\))?\s*="
+    # (not "\not": "\not= 5" says the value is not 5)
+    r"\s*(?:[A-Za-z]|\\(?!not(?![a-z]))[a-z]+)(?:_\{?\w{1,3}\}?)?(?:\([A-Za-z](?:,\s*[A-Za-z]){0,3}\))?\s*="
     r"\s*(?P<value>[^=<>]+)"
 )
 
@@ -563,6 +574,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
+    if found.unit is not None:
+        pred = f"{pred} {found.unit}"  # "Thus the length is 36 kg": compared with its unit
     alternatives = found.alternatives
     if alternatives and several:
         # Several commitments spell out a set of solutions: the gold must equal the whole list.

@@ -123,6 +123,7 @@ from verifiers.commitment_reading import (
     _read_clause,
     _unwrap_box,
 )
+from verifiers.json_answer import json_answer
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
@@ -431,15 +432,22 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
         hashes = text.find("####", text.rfind("\n", 0, hashes) + 1)
     answer_is = _last_answer_is(text)
     tag = _last_answer_tag(text)
+    js = json_answer(text)
+    if js is not None and len(js) == 2:
+        return FinalAnswer(None, "json", len(text), js)  # type: ignore[arg-type]
     starts = {
         "boxed": -1 if box is None else box[0],
         "####": hashes,
         "answer_is": -1 if answer_is is None else answer_is.start(),
         "answer_tag": -1 if tag is None else tag.start(),
+        "json": -1 if js is None else js[1],  # type: ignore[misc]
     }
     source = max(starts, key=lambda k: starts[k])
     if starts[source] < 0:
         return _fallback(text)
+    if source == "json":  # '{"answer": 5}' ends the completion: the object is read by json
+        value, obj_start, obj_end = js  # type: ignore[misc]
+        return _finish(text, value, "json", obj_start, obj_end, before_at=obj_start, earlier_at=obj_start, accept=accept)
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
         return _finish(
             text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]

@@ -78,7 +78,8 @@ def choice_letter(text: str) -> tuple[str, bool] | None:
 
 
 _ASSIGN_RE = re.compile(
-    r"\s*(?:[A-Za-z](?:_\{?\w{1,3}\}?)?|\\[a-zA-Z]+|\((?:\s*[A-Za-z]\s*,)+\s*[A-Za-z]\s*\))"
+    # (not "\not": "\not= 5" says the value is not 5)
+    r"\s*(?:[A-Za-z](?:_\{?\w{1,3}\}?)?|\\(?!not(?![a-zA-Z]))[a-zA-Z]+|\((?:\s*[A-Za-z]\s*,)+\s*[A-Za-z]\s*\))"
     r"\s*=\s*"
 )
 

@@ -85,6 +85,7 @@ class FinalAnswer:
     problem: tuple[str, str] | None = None
     alternatives: tuple[str, ...] = ()
     rejected: bool = False  # the caller's ``accept`` said the answer is wrong: not read further
+    unit: str | None = None  # a unit word that ends the last number's sentence ("36 kg.")
 
 
 # Whether an answer, as soon as it is read (its text, where it was read), may be right

@@ -22,9 +22,15 @@ from verifiers.answer_values import (
     MAX_LINE_CHARS,
     _sentence_start,
 )
-from verifiers.commitment_reading import MAX_BOX_CHARS, _last_bare_dollar
+from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers, parse_number
-from verifiers.labelled_lines import _ANSWER_NOUN, labelled_values, value_first_values
+from verifiers.labelled_lines import (
+    _ANSWER_NOUN,
+    READ_BACK_CHARS,
+    _used_later,
+    labelled_values,
+    value_first_values,
+)
 from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS
 from verifiers.paragraph_commitments import _LABEL_RE, _bare_paragraph_before, _revised_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
@@ -218,7 +224,8 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     if foreign is not None:
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
     if _EQUALS_BEFORE_RE.search(head):
-        return _unit_equated(text, start) or _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
+        return (_unit_equated(text, start) or _stated_before_variable(head, _LEADING_NUMBER_RE.match(text, start).group(0))
+                or _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start]))
     if not text[line_start:start].strip(" \t*#>$-"):
         opener = lead_start(text, line_start)
         if opener < line_start:  # "Maybe,\n9.", "If n is odd,\n9.": the line before opens it
@@ -227,7 +234,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
             if lead is not None:
                 return lead
         # "Either 65 or 80.\n80", "**33**\n\n**14**": the paragraph's values are read as well
-        return _continued_line(text, line_start) or _paragraph_offers(text, start)
+        return _continued_line(text, line_start) or _paragraph_offers(text, start, bare=True)
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
@@ -251,13 +258,31 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
-    return _paragraph_offers(text, start)
+    return _paragraph_offers(text, start, bare=_WORD_RE.search(head) is None)
 
 
-def _paragraph_offers(text: str, start: int) -> tuple[str, str] | None:
+# A variable given one number ("x = 6.", "n=4"): a result of the working, which a bare value
+# after it (no word of its own) does not follow from.
+_ASSIGNMENT_RE = re.compile(
+    r"(?<![\w\\])(?P<variable>[A-Za-z])[ \t]*=[ \t$*]*(?P<number>[-+\u2212]?\d+(?:\.\d+)?)(?![\d.,]*\d)[ \t$*]*(?=[.,;!?]?(?:\s|\Z))")
+
+
+def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str, str] | None:
     """Why a value offered earlier in the final paragraph (or as the paragraph before, when
-    both are bare) differs from the closing value at ``start``, or None."""
+    both are bare) differs from the closing value at ``start``, or None. A ``bare`` closing
+    value (no word in its sentence: "x = 6.\n5") does not follow from a variable's value
+    given before it either."""
     para_start = text.rfind("\n\n", 0, start) + 1
+    if bare:
+        line_end = text.find("\n", start)
+        hi = len(text) if line_end < 0 else line_end
+        for m in _ASSIGNMENT_RE.finditer(text, max(para_start, start - READ_BACK_CHARS), start):
+            same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(m.group("number")) + r"(?!\d|[.,]\d)", text[start:])
+            variable = re.compile(rf"(?<![A-Za-z\\]){m.group('variable')}(?![A-Za-z])")
+            if variable.search(text, m.end(), start):
+                continue  # "x = 6\ny = 2x - 7 = 5\n5": the variable is used on, a step
+            if same is None and not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + 2_000)):
+                return HEDGED, f"the final paragraph gives a variable another value before it: {m.group(0).strip()[:40]!r}"
     revised = _revised_values(text, para_start, start)
     labelled = labelled_values(text, para_start, start)  # "Final: 9\nFinal: 6"
     if labelled is None:
@@ -327,6 +352,37 @@ _UNIT_SIDE_RE = re.compile(
     rf"(?<![\w.,+\u2212-]){_TERM_BEFORE}(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]+(?P<unit>[A-Za-z]{{2,}})[ \t]*=[\s$*(]*\Z")
 _DIGIT_RE = re.compile(r"\d")
 _UNIT_AFTER_RE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?[ \t]+([A-Za-z]{2,})")
+
+
+# A value the sentence states ("is 17", ": 8", "equals 8"), not an operand ("by 4", "17 +").
+_STATED_VALUE_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|be|equals?|value|answer|result|minimum|maximum|total)\b|:)[ \t$*]*(?P<value>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d.,]*\d)(?![A-Za-z(])"
+    r"(?![ \t$*]*[-+*/\u00d7\u00f7^=])", re.IGNORECASE)
+# The closing "=" after a lone variable: "at t = ", "attained at x = ".
+# (not a unit after a number, "500 m =", nor a term's part, "ml/g =", "6W =")
+_LONE_VARIABLE_SIDE_RE = re.compile(
+    r"(?<![\w\\.,)}/*^+\-])(?<!\d[ \t])[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*=[\s$*(]*\Z")
+
+
+_LEADING_NUMBER_RE = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
+
+
+_SPACED_OPERATOR_RE = re.compile(r"\s[-*/\u00d7\u00f7]\s|\+")
+
+
+def _stated_before_variable(head: str, value: str) -> tuple[str, str] | None:
+    """``The speed is 17 m/s at t = 7.``, ``Result: 8 at t = 7``: the sentence states a value,
+    then gives a variable another one as a condition; the closing value is that condition's,
+    not the sentence's answer."""
+    side = _LONE_VARIABLE_SIDE_RE.search(head)
+    if side is None:
+        return None
+    stated = _STATED_VALUE_RE.search(head, 0, side.start())
+    if stated is None or parse_number(stated.group("value")) == parse_number(value):
+        return None  # ("Thus the value is 7, at x = 7.": the same value twice)
+    if _SPACED_OPERATOR_RE.search(head, stated.end(), side.start()):
+        return None  # "is 150 miles for plain A + 200 miles for plain B = 350": one side of a sum
+    return HEDGED, f"the closing sentence states another value before it: {stated.group('value')!r}"
 
 
 def _unit_equated(text: str, start: int) -> tuple[str, str] | None:
