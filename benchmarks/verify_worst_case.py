@@ -60,6 +60,10 @@ SHAPES: dict[str, str] = {
     "or-sentences": "6. Or " * (MB // 6),
     "short-sentences": "a. " * (MB // 3),
     "check-mark-sentences": "x \u2713. " * (MB // 5),
+    # h38: spacing runs that two patterns' space runs split between them (quadratic)
+    "spaces-after-stop": "So." + " " * (MB - 8) + " 5",
+    "commas-before-value": "The answer is" + ", " * (MB // 2 - 10) + " 5",
+    "spacing-commands-after-colon": _padded(":" + "\\:" * 19_000 + " 5"),
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart

@@ -3896,6 +3896,63 @@ def r12_confidence(draw: st.DrawFn, verifier: str) -> Case:
     return Case(answer + conf + tail, str(g), "not_paid" if other else "paid", ("r12_confidence", str(other), verifier))
 
 
+@st.composite
+def r12_json_members(draw: st.DrawFn, verifier: str) -> Case:
+    """A JSON answer's other members are read (h37): a repeated answer key with another value,
+    a unit member that is not the gold's, or a working member that offers another value
+    ("maybe W", "alternatively W", "the answer is W") is never paid; working whose values are
+    steps, and one wrapping object ({"result": {"answer": G}}), are paid."""
+    g = draw(st.integers(20, 5000))
+    w = g + draw(st.integers(1, 19))
+    kind = draw(st.sampled_from(["duplicate", "prose_offer", "working", "working", "wrapped"]))
+    if kind == "duplicate":
+        obj = f'{{"answer": {w}, "answer": {g}}}'
+    elif kind == "prose_offer":
+        note = draw(st.sampled_from([f"maybe {w}", f"alternatively {w}", f"The answer is {w}.", f"\\\\boxed{{{w}}}"]))
+        key = draw(st.sampled_from(["reasoning", "explanation", "notes", "thoughts", "work"]))
+        obj = f'{{"{key}": "{note}", "answer": {g}}}'
+    elif kind == "working":
+        a = draw(st.integers(1, g - 1))
+        key = draw(st.sampled_from(["reasoning", "explanation", "steps"]))
+        text = f'"{a} + {g - a} = {g}"' if key != "steps" else f'["{a} + {g - a} = {g}"]'
+        obj = f'{{"{key}": {text}, "answer": {g}}}'
+    else:
+        obj = f'{{"result": {{"answer": {g}}}}}'
+    return Case(obj, str(g), "paid" if kind in ("working", "wrapped") else "not_paid", ("r12_json_members", kind, verifier))
+
+
+@st.composite
+def r12_json_unit(draw: st.DrawFn) -> Case:
+    """A JSON answer's unit member is the answer's unit: another unit than the gold's is
+    another amount (never paid), the gold's unit is paid."""
+    g = draw(st.integers(1, 5000))
+    gold_unit, other = draw(st.sampled_from(_R12_UNITS))
+    same = draw(st.booleans())
+    key = draw(st.sampled_from(["unit", "units", "unit_of_measure"]))
+    obj = f'{{"answer": {g}, "{key}": "{gold_unit if same else other}"}}'
+    return Case(obj, f"{g} \\text{{ {gold_unit}}}", "paid" if same else "not_paid", ("r12_json_unit", str(same)))
+
+
+@st.composite
+def r12_closing_tails(draw: st.DrawFn, verifier: str) -> Case:
+    """h37's closing shapes: a confidence on the answer's own line is no second value (paid); a
+    numbered list that ends in an empty item (``...\\n2. 34*2=68\\n3.``) offers no answer, and a
+    bare value after a paragraph that states another (``So the total is 354.\\n\\n351.``) is a
+    second answer: never paid."""
+    g = draw(st.integers(3, 9))
+    kind = draw(st.sampled_from(["confidence", "empty_item", "restated_other", "restated_same"]))
+    if kind == "confidence":
+        text = draw(st.sampled_from(["The answer is {g}. Confidence: 0.9", "So she has {g} apples. Confidence: 90%",
+                                     "Final answer: {g}. \u2014 Confidence level: high"])).format(g=g)
+    elif kind == "empty_item":
+        text = "Steps:\n" + "\n".join(f"{k}. {k + 10} + {k} = {2 * k + 10}" for k in range(1, g)) + f"\n{g}."
+    else:
+        stated = g if kind == "restated_same" else g + 40
+        text = f"So the total is {stated}.\n\n{g}."
+    return Case(text, str(g), "paid" if kind in ("confidence", "restated_same") else "not_paid",
+                ("r12_closing_tails", kind, verifier))
+
+
 R12_PROPERTIES: list[Property] = [
     Property("r12_format_empty_block", "format", r12_empty_block(), 150),
     Property("r12_math_impossible_numeral", "math", r12_impossible_numeral(), 100),
@@ -3924,5 +3981,10 @@ R12_PROPERTIES: list[Property] = [
     Property("r12_format_placeholder", "format", r12_format_placeholder(), 100),
     Property("r12_math_confidence", "math", r12_confidence("math"), 100),
     Property("r12_gsm8k_confidence", "gsm8k", r12_confidence("gsm8k"), 100),
+    Property("r12_math_json_members", "math", r12_json_members("math"), 150),
+    Property("r12_gsm8k_json_members", "gsm8k", r12_json_members("gsm8k"), 100),
+    Property("r12_math_json_unit", "math", r12_json_unit(), 100),
+    Property("r12_math_closing_tails", "math", r12_closing_tails("math"), 100),
+    Property("r12_gsm8k_closing_tails", "gsm8k", r12_closing_tails("gsm8k"), 100),
 ]
 ALL_PROPERTIES += R12_PROPERTIES

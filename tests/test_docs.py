@@ -14,8 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("verifiers", "tasks", "envs", "policy_opt")
-# Modules that run on import (CLI entry points) or need what CPU machines lack.
-NOT_IMPORTED = {"verifiers.__main__", "tasks.__main__", "verifiers.code.harness"}
+# Modules that run on import (CLI entry points) or need what CPU machines lack, and the
+# sandbox side's modules, which import their siblings by name from the path the harness sets.
+NOT_IMPORTED = {"verifiers.__main__", "tasks.__main__", "verifiers.code.harness",
+                "verifiers.code.judge", "verifiers.code.candidate"}
 
 
 def _modules() -> list[str]:

@@ -95,6 +95,13 @@ def _shapes() -> list[tuple[str, str]]:
         ("one line of sentences", "6. Or " * (MB // 6) + "5"),
         ("one line of short sentences", "a. " * (MB // 3) + "5"),
         ("one line of checked sentences", "x \u2713. " * (MB // 5) + "5"),
+        # a run of spacing before a value, where two patterns' space runs overlapped (h38:
+        # "So." + 8,000 spaces + " 5" took 10 s); the spacing commands up to the markup cap
+        ("spaces after a stop", "So." + " " * (MB - 8) + " 5"),
+        ("commas before a value", "The answer is" + ", " * (MB // 2 - 10) + " 5"),
+        ("spaces between two values", "6" + " " * (MB - 4) + " 5"),
+        ("spacing commands after a colon", ":" + "\\:" * 19_000 + " 5"),  # (38 KB: under the
+        ("spacing after an answer phrase", "\u7b54\u6848\u662f " + "\\, " * 19_000 + "\\boxed{5}"),  # markup cap)
     ]
     return shapes
 

@@ -93,9 +93,23 @@ _CONFIDENCE_HINT_RE = re.compile(r"confidence|certainty", re.IGNORECASE)
 _CONFIDENCE_RE = re.compile(
     r"[ \t]*\([ \t]*(?:confidence|certainty)[ \t]*[:=][ \t]*\d+(?:\.\d+)?[ \t]*%?[ \t]*\)"
     r"|[ \t]*<confidence>[ \t]*\d+(?:\.\d+)?[ \t]*%?[ \t]*</confidence>"
-    r"|\n[ \t*_#>-]*(?:confidence|certainty)(?:[ \t]+(?:level|score))?[ \t*_]*[:=][ \t*_]*\d+(?:\.\d+)?[ \t]*%?[ \t*_.]*(?=\n|\Z)",
+    # on its own line, or as the last sentence of the answer's line ("144. Confidence: 0.9",
+    # "306. — Confidence level: high")
+    r"|(?:\n|(?<=[.!?])[ \t]+(?:[\u2013\u2014-][ \t]*)?)[ \t*_#>-]*(?:confidence|certainty)(?:[ \t]+(?:level|score))?[ \t*_]*[:=]"
+    r"[ \t*_]*(?:\d+(?:\.\d+)?[ \t]*%?|(?:very[ \t]+)?(?:high|medium|moderate|low))[ \t*_.]*(?=\n|\Z)",
     re.IGNORECASE,
 )
+
+
+def confidence_start(text: str) -> int | None:
+    """Where a stated confidence that ends ``text`` starts (``... Confidence: 90%``), or None."""
+    tail = text.rstrip()
+    if not _CONFIDENCE_HINT_RE.search(tail, max(0, len(tail) - 200)):
+        return None
+    for m in _CONFIDENCE_RE.finditer(tail, max(0, len(tail) - 200)):
+        if m.end() >= len(tail.rstrip(" \t*_.")):
+            return m.start()
+    return None
 
 
 def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str, str] | None:

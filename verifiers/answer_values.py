@@ -39,15 +39,15 @@ def mark_trailing_ellipsis(ans: str) -> str:
 
 def _clean(ans: str) -> str:
     ans = mark_trailing_ellipsis(ans)
-    ans = _TRAILING_JUNK_RE.sub("", ans.lstrip())  # before a strip() splits "\\ " apart
-    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**")):
+    ans = _without_trailing_junk(ans.lstrip())  # before a strip() splits "\\ " apart
+    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**"), ("__", "__")):
         if len(ans) >= len(left) + len(right) and ans.startswith(left) and ans.endswith(right):
             ans = ans[len(left) : len(ans) - len(right)].strip()
     ans = ans.strip("*").strip()
     # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
     # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
     # (a control space whose space was stripped) carries nothing.
-    ans = _TRAILING_JUNK_RE.sub("", ans).strip("$").strip()
+    ans = _without_trailing_junk(ans).strip("$").strip()
     # Bold or upright type, an underline or a (shown) colour around the whole answer is
     # dressing: "\mathbf{0}" is 0, "\underline{\frac12}" and "\color{blue}{2024}" their values.
     for _ in range(3):
@@ -85,6 +85,24 @@ def _one_group(text: str, open_at: int) -> bool:
 
 _TRAILING_ELLIPSIS_RE = re.compile(r"(\d\.\d+)[ \t]*(?:\.\.\.|\u2026)(?=[\s$.,;:~*]*\Z)")
 _TRAILING_JUNK_RE = re.compile(r"(?:\s|[.,;:~]|\\[,;:! .]|\\q?quad(?![A-Za-z])|\\)+\Z")
+_JUNK_CHARS = ".,;:~"
+
+
+def _without_trailing_junk(ans: str) -> str:
+    """``ans`` without what ``_TRAILING_JUNK_RE`` matches at its end, stripped from the right
+    (the regex, searched, restarts at every position of a run that does not reach the end:
+    1,200 ", " before a value took 0.9 s, h38)."""
+    while True:
+        before = ans
+        ans = ans.rstrip().rstrip(_JUNK_CHARS)
+        if ans.endswith(("\\quad", "\\qquad")):
+            ans = ans[: ans.rfind("\\")]
+        elif ans.endswith("\\!"):
+            ans = ans[:-2]
+        elif ans.endswith("\\"):
+            ans = ans[:-1]
+        if ans == before:
+            return ans
 
 
 def _first_char(text: str, start: int) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from verifiers.answer_tail import hedge_after
+from verifiers.answer_tail import confidence_start, hedge_after
 from verifiers.answer_values import _clean
 from verifiers.commitment_reading import _WORD_RE, _token_around
 from verifiers.exact_numbers import parse_number, parse_quantity
@@ -62,7 +62,7 @@ _CHECK_OPENING_RE = re.compile(
     re.IGNORECASE,
 )
 # A sentence gap followed by a check opening: the first one found in one regex pass.
-_CHECK_GAP_RE = re.compile(r"[.!?][ \t]+(?=" + _CHECK_OPENING_RE.pattern + ")", re.IGNORECASE)
+_CHECK_GAP_RE = re.compile(r"[.!?][ \t]++(?=" + _CHECK_OPENING_RE.pattern + ")", re.IGNORECASE)
 _CHECK_MARKS = "\u2713\u2714\u2705"
 _DIGIT_RE = re.compile(r"\d")
 
@@ -102,7 +102,34 @@ def _checks_start(text: str) -> int:
     return end
 
 
+_LIST_NUMBER_LINE_RE = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t*]*\Z", re.MULTILINE)
+
+
+def _empty_list_item(text: str) -> bool:
+    """Whether ``text`` ends with a list item's number alone (``...\n2. 34*2=68\n3.``): the
+    next item of a numbered list, left empty, is no answer."""
+    tail = text.rstrip()
+    last = _LIST_NUMBER_LINE_RE.search(tail, tail.rfind("\n") + 1)
+    if last is None:
+        return False
+    n = int(last.group(1))
+    before = tail[: last.start()].rstrip("\n")
+    previous = before[before.rfind("\n") + 1 :].lstrip(" \t")
+    return n > 1 and previous.startswith((f"{n - 1}.", f"{n - 1})"))
+
+
 def _bare_number(text: str) -> FinalAnswer:
+    if _empty_list_item(text):
+        return FinalAnswer(None, "last_number", len(text), (MALFORMED, "the text ends with an empty list item's number"))
+    confidence = confidence_start(text)
+    if confidence is not None:
+        # "So she has 420 apples. Confidence: 90%": the answer is read before the confidence,
+        # which its tail reads as no second value
+        found = _last_value(text[:confidence])
+        if found.answer is None or found.problem is not None:
+            return found
+        return FinalAnswer(found.answer, found.source, found.end, hedge_after(text, found.end, (found.answer,)),
+                           unit=found.unit)
     checks = _checks_start(text)
     if checks > 0:
         # "In total Ravi has 174 apples.\nCheck: 174 + 3 = 177 ✓": the answer is 174, and
@@ -145,6 +172,9 @@ def _last_value(text: str) -> FinalAnswer:
     )
     if problem is None and _RANGE_BEFORE_RE.search(text, max(0, start - 60), start):
         problem = HEDGED, "a range of values, not one"
+    if problem is None and _DOLLAR_BEFORE_RE.search(text, max(0, start - 3), start) and "$" not in text[end:text.find("\n", end) % (len(text) + 1)]:
+        # "So the cost is $186.": a dollar sign before the number, no math span closing after it
+        return FinalAnswer(answer, "last_number", end, problem, unit="dollars")
     unit = _UNIT_WORD_AFTER_RE.match(text, end) if problem is None else None
     if unit is not None and (quantity := parse_quantity(f"{answer} {unit.group(1)}")) is not None and quantity[1]:
         # "Thus the length is 36 kg.": the unit that ends the sentence is the answer's, and a
@@ -153,7 +183,10 @@ def _last_value(text: str) -> FinalAnswer:
     return FinalAnswer(answer, "last_number", end, problem)
 
 
-_UNIT_WORD_AFTER_RE = re.compile(r"[ \t]+([A-Za-z]{1,12})[*_ \t]*(?:[.!;,]+[*_ \t]*)?(?:\n|\Z)")
+_DOLLAR_BEFORE_RE = re.compile(r"\\?\$[ \t]?\Z")
+_UNIT_WORD_AFTER_RE = re.compile(
+    r"[ \t]+([A-Za-z]{1,12}(?:/[A-Za-z]{1,6}|[ \t]+[A-Za-z]{1,12}|[ \t]+per[ \t]+[A-Za-z]{1,12})?)[*_ \t]*+"
+    r"(?:[.!;,]+[*_ \t]*+)?(?:\n|\Z)")
 
 
 # "17-18 dollars", "17\u201318", "between 17 and 18": the last number closes a range.

@@ -114,6 +114,10 @@ def _extract(text: str) -> tuple[str, str | None, int, int] | None:
     return None if read is None else (*read, start, end)
 
 
+_FINAL_STOP_RE = re.compile(r"(?<=[\d)])[ \t]*\.\Z")
+_WHOLE_NUMBER_RE = re.compile(r"\d+")
+_LETTER_RE = re.compile(r"[A-Za-z]")
+_OPERATOR_RE = re.compile(r"[-+*/\u00d7\u00f7\u2212]|\\(?:times|cdot|div)")
 _WHOLE_BOX_RE = re.compile(r"\$?\\boxed\{(.*)\}\$?", re.DOTALL)
 
 
@@ -131,11 +135,19 @@ def _read_expression(found: str) -> tuple[str, str | None] | None:
     # Refused as too long below; cut first so that no rewrite below reads a megabyte.
     if len(found) > 4 * MAX_EXPRESSION_CHARS:
         found = found[: 4 * MAX_EXPRESSION_CHARS] + "\u2026"  # marked cut: never parsed whole
-    boxed = _WHOLE_BOX_RE.fullmatch(found.strip())
+    found = found.strip()
+    for mark in ("`", "**", "__"):  # "<answer>`5+10`</answer>", "**5+10**": dressing
+        if len(found) > 2 * len(mark) and found.startswith(mark) and found.endswith(mark):
+            found = found[len(mark) : -len(mark)].strip()
+    found = _FINAL_STOP_RE.sub("", found)  # "18+14.": the sentence's stop, no decimal point
+    boxed = _WHOLE_BOX_RE.fullmatch(found)
     if boxed is not None and _balanced(boxed.group(1)):
         found = boxed.group(1)  # "<answer>\boxed{27 \cdot 20 + 26}</answer>": the box frames it
     found = _LATEX_OPS.sub(lambda m: _LATEX_OP_TEXT.get(m.group(0), " "), found)
     left, equals, right = found.partition("=")
+    if (equals and _WHOLE_NUMBER_RE.fullmatch(left.strip()) and "=" not in right and _OPERATOR_RE.search(right)
+            and not _LETTER_RE.search(right)):
+        left, right = right, left  # "14 = 11+3": the target named first, then the expression
     expression = _UNICODE_SPACE.sub(" ", left.translate(_UNICODE_OPS)).strip()
     # "2(3+5)", "(1+2)(3+4)": a product written without its sign
     expression = _IMPLICIT_PRODUCT_RE.sub("*", expression)

@@ -3,21 +3,28 @@ structured output many RL prompts ask for, ``{"answer": 5}`` alone or in a fence
 (``{"answer": "72", "confidence": 0.9}``), read as a commitment of ``verifiers.math_extract``'s
 grammar (source ``json``).
 
-The object is read by ``json``, never by the prose readers, and by allow-list:
+The object is read by ``json`` and by allow-list, member by member (duplicate keys included:
+``{"answer": 5, "answer": 6}`` names two answers, whatever a dict would keep):
 
     object   := "{" member ("," member)* "}"     the last thing in the completion, its "{"
                                                   opening a line; a closing code fence may follow
     member   := answer-key ":" value              every answer key holds the same value
-              | ignored-key ":" anything          "confidence", "reasoning", "explanation", ...
+              | unit-key ":" words                the answer's unit ("unit": "cm")
+              | about-key ":" number              "confidence", "probability": how sure it is
+              | prose-key ":" text or list        "reasoning", "explanation", "steps", ...:
+                                                  read as the working before the answer
               | other-key ":" no value            a string, list or object with no digit
+    object   := "{" key ":" object "}"            one wrapper ({"result": {"answer": 5}})
 
-Any other key whose value holds a number is a value offered beside the answer (``{"answer":
-5, "alternative": 6}``, ``{"answer": 5, "maybe": "6"}``): reason ``hedged``. Numbers keep the
-spelling they have in the source (``1e3`` stays ``1e3``, ``0.10`` stays ``0.10``).
+The prose members are handed back as text (``prose``), and the reader reads them as the final
+paragraph before "The answer is <value>.": a value they offer beside the answer ("maybe 448",
+"alternatively 918", "the answer is 6") refuses it as it would in prose. Any other key whose
+value holds a number is a value offered beside the answer (``{"answer": 5, "alternative": 6}``):
+reason ``hedged``. Numbers keep the spelling they have in the source (``0.10`` stays ``0.10``).
 
->>> json_answer('The sum is 12.\\n{"answer": 12, "confidence": 0.9}')[0]
+>>> json_answer('The sum is 12.\\n{"answer": 12, "confidence": 0.9}').value
 '12'
->>> json_answer('{"answer": 5, "other": 6}')[0]
+>>> json_answer('{"answer": 5, "other": 6}').problem[0]
 'hedged'
 """
 
@@ -25,32 +32,57 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 from verifiers.types import HEDGED, MALFORMED
 
-__all__ = ["json_answer"]
+__all__ = ["JsonAnswer", "json_answer"]
 
-# Keys, lower-cased without spaces, "_" and "-", that name the answer.
-ANSWER_KEYS = frozenset({"answer", "finalanswer", "final", "result", "finalresult"})
-# Keys whose values are about the answer, never a second one.
-_IGNORED = """
-    confidence certainty probability reasoning explanation rationale justification steps step
-    work working thoughts thought thinking notes note comment comments method approach summary
-    unit units format question problem id
-"""
-IGNORED_KEYS = frozenset(_IGNORED.split())
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Keys, lower-cased without spaces, "_" and "-": what each member of the object is.
+ANSWER_KEYS = _words("answer finalanswer final result finalresult")
+UNIT_KEYS = _words("unit units unitofmeasure measure")
+ABOUT_KEYS = _words("confidence certainty probability confidencelevel")
+PROSE_KEYS = _words(
+    """
+    reasoning explanation rationale justification steps step work working thoughts thought
+    thinking notes note comment comments method approach summary solution calculation
+    calculations derivation
+    """
+)
+QUESTION_KEYS = _words("question problem task prompt id")  # the question echoed, never an answer
 MAX_JSON_CHARS = 20_000  # an object longer than this is not read as the answer
-_MAX_STARTS = 16  # line-opening braces tried, from the earliest in the window
+MAX_PROSE_CHARS = 8_000  # the prose members read as working, at most
+_MAX_STARTS = 16  # line-opening braces tried, from the latest in the window
 _OBJECT_START_RE = re.compile(r"^[ \t]*\{", re.MULTILINE)
-_DECODER = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str)
+# Members as pairs, in order: a duplicate key is a second member, not an overwrite.
+_DECODER = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str, object_pairs_hook=list)
 _KEY_JUNK_RE = re.compile(r"[\s_\-]")
+_STOP_END_RE = re.compile(r"[.!?\u3002]\s*\Z")
 _FENCE_BEFORE_RE = re.compile(r"^[ \t]*```[A-Za-z]*[ \t]*\n[ \t]*\Z", re.MULTILINE)
 
 
-def _object_at_end(text: str) -> tuple[int, int, int, dict] | None:
-    """``(opening, start, end, object)`` of the JSON object that ends ``text`` (before a
-    closing code fence), its ``{`` opening a line; ``opening`` is where its code fence opens
-    (``start`` when it has none). None when there is none."""
+@dataclass(frozen=True)
+class JsonAnswer:
+    """What a JSON object that ends a completion commits to: ``value`` (with its ``unit``
+    member, if any) spanning ``start:end`` (from its code fence, if fenced), ``prose`` (its
+    working members as text), or ``problem`` (``(reason, why)``) when it offers more."""
+
+    value: str | None
+    start: int
+    end: int
+    prose: str = ""
+    problem: tuple[str, str] | None = None
+
+
+def _object_at_end(text: str) -> tuple[int, int, list] | None:
+    """``(opening, end, members)`` of the JSON object that ends ``text`` (before a closing
+    code fence), its ``{`` opening a line; ``opening`` is where its code fence opens (its
+    ``{`` when it has none). None when there is none."""
     end = len(text.rstrip())
     fenced = text.endswith("```", 0, end)
     if fenced:
@@ -60,13 +92,17 @@ def _object_at_end(text: str) -> tuple[int, int, int, dict] | None:
     starts = [m.end() - 1 for m in _OBJECT_START_RE.finditer(text, max(0, end - MAX_JSON_CHARS), end)]
     for start in reversed(starts[-_MAX_STARTS:]):  # the object's own "{" comes before any inner one
         try:
-            obj, stop = _DECODER.raw_decode(text[start:end])
+            members, stop = _DECODER.raw_decode(text[start:end])
         except (ValueError, RecursionError):
             continue
-        if start + stop == end and isinstance(obj, dict):
+        if start + stop == end and isinstance(members, list):
             fence = _FENCE_BEFORE_RE.search(text, max(0, start - 40), start) if fenced else None
-            return (start if fence is None else fence.start()), start, end, obj
+            return (start if fence is None else fence.start()), end, members
     return None
+
+
+def _is_object(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and isinstance(value[0], tuple)
 
 
 def _holds_value(value: object, depth: int = 0) -> bool:
@@ -74,36 +110,62 @@ def _holds_value(value: object, depth: int = 0) -> bool:
     object holding one (``true``, ``null`` and words hold none)."""
     if isinstance(value, str):
         return any(c.isdigit() for c in value)
-    if isinstance(value, list) and depth < 8:
-        return any(_holds_value(v, depth + 1) for v in value)
-    if isinstance(value, dict) and depth < 8:
-        return any(_holds_value(v, depth + 1) for v in value.values())
+    if isinstance(value, list) and depth < 8:  # (an object is a list of pairs here)
+        return any(_holds_value(v[1] if isinstance(v, tuple) else v, depth + 1) for v in value)
     return False
 
 
-def json_answer(text: str) -> tuple[str, int, int] | tuple[str, str] | None:
-    """``(answer, start, end)`` when a JSON object ends ``text`` and names its answer
-    (``start``/``end`` span the object, from its code fence's opening if it has one);
-    ``(reason, why)`` when that object offers more than one
-    value or an answer that is no value; None when no such object ends the text."""
-    found = _object_at_end(text)
-    if found is None:
-        return None
-    opening, _, end, obj = found
-    answers, others = [], []
-    for key, value in obj.items():
+def _as_text(value: object, depth: int = 0) -> str:
+    """A prose member as lines: a string, or the strings of a list (of steps) one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and depth < 4:
+        return "\n".join(_as_text(v[1] if isinstance(v, tuple) else v, depth + 1) for v in value)
+    return ""
+
+
+def _read_members(members: list, start: int, end: int, depth: int = 0) -> JsonAnswer | None:
+    answers: list[object] = []
+    units: list[str] = []
+    prose: list[str] = []
+    others: list[str] = []
+    if len(members) == 1 and _is_object(members[0][1]) and depth < 2:
+        return _read_members(members[0][1], start, end, depth + 1)  # {"result": {"answer": 5}}
+    for key, value in members:
         name = _KEY_JUNK_RE.sub("", key.lower())
         if name in ANSWER_KEYS:
             answers.append(value)
-        elif name not in IGNORED_KEYS and _holds_value(value):
+        elif name in UNIT_KEYS and isinstance(value, str):
+            units.append(value.strip())
+        elif name in PROSE_KEYS:
+            prose.append(_as_text(value))
+        elif name in ABOUT_KEYS or name in QUESTION_KEYS:
+            continue
+        elif _holds_value(value):
             others.append(key)
     if not answers:
         return None  # no answer named: the object is read as any other text is
     if others:
-        return HEDGED, f"another value in the JSON answer, under {others[0][:40]!r}"
+        return JsonAnswer(None, start, end, problem=(HEDGED, f"another value in the JSON answer, under {others[0][:40]!r}"))
     if not all(isinstance(v, str) for v in answers):
-        return MALFORMED, "the JSON answer is no single value (a list, an object, true or null)"
-    values = dict.fromkeys(v.strip() for v in answers)
+        why = "the JSON answer is no single value (a list, an object, true or null)"
+        return JsonAnswer(None, start, end, problem=(MALFORMED, why))
+    values = list(dict.fromkeys(v.strip() for v in answers))  # type: ignore[union-attr]
     if len(values) > 1:
-        return HEDGED, "the JSON object names several answers"
-    return next(iter(values)), opening, end
+        return JsonAnswer(None, start, end, problem=(HEDGED, "the JSON object names several answers"))
+    if len(set(units)) > 1:
+        return JsonAnswer(None, start, end, problem=(HEDGED, "the JSON object names several units"))
+    value = values[0] if not units else f"{values[0]} {units[0]}"
+    # each member a sentence of its own ("maybe 448" reads as "maybe 448.", a short offer)
+    text = "\n".join(p if _STOP_END_RE.search(p) else p + "." for p in (p.strip() for p in prose) if p)
+    return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS])
+
+
+def json_answer(text: str) -> JsonAnswer | None:
+    """The answer of a JSON object that ends ``text`` and names one (see the module doc), or
+    None when no such object ends the text."""
+    found = _object_at_end(text)
+    if found is None:
+        return None
+    opening, end, members = found
+    return _read_members(members, opening, end)

@@ -123,7 +123,7 @@ from verifiers.commitment_reading import (
     _read_clause,
     _unwrap_box,
 )
-from verifiers.json_answer import json_answer
+from verifiers.json_answer import JsonAnswer, json_answer
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
@@ -433,21 +433,22 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
     answer_is = _last_answer_is(text)
     tag = _last_answer_tag(text)
     js = json_answer(text)
-    if js is not None and len(js) == 2:
-        return FinalAnswer(None, "json", len(text), js)  # type: ignore[arg-type]
+    if js is not None and js.problem is not None:
+        return FinalAnswer(None, "json", len(text), js.problem)
     starts = {
         "boxed": -1 if box is None else box[0],
         "####": hashes,
         "answer_is": -1 if answer_is is None else answer_is.start(),
         "answer_tag": -1 if tag is None else tag.start(),
-        "json": -1 if js is None else js[1],  # type: ignore[misc]
+        "json": -1 if js is None else js.start,
     }
+    if js is not None:  # what stands inside the object is read as JSON, never as prose
+        starts = {k: (-1 if k != "json" and js.start <= at < js.end else at) for k, at in starts.items()}
     source = max(starts, key=lambda k: starts[k])
     if starts[source] < 0:
         return _fallback(text)
     if source == "json":  # '{"answer": 5}' ends the completion: the object is read by json
-        value, obj_start, obj_end = js  # type: ignore[misc]
-        return _finish(text, value, "json", obj_start, obj_end, before_at=obj_start, earlier_at=obj_start, accept=accept)
+        return _json_final(text, js, accept)  # type: ignore[arg-type]
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
         return _finish(
             text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]
@@ -497,6 +498,22 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
         if problem is not None:
             return FinalAnswer(found.answer, found.source, found.end, problem)
     return found
+
+
+def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer:
+    """The final answer of a JSON object that ends ``text``: read as a commitment in the text,
+    and its working members ("reasoning", "steps", ...) read as the paragraph before "The
+    answer is <value>.", so that a value they offer beside it ("maybe 448") refuses it."""
+    found = _finish(text, js.value, "json", js.start, js.end, before_at=js.start, earlier_at=js.start,  # type: ignore[arg-type]
+                    accept=accept)
+    if found.problem is not None or found.rejected or not js.prose.strip():
+        return found
+    inner = final_answer(f"{js.prose.rstrip()}\nThe answer is {js.value}.")
+    if inner.problem is not None:
+        return FinalAnswer(found.answer, "json", found.end, inner.problem)
+    # the values the working offers beside it must each be the answer too (the comparator's)
+    alternatives = tuple(dict.fromkeys((*found.alternatives, *inner.alternatives)))
+    return FinalAnswer(found.answer, "json", found.end, None, alternatives)
 
 
 def _last_answer_tag(text: str) -> re.Match[str] | None:

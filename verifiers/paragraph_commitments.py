@@ -209,7 +209,8 @@ _DISPLAYED_VALUE_RE = re.compile(
 # **84**", "Edit: $262$", "Doch nicht, 40", "Non, plutôt 40").
 _SAID_REVISION_RE = re.compile(
     # at a sentence start only: "It actually has two factors of $5$" is prose, not a revision
-    r"(?:^|(?<=[.!?:;])[ \t]+|(?<=\n))[ \t*_>-]*(?:(?:oh|no|hmm+|ah)[,!.]?[ \t]+)?"
+    # (possessive runs: spacing before no revision word must cost one pass, h38)
+    r"(?:^|(?<=[.!?:;])[ \t]++|(?<=\n))[ \t*_>-]*+(?:(?:oh|no|hmm+|ah)[,!.]?[ \t]+)?"
     r"\b(?:wait|actually|oops|sorry|edit|update[ds]?|erratum|correction|scratch\s+that|"
     r"just\s+kidding|doch\s+nicht|non,\s+plut\u00f4t|plut\u00f4t|en\s+realidad|"
     r"it\s+should\s+be|I\s+mean)\b"

@@ -267,12 +267,31 @@ _ASSIGNMENT_RE = re.compile(
     r"(?<![\w\\])(?P<variable>[A-Za-z])[ \t]*=[ \t$*]*(?P<number>[-+\u2212]?\d+(?:\.\d+)?)(?![\d.,]*\d)[ \t$*]*(?=[.,;!?]?(?:\s|\Z))")
 
 
+def _stated_before_paragraph(prev: str) -> str | None:
+    """The value that the last sentence of ``prev`` states as a closing sentence does (``She
+    has 860 apples.``), or None (no value, or a sentence the closing rules would not pay)."""
+    found = last_number(prev)
+    if found is None or parse_number(found[0]) is None:
+        return None
+    number, end = found
+    if _DIGIT_RE.search(prev, end) or _closing_form(prev, end - len(number)) is not None:
+        return None  # another value after it, or no closing sentence ("Step 3: 2 + 2")
+    return number
+
+
 def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str, str] | None:
     """Why a value offered earlier in the final paragraph (or as the paragraph before, when
     both are bare) differs from the closing value at ``start``, or None. A ``bare`` closing
     value (no word in its sentence: "x = 6.\n5") does not follow from a variable's value
     given before it either."""
     para_start = text.rfind("\n\n", 0, start) + 1
+    if bare and para_start > 0 and not text[para_start:start].strip(" \t\n*_$#>"):
+        # "She has 860 apples.\n\n859.": a value alone in its paragraph after one that ends
+        # by stating another (a closing sentence that the rules would pay) offers two
+        stated = _stated_before_paragraph(text[:para_start].rstrip())
+        value = _LEADING_NUMBER_RE.match(text, start).group(0)  # type: ignore[union-attr]
+        if stated is not None and parse_number(stated) != parse_number(value):
+            return HEDGED, f"the paragraph before states another value: {stated[:40]!r}"
     if bare:
         line_end = text.find("\n", start)
         hi = len(text) if line_end < 0 else line_end

@@ -18,7 +18,7 @@ of exactly what a forked Python needs to keep running:
 Every other host path (home folders, working trees, datasets, the project itself, other
 users' files) is absent: the old root is detached, not covered. The root itself is a
 read-only tmpfs, so the only writable folder is ``/tmp``, which each candidate gets as a new,
-empty, size-capped tmpfs in a mount namespace of its own (see ``harness._become_candidate``):
+empty, size-capped tmpfs in a mount namespace of its own (see ``candidate._become_candidate``):
 it vanishes with the candidate's last process, so there is nothing to clean up afterwards.
 
 A bound host file shares the host's page cache, and a bound host folder its dentry cache,
@@ -49,6 +49,10 @@ import sysconfig
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
+CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x20000000, 0x40000000
+CLONE_NEWIPC = 0x08000000
+PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_CHILD_SUBREAPER = 4, 38, 36
+PR_SET_PDEATHSIG = 1
 DEVICES = ("null", "zero", "full", "random", "urandom")
 # stdlib folders no candidate program imports: covered, so there is less to pin
 UNUSED_STDLIB = ("test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3",

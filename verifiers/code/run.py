@@ -27,7 +27,7 @@ left to faults of the infrastructure alone, which are:
 
 * the sandbox could not start (``Sandbox.start``: no interpreter, a zygote that did not
   say hello), or stopped answering within the deadline plus ``GRACE_S`` (``Sandbox.run``);
-* the candidate's setup, which runs before any of its code (``harness._become_candidate``:
+* the candidate's setup, which runs before any of its code (``candidate._become_candidate``:
   namespaces, tmpfs, rlimits, uid) failed or did not finish before the deadline; the
   trusted side decides this, from a handshake only pre-exec code can write;
 * the zygote did not fork, or a sandbox error (an exception in the supervisor itself).
