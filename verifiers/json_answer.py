@@ -54,6 +54,7 @@ PROSE_KEYS = _words(
     calculations derivation
     """
 )
+VALUE_KEYS = _words("value amount number")  # inside an answer object: {"answer": {"value": 5}}
 QUESTION_KEYS = _words("question problem task prompt id")  # the question echoed, never an answer
 MAX_JSON_CHARS = 20_000  # an object longer than this is not read as the answer
 MAX_PROSE_CHARS = 8_000  # the prose members read as working, at most
@@ -124,16 +125,24 @@ def _as_text(value: object, depth: int = 0) -> str:
     return ""
 
 
-def _read_members(members: list, start: int, end: int, depth: int = 0) -> JsonAnswer | None:
+def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrapped: bool = False) -> JsonAnswer | None:
     answers: list[object] = []
     units: list[str] = []
     prose: list[str] = []
     others: list[str] = []
     if len(members) == 1 and _is_object(members[0][1]) and depth < 2:
-        return _read_members(members[0][1], start, end, depth + 1)  # {"result": {"answer": 5}}
+        # {"result": {"answer": 5}}; {"answer": {"value": 5}} names the answer's own value
+        named = _KEY_JUNK_RE.sub("", members[0][0].lower()) in ANSWER_KEYS
+        return _read_members(members[0][1], start, end, depth + 1, wrapped=named)
     for key, value in members:
         name = _KEY_JUNK_RE.sub("", key.lower())
-        if name in ANSWER_KEYS:
+        if name in ANSWER_KEYS and _is_object(value) and depth < 2:
+            inner = _read_members(value, start, end, depth + 1, wrapped=True)  # {"answer": {"value": 5}}
+            if inner is None or inner.problem is not None:
+                return inner or JsonAnswer(None, start, end, problem=(MALFORMED, "the JSON answer is an object with no value"))
+            answers.append(inner.value)
+            prose.append(inner.prose)
+        elif name in ANSWER_KEYS or (wrapped and name in VALUE_KEYS):
             answers.append(value)
         elif name in UNIT_KEYS and isinstance(value, str):
             units.append(value.strip())
