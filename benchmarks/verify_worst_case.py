@@ -64,6 +64,7 @@ SHAPES: dict[str, str] = {
     "spaces-after-stop": "So." + " " * (MB - 8) + " 5",
     "commas-before-value": "The answer is" + ", " * (MB // 2 - 10) + " 5",
     "spacing-commands-after-colon": _padded(":" + "\\:" * 19_000 + " 5"),
+    "stars-after-clause": "The answer is " + "*" * (MB - 15),  # h38: 0.58 s before (a char loop)
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart

@@ -100,6 +100,7 @@ def _shapes() -> list[tuple[str, str]]:
         ("spaces after a stop", "So." + " " * (MB - 8) + " 5"),
         ("commas before a value", "The answer is" + ", " * (MB // 2 - 10) + " 5"),
         ("spaces between two values", "6" + " " * (MB - 4) + " 5"),
+        ("stars after an answer clause", "The answer is " + "*" * (MB - 16) + "5"),
         ("spacing commands after a colon", ":" + "\\:" * 19_000 + " 5"),  # (38 KB: under the
         ("spacing after an answer phrase", "\u7b54\u6848\u662f " + "\\, " * 19_000 + "\\boxed{5}"),  # markup cap)
     ]
