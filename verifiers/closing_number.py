@@ -20,7 +20,7 @@ from verifiers.answer_values import _clean
 from verifiers.commitment_reading import _WORD_RE, _token_around
 from verifiers.exact_numbers import parse_number, parse_quantity
 from verifiers.types import HEDGED, MALFORMED, FinalAnswer
-from verifiers.unboxed_answer import _approx_before, _closing_form, is_hedge, last_number
+from verifiers.unboxed_answer import _DIGIT_RE, _approx_before, _closing_form, is_hedge, last_number
 
 # Any math sign of Unicode's blocks but "=" and the signs of "therefore" (an allow-list: "T ∉ {5}",
 # "x ≮ 5", "x ⊄ 5" relate, they do not state).
@@ -64,7 +64,6 @@ _CHECK_OPENING_RE = re.compile(
 # A sentence gap followed by a check opening: the first one found in one regex pass.
 _CHECK_GAP_RE = re.compile(r"[.!?][ \t]++(?=" + _CHECK_OPENING_RE.pattern + ")", re.IGNORECASE)
 _CHECK_MARKS = "\u2713\u2714\u2705"
-_DIGIT_RE = re.compile(r"\d")
 
 
 _SENTENCE_GAP_RE = re.compile(r"[.!?][ \t]+")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_commitments import _APPROX_BEFORE_RE
-from verifiers.answer_lead import lead_start, uncommitted_lead
+from verifiers.answer_lead import _DIGIT_RE, lead_start, uncommitted_lead
 from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
@@ -369,7 +369,6 @@ _VALUE_SIDE_RE = re.compile(
 # ("15 gallons + 12 gallons =") but a value of its own, equated to the answer.
 _UNIT_SIDE_RE = re.compile(
     rf"(?<![\w.,+\u2212-]){_TERM_BEFORE}(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]+(?P<unit>[A-Za-z]{{2,}})[ \t]*=[\s$*(]*\Z")
-_DIGIT_RE = re.compile(r"\d")
 _UNIT_AFTER_RE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?[ \t]+([A-Za-z]{2,})")
 
 
