@@ -3819,7 +3819,9 @@ def r12_json_answer(draw: st.DrawFn, verifier: str) -> Case:
     members = {"right": [f'"answer": {g}'], "wrong": [f'"answer": {w}'], "other_key": [f'"answer": {g}', f'"alternative": {w}'],
                "two_answers": [f'"answer": {g}', f'"final_answer": "{w}"']}[kind]
     if draw(st.booleans()):
-        members.insert(0, draw(st.sampled_from(['"reasoning": "12 * 3 = 36"', '"confidence": 0.9', '"explanation": "add them"'])))
+        # (working that ends on another value offers it beside the answer: round 13 reads an
+        # object's members side by side, so the working here computes the answer itself)
+        members.insert(0, draw(st.sampled_from([f'"reasoning": "{g} * 1 = {g}"', '"confidence": 0.9', '"explanation": "add them"'])))
     obj = "{" + ", ".join(members) + "}"
     if draw(st.booleans()):
         obj = "```json\n" + obj + "\n```"
@@ -3988,3 +3990,124 @@ R12_PROPERTIES: list[Property] = [
     Property("r12_gsm8k_closing_tails", "gsm8k", r12_closing_tails("gsm8k"), 100),
 ]
 ALL_PROPERTIES += R12_PROPERTIES
+
+
+# --- round 13 (issue 30: the blind h39/h40 sets, and round 12's leftovers) ---
+
+
+@st.composite
+def r13_json_side_member(draw: st.DrawFn, verifier: str) -> Case:
+    """A JSON object's members stand side by side: a commentary member that ends by hedging
+    between the answer and another value, or by saying the value is actually another
+    (``"justification": "I am unsure between G and W"``, ``"2+3 = G, but actually it is W"``),
+    offers W beside the answer: never paid, in either member order. A member that only explains
+    G is paid. (One that names W first and ends on G, "unsure between W and G", reads as working
+    that settles on G, as in prose: not generated.)"""
+    g = draw(st.integers(20, 5000))
+    w = g + draw(st.integers(1, 19)) * draw(st.sampled_from([1, -1]))
+    kind = draw(st.sampled_from(["hedge", "hedge", "explains"]))
+    if kind == "hedge":
+        note = draw(st.sampled_from(["I am unsure between {g} and {w}", "2+3 = {g}, but actually it is {w}",
+                                     "it could also be {w}", "{g} or possibly {w}", "somewhere between {g} and {w}",
+                                     "I think {g}; Bob thinks {w}"]))
+        note = note.format(g=g, w=w)
+    else:
+        x = draw(st.integers(1, g - 1))
+        note = draw(st.sampled_from(["{x} + {y} = {g}", "adding {x} and {y} gives {g}", "the sum is {g}"])).format(x=x, y=g - x, g=g)
+    key = draw(st.sampled_from(["justification", "explanation", "comment", "notes", "reasoning"]))
+    members = [f'"answer": {g}', f'"{key}": "{note}"']
+    if draw(st.booleans()):
+        members.reverse()
+    if draw(st.booleans()):
+        members.append('"confidence": 0.6')
+    return Case("{" + ", ".join(members) + "}", str(g), "paid" if kind == "explains" else "not_paid",
+                ("r13_json_side_member", kind, verifier))
+
+
+@st.composite
+def r13_json_exponent(draw: st.DrawFn, verifier: str) -> Case:
+    """A JSON number with an exponent is that number (``{"answer": 668e0}`` is 668, ``1.5E3``
+    1500): paid when it equals the gold, never when it does not."""
+    g = draw(st.integers(1, 5000))
+    exp = draw(st.integers(0, 3))
+    right = draw(st.booleans())
+    v = g if right else g + draw(st.integers(1, 9))
+    mantissa = f"{v / 10 ** exp:.{exp}f}" if exp else str(v)
+    e = draw(st.sampled_from(["e", "E", "e+"]))
+    return Case(f'{{"answer": {mantissa}{e}{exp}}}', str(g), "paid" if right else "not_paid",
+                ("r13_json_exponent", str(right), verifier))
+
+
+
+_R13_UNITS = [("m", "km"), ("cm", "m"), ("kg", "g"), ("hours", "minutes"), ("dollars", "cents"), ("m", "m^2"),
+              ("cm^2", "cm"), ("feet", "inches")]
+
+
+@st.composite
+def r13_unit_after_box(draw: st.DrawFn) -> Case:
+    """A unit written right after the box (``\\boxed{12}\\text{ km}``, ``$\\boxed{15}$ cents``,
+    ``\\boxed{9368}\\,\\mathrm{m}^2``, ``\\boxed{12} km.``) is the answer's unit: another unit
+    than the gold's is another amount (never paid); the gold's own unit, or no unit, is paid."""
+    g = draw(st.integers(1, 5000))
+    gold_unit, other = draw(st.sampled_from(_R13_UNITS))
+    kind = draw(st.sampled_from(["same", "other", "other", "none"]))
+    unit = {"same": gold_unit, "other": other, "none": ""}[kind]
+    word, _, power = unit.partition("^")
+    if kind == "none":
+        after = ""
+    else:
+        form = draw(st.sampled_from(["\\text{{ {w}}}", "\\,\\mathrm{{{w}}}", " {w}", "~\\text{{{w}}}"]))
+        after = form.format(w=word) + (f"^{power}" if power else "")
+    text = draw(st.sampled_from(["So we get $\\boxed{{{g}}}{a}$.", "The answer is $\\boxed{{{g}}}${a}.", "$\\boxed{{{g}}}{a}$"]))
+    gw, _, gp = gold_unit.partition("^")
+    gold = f"{g} \\text{{ {gw}}}" + (f"^{gp}" if gp else "")
+    return Case(text.format(g=g, a=after), gold, "not_paid" if kind == "other" else "paid", ("r13_unit_after_box", kind))
+
+
+@st.composite
+def r13_label_paragraph_before(draw: st.DrawFn, verifier: str) -> Case:
+    """A labelled value that ends the paragraph before a bare final answer (``Final result:
+    13\\n\\n\\boxed{20}``, ``Endergebnis: 83.``, ``| Answer | 6 |``, ``1. Ans: 6``, a JSON answer
+    in a code fence) is a second answer when it differs: never paid; the same value is paid."""
+    g = draw(st.integers(1, 5000))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.integers(1, 50))
+    label = draw(st.sampled_from(["Final result: {v}", "Endergebnis: {v}.", "Conclusion: {v}", "Ans: {v}", "Final: {v}",
+                                  "| Answer | {v} |", "1. Answer: {v}", "Final answer \u2192 {v}", "Answer \u2014 {v}",
+                                  "R\u00e9sultat final : {v}.", '```json\n{{"answer": {v}}}\n```',
+                                  "| **Final Answer** | **{v}** |", "```\nanswer = {v}\n```", "<answer>\n{v}\n</answer>",
+                                  "1. Answer: {v}\n## Final Answer", '```json\n{{"answer": {v}}}\n```\n**Final Answer**']))
+    final = draw(st.sampled_from(["$\\boxed{{{g}}}$", "The answer is {g}.", "#### {g}"]))
+    text = label.format(v=v) + "\n\n" + final.format(g=g)
+    return Case(text, str(g), "paid" if same else "not_paid", ("r13_label_paragraph_before", str(same), verifier))
+
+
+
+@st.composite
+def r13_digits_restated(draw: st.DrawFn, verifier: str) -> Case:
+    """``The answer is six (6).``: an amount in words restated in digits is paid when both are
+    the gold; words and digits that differ (``six (7)``), or a gold that is neither, never."""
+    from verifiers.number_words import number_words
+
+    n = draw(st.integers(0, 10**5))
+    digits = n if draw(st.booleans()) else n + draw(st.integers(1, 9))
+    form = draw(st.sampled_from(["#### {}", "The answer is {}.", "<answer>{}</answer>"]))
+    words = draw(st.sampled_from([number_words(n), number_words(n).capitalize()]))
+    gold = str(draw(st.sampled_from([n, digits])))
+    paid = digits == n
+    return Case(form.format(f"{words} ({digits})"), gold, "paid" if paid else "not_paid",
+                ("r13_digits_restated", str(paid), verifier))
+
+
+R13_PROPERTIES: list[Property] = [
+    Property("r13_math_json_side_member", "math", r13_json_side_member("math"), 150),
+    Property("r13_gsm8k_json_side_member", "gsm8k", r13_json_side_member("gsm8k"), 100),
+    Property("r13_math_json_exponent", "math", r13_json_exponent("math"), 100),
+    Property("r13_gsm8k_json_exponent", "gsm8k", r13_json_exponent("gsm8k"), 100),
+    Property("r13_math_unit_after_box", "math", r13_unit_after_box(), 150),
+    Property("r13_math_label_paragraph_before", "math", r13_label_paragraph_before("math"), 150),
+    Property("r13_gsm8k_label_paragraph_before", "gsm8k", r13_label_paragraph_before("gsm8k"), 100),
+    Property("r13_math_digits_restated", "math", r13_digits_restated("math"), 100),
+    Property("r13_gsm8k_digits_restated", "gsm8k", r13_digits_restated("gsm8k"), 100),
+]
+ALL_PROPERTIES += R13_PROPERTIES

@@ -293,3 +293,10 @@ from reward_grammar import R12_PROPERTIES  # noqa: E402
 
 for _prop in R12_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r13 (issue 30 round 13): a JSON object's members side by side, JSON exponents
+# (``reward_grammar.R13_PROPERTIES``).
+from reward_grammar import R13_PROPERTIES  # noqa: E402
+
+for _prop in R13_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

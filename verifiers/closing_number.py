@@ -182,6 +182,37 @@ def _last_value(text: str) -> FinalAnswer:
     return FinalAnswer(answer, "last_number", end, problem)
 
 
+
+# A unit right after a box, in the visible text (unit markup is spaces there: "\boxed{12}\text{
+# km} in total", "$\boxed{15} cents$", "\boxed{9368}\,\mathrm{m}^2", "\boxed{12} km."), with its
+# power ("^2", "square meters", "meters squared"). "in" is inches only where its sentence ends ("\boxed{12} in total" names no unit).
+_BOX_UNIT_RE = re.compile(
+    r"[ \t~$]*+(?:(?P<pre>square|sq|cubic|cu)[ \t]+)?(?P<word>[A-Za-z]{1,12})(?![A-Za-z])"
+    r"(?:[ \t]*+\$?[ \t]*+\^[ \t]*+(?:\{[ \t]*(?P<braced>[23])[ \t]*\}|(?P<power>[23]))|[ \t]+(?P<post>squared|cubed)\b)?",
+    re.IGNORECASE,
+)
+_POWER_WORDS = {"square": "2", "sq": "2", "squared": "2", "cubic": "3", "cu": "3", "cubed": "3"}
+_SENTENCE_END_RE = re.compile(r"[ \t$*_]*[.!;,]*[ \t*_]*(?:\n|\Z)")
+
+
+def unit_after_box(text: str, end: int) -> str | None:
+    r"""The unit written right after a box that ends at ``end`` in the visible text, as LaTeX
+    to put after the box's value (``\text{ km}``, ``\text{ m}^2``), or None when no unit stands
+    there: the value is compared with its unit, as ``\boxed{12 \text{ km}}`` is (a gold in
+    metres is another amount; a gold with no unit ignores it)."""
+    m = _BOX_UNIT_RE.match(text, end)
+    if m is None:
+        return None
+    unit = m.group("word")
+    if unit == "in" and _SENTENCE_END_RE.match(text, m.end()) is None:
+        return None
+    quantity = parse_quantity(f"1 {unit}")
+    if quantity is None or not quantity[1]:
+        return None
+    word = m.group("pre") or m.group("post")  # "square meters", "meters squared": m^2
+    power = m.group("braced") or m.group("power") or (_POWER_WORDS[word.lower()] if word else None)
+    return f"\\text{{ {unit}}}" + (f"^{power}" if power else "")
+
 _DOLLAR_BEFORE_RE = re.compile(r"\\?\$[ \t]?\Z")
 _UNIT_WORD_AFTER_RE = re.compile(
     r"[ \t]+([A-Za-z]{1,12}(?:/[A-Za-z]{1,6}|[ \t]+[A-Za-z]{1,12}|[ \t]+per[ \t]+[A-Za-z]{1,12})?)[*_ \t]*+"

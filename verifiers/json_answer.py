@@ -12,15 +12,18 @@ The object is read by ``json`` and by allow-list, member by member (duplicate ke
               | unit-key ":" words                the answer's unit ("unit": "cm")
               | about-key ":" number              "confidence", "probability": how sure it is
               | prose-key ":" text or list        "reasoning", "explanation", "steps", ...:
-                                                  read as the working before the answer
+                                                  read beside the answer, on its line
               | other-key ":" no value            a string, list or object with no digit
     object   := "{" key ":" object "}"            one wrapper ({"result": {"answer": 5}})
 
-The prose members are handed back as text (``prose``), and the reader reads them as the final
-paragraph before "The answer is <value>.": a value they offer beside the answer ("maybe 448",
-"alternatively 918", "the answer is 6") refuses it as it would in prose. Any other key whose
+The prose members are handed back as text (``prose``, one line), and the reader reads them as
+the sentences just before "The answer is <value>." on its line: the members of an object stand
+side by side, so what they say is said beside the answer, not in working that a later line
+settles ("I am unsure between 197 and 198", "2+3 = 228, but actually it is 229", "maybe 448",
+"the answer is 6" refuse it as they would in the answer's own line). Any other key whose
 value holds a number is a value offered beside the answer (``{"answer": 5, "alternative": 6}``):
-reason ``hedged``. Numbers keep the spelling they have in the source (``0.10`` stays ``0.10``).
+reason ``hedged``. Numbers keep the spelling they have in the source (``0.10`` stays ``0.10``),
+except that an exponent is written out (``668e0`` is ``668``: in prose ``e`` is Euler's number).
 
 >>> json_answer('The sum is 12.\\n{"answer": 12, "confidence": 0.9}').value
 '12'
@@ -33,6 +36,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from verifiers.types import HEDGED, MALFORMED
 
@@ -61,7 +65,21 @@ MAX_PROSE_CHARS = 8_000  # the prose members read as working, at most
 _MAX_STARTS = 16  # line-opening braces tried, from the latest in the window
 _OBJECT_START_RE = re.compile(r"^[ \t]*\{", re.MULTILINE)
 # Members as pairs, in order: a duplicate key is a second member, not an overwrite.
-_DECODER = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str, object_pairs_hook=list)
+def _float_text(token: str) -> str:
+    """A JSON number token as the comparator reads numbers: an exponent written out
+    ("668e0" is 668, "1.5E3" is 1500; in prose "e" would be Euler's number). Kept as written
+    when the exponent is too large to write out."""
+    if "e" not in token.lower():
+        return token
+    try:
+        number = Decimal(token)
+    except InvalidOperation:
+        return token
+    exponent = number.as_tuple().exponent
+    return token if not isinstance(exponent, int) or abs(exponent) > 40 else format(number, "f")
+
+
+_DECODER = json.JSONDecoder(parse_int=str, parse_float=_float_text, parse_constant=str, object_pairs_hook=list)
 _KEY_JUNK_RE = re.compile(r"[\s_\-]")
 _STOP_END_RE = re.compile(r"[.!?\u3002]\s*\Z")
 _FENCE_BEFORE_RE = re.compile(r"^[ \t]*```[A-Za-z]*[ \t]*\n[ \t]*\Z", re.MULTILINE)
@@ -166,7 +184,7 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
         return JsonAnswer(None, start, end, problem=(HEDGED, "the JSON object names several units"))
     value = values[0] if not units else f"{values[0]} {units[0]}"
     # each member a sentence of its own ("maybe 448" reads as "maybe 448.", a short offer)
-    text = "\n".join(p if _STOP_END_RE.search(p) else p + "." for p in (p.strip() for p in prose) if p)
+    text = " ".join(p if _STOP_END_RE.search(p) else p + "." for p in (" ".join(p.split()) for p in prose) if p)
     return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS])
 
 

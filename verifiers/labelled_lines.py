@@ -51,7 +51,8 @@ _LABELLED_LINE_RE = re.compile(
     rf"^(?P<lead>[^\w\n=&]*+)(?<!\\)(?P<label>{_LETTER}++(?:,?[ \t'\u2019-]+{_LETTER}++){{0,3}})"
     # (possessive space runs: a run of spacing before no value must cost one pass, not a
     # pass per split of the run between them: "is" + 1,200 spaces took 0.34 s, h38)
-    r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[ \t]++[^\w\n]{0,40}?)"
+    # (closing markup may stand before the space: "| **Final Answer** | **44** |", a table row)
+    r"(?:(?P<colon>[^\w\n]{0,40}?[:\uff1a])[^\w\n]{0,40}?|[*_]{0,2}+[ \t]++[^\w\n]{0,40}?)"
     r"(?P<value>[-+]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?[ \t]*+(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
     # After a colon label a letter may follow the number at once: an invisible space removed
     # ("Svar: 1\u200bThe final answer ..."), a unit ("7cm"), text of a script written without

@@ -82,6 +82,7 @@ and this one (final, hashes_line, and the entry points).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
@@ -113,7 +114,7 @@ from verifiers.answer_values import (
 )
 from verifiers.box_in_expression import _box_in_expression
 from verifiers.choice_letters import choice_closing, offered_choices
-from verifiers.closing_number import _bare_number
+from verifiers.closing_number import _bare_number, unit_after_box
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
     _BOX_RE,
@@ -267,6 +268,8 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
 
 # An integer amount followed by the same amount in English words, in parentheses.
 _WORDS_RESTATED_RE = re.compile(r"(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\(\s*([A-Za-z][A-Za-z \-]{0,80}?)\s*\)")
+# The same, the other way round: an amount in English words, then in digits in parentheses.
+_DIGITS_RESTATED_RE = re.compile(r"([A-Za-z][A-Za-z \-]{0,80}?)\s*\(\s*(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\)")
 _DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
 # In a line's amount after its number: another value (a Roman numeral, a number word of
 # another language, or an English number word below a hundred: "#### 26 / two").
@@ -304,6 +307,9 @@ def _finish(
         restated.group(1).replace(",", "")
     ):
         answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
+    restated = _DIGITS_RESTATED_RE.fullmatch(answer)
+    if restated is not None and read_number_words(restated.group(1)) == int(restated.group(2).replace(",", "")):
+        answer = restated.group(2)  # "The answer is six (6).": the same amount restated in digits
     problem = None
     split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
     if split is not None and source in ("####", "answer_is"):
@@ -473,7 +479,8 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
         inside = None if found.problem or found.rejected else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
-        return found
+        unit = None if found.problem or found.rejected or found.answer is None else unit_after_box(text, end)
+        return found if unit is None else replace(found, unit=unit)
     if source == "####":
         line = _hashes_line(text, hashes)
         if isinstance(line, str):
@@ -502,13 +509,14 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
 
 def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer:
     """The final answer of a JSON object that ends ``text``: read as a commitment in the text,
-    and its working members ("reasoning", "steps", ...) read as the paragraph before "The
-    answer is <value>.", so that a value they offer beside it ("maybe 448") refuses it."""
+    and its working members ("reasoning", "steps", ...) read as the sentences just before "The
+    answer is <value>." on its line (members stand side by side), so that a value they offer
+    beside it ("maybe 448", "unsure between 197 and 198") refuses it."""
     found = _finish(text, js.value, "json", js.start, js.end, before_at=js.start, earlier_at=js.start,  # type: ignore[arg-type]
                     accept=accept)
     if found.problem is not None or found.rejected or not js.prose.strip():
         return found
-    inner = final_answer(f"{js.prose.rstrip()}\nThe answer is {js.value}.")
+    inner = final_answer(f"{js.prose} The answer is {js.value}.")
     if inner.problem is not None:
         return FinalAnswer(found.answer, "json", found.end, inner.problem)
     # the values the working offers beside it must each be the answer too (the comparator's)

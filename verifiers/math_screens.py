@@ -115,21 +115,42 @@ def impossible_numeral(text: str) -> bool:
 
 
 _UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textrm)\s*\{([^{}]*)\}\s*(\^\s*(?:\{[^{}]*\}|\S))?")
+# A unit word after a side's number with no wrapper ("9368 m", "5 cm^2"), ending the side.
+_BARE_UNIT_RE = re.compile(r"\d[ \t]*([A-Za-z]{1,12})[ \t]*(\^[ \t]*(?:\{[^{}]*\}|\S))?[ \t.]*\Z")
+
+
+def _unit_name(words: str, power: str | None) -> str:
+    """A unit as one name: its canonical spelling where it is a known unit ("centimeters" and
+    "cm" are one), then its power ("cm^2")."""
+    words = words.strip()
+    quantity = parse_quantity(f"1 {words}") if words else None
+    name = quantity[1] if quantity is not None and quantity[1] else words
+    return re.sub(r"[\s{}]", "", name + (power or ""))
 
 
 def unit_mismatch(gold: str, pred: str) -> str | None:
-    r"""The prediction's units when both sides write units in ``\text{}``-like wrappers and
-    they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``); None when they agree or a side
-    writes none (a unit the gold names and the prediction leaves out is dressing).
+    r"""The prediction's units when both sides write units (in ``\text{}``-like wrappers, or a
+    known unit word after the number) and they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``,
+    ``9368\text{ m}^2`` for ``9368 m``); None when they agree or a side writes none (a unit the
+    gold names and the prediction leaves out is dressing).
 
     >>> unit_mismatch(r"15\mbox{ cm}^2", r"15\text{cm}^3"), unit_mismatch(r"15\mbox{ cm}^2", "15")
     ('cm^3', None)
+    >>> unit_mismatch("9368 m", r"9368\text{ m}^2"), unit_mismatch("5 cm^2", r"5\text{ centimeters}^2")
+    ('m^2', None)
+    >>> unit_mismatch(r"\$28", r"28\text{ dollars}^2"), unit_mismatch(r"\$28", r"28\text{ dollars}")
+    ('dollar^2', None)
     """
 
     def units(text: str) -> list[str]:
-        return sorted(
-            re.sub(r"[\s{}]", "", m.group(1) + (m.group(2) or "")) for m in _UNIT_RE.finditer(text)
-        )
+        named = [_unit_name(m.group(1), m.group(2)) for m in _UNIT_RE.finditer(text)]
+        if not named and (bare := _BARE_UNIT_RE.search(text)) is not None:
+            quantity = parse_quantity(f"1 {bare.group(1)}")
+            if quantity is not None and quantity[1]:
+                named = [_unit_name(bare.group(1), bare.group(2))]
+        if not named and "\\$" in text:
+            named = ["dollar"]  # "\$28" names dollars (not "28\text{ dollars}^2")
+        return sorted(named)
 
     g, p = units(gold), units(pred)
     if g and p and g != p:

@@ -26,6 +26,7 @@ from verifiers.commitment_reading import (
     _read_clause,
     _unwrap_box,
 )
+from verifiers.json_answer import json_answer
 from verifiers.labelled_lines import (
     _ANSWER_LINE_RE,
     _HEADING_WORD_RE,
@@ -264,6 +265,11 @@ _FILLER_PARAGRAPH_RE = re.compile(
     r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
 
 
+_LIST_NUMBER_RE = re.compile(r"^[ \t>]*\d{1,2}[.)][ \t]+")
+# Between an answer noun and its value, spacing or markup only: a heading's number ("Answer 2").
+_NUMBERING_GAP_RE = re.compile(r"[ \t*_#]*")
+
+
 def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     """The commitments of the paragraph before the final one, when both are bare answers:
     ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
@@ -285,23 +291,44 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
         line_start = text.rfind("\n", 0, prev_end) + 1
     if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
         return []
-    line = text[line_start:prev_end]
-    heading = _TRAILING_HEADING_RE.search(line)
+    heading = _TRAILING_HEADING_RE.search(text, line_start, prev_end)
     if heading is not None:  # "$1$.\n**Final Answer**\n\n\boxed{5}": read what the heading follows
-        line = line[: heading.start()]
-        if not line.strip() and line_start > 1 and text[line_start - 2] != "\n":
-            line = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+        prev_end = len(text[: heading.start()].rstrip(" \t"))
+        if prev_end == line_start and line_start > 1 and text[line_start - 2] != "\n":
+            prev_end = line_start - 1  # the heading alone on its line: the line before it
+            line_start = text.rfind("\n", 0, prev_end) + 1
+    if text.endswith(("}", "```"), 0, prev_end):  # '```json\n{"answer": 1}\n```' then "The answer is 11."
+        js = json_answer(text[:prev_end])
+        if js is not None and js.value is not None:
+            return [js.value]
+    if text.startswith("```", line_start) and not text[line_start:prev_end].strip("`"):
+        # a code block's closing fence: its last line is what the paragraph ends on ("answer = 17")
+        prev_end = len(text[: max(0, line_start - 1)].rstrip())
+        line_start = text.rfind("\n", 0, prev_end) + 1
+    line = _LIST_NUMBER_RE.sub("", text[line_start:prev_end], count=1)  # "1. Answer: 6" is its item
+    if heading is not None:
         said = value_first_values(line.rstrip() + "\n", 0, len(line.rstrip()) + 1)
         if said:  # "`9` fits.\n**Final Answer**", "__2__也可以。 **Final Answer**"
             return said
+    if line.rstrip().endswith("</answer>") and "<answer>" not in line:
+        # an answer tag over several lines ("<answer>\n101\n</answer>"): the whole tag
+        opening = text.rfind("<answer>", max(0, prev_end - _BARE_PARAGRAPH_CHARS), prev_end)
+        line = line if opening < 0 else text[opening : text.find("</answer>", opening) + len("</answer>")]
     shown = _LONE_VALUE_LINE_RE.fullmatch(line.rstrip(" \t.!?\u2026"))
     if shown is not None:  # "**1**" alone, then "\boxed{0}": two bare answers
         return [_clean(shown.group("value"))]
     named = _ANSWER_LINE_RE.match(line)
-    words_before = re.findall(r"[^\W\d_]+", line[: named.start("value")]) if named is not None else []
-    if named is not None and not (words_before and _HEADING_WORD_RE.fullmatch(words_before[-1])):
-        # "Răspunsul este 41.", "উত্তর: 82": an answer line of any language ("... Step 1." numbers a step)
+    words_before = list(re.finditer(r"[^\W\d_]+", line[: named.start("value")])) if named is not None else []
+    numbered = bool(words_before) and _HEADING_WORD_RE.fullmatch(words_before[-1].group()) is not None and (
+        _NUMBERING_GAP_RE.fullmatch(line, words_before[-1].end(), named.start("value")) is not None)  # type: ignore[union-attr]
+    if named is not None and not numbered:
+        # "Răspunsul este 41.", "উত্তর: 82", "Final answer → 30": an answer line of any
+        # language ("... Step 1.", "Answer 2" number a step: only spacing between)
         return [_clean(named.group("value"))]
     if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
         return []  # its last line reasons on after a commitment: a later paragraph may revise
+    # "Final result: 13", "Endergebnis: 83.", "| Answer | 6 |", "1. Ans: 6": a label of any words
+    labelled = labelled_values(line + "\n", 0, len(line) + 1)
+    if labelled:
+        return labelled
     return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))
