@@ -163,9 +163,10 @@ _UNIT_POWER_RE = re.compile(r"[A-Za-z][\s$]*\^\s*\{?\s*\Z")
 
 # A period before a lower-case word ends no sentence: "I think it's 4... or 5" is one.
 # (not the stop of "i.e.", "e.g.", "a.k.a.", "viz.", "cf.", "vs.": "6 i.e. 5" is one sentence)
+# (the stop first, its abbreviation tests after it: a scan tries the lookbehinds only at a stop)
 _OPENING_END_RE = re.compile(
-    r"(?<!\bi\.e)(?<!\be\.g)(?<!\ba\.k\.a)(?<!\bviz)(?<!\bcf)(?<!\bvs)"
-    r"[.!?](?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
+    r"[.!?](?<!\bi\.e[.!?])(?<!\be\.g[.!?])(?<!\ba\.k\.a[.!?])(?<!\bviz[.!?])(?<!\bcf[.!?])(?<!\bvs[.!?])"
+    r"(?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 
 def _sentence_start(text: str, pos: int) -> int:
