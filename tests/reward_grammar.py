@@ -4099,6 +4099,93 @@ def r13_digits_restated(draw: st.DrawFn, verifier: str) -> Case:
                 ("r13_digits_restated", str(paid), verifier))
 
 
+
+@st.composite
+def r13_json_flag(draw: st.DrawFn, verifier: str) -> Case:
+    """A JSON answer with a member the reader cannot vouch for (a flag: ``"correct": false``,
+    ``"approximate": true``; words: ``"status": "wrong"``) or a working member that denies the
+    answer's own value (``"it is not G"``, ``"不是G"``, ``"не G"``): never paid. Known members
+    (confidence, the question, working that computes G) are paid."""
+    g = draw(st.integers(2, 5000))
+    kind = draw(st.sampled_from(["flag", "words", "denial", "known", "known"]))
+    if kind == "flag":
+        member = draw(st.sampled_from(['"correct": false', '"approximate": true', '"is_lower_bound": true', '"retracted": true',
+                                       '"rounded": true', '"verified": null']))
+    elif kind == "words":
+        member = draw(st.sampled_from(['"status": "wrong"', '"verdict": "incorrect"', '"note2": "guess"']))
+    elif kind == "denial":
+        key = draw(st.sampled_from(["justification", "reasoning", "comment"]))
+        note = draw(st.sampled_from(["it is not {g}", "\u4e0d\u662f{g}", "\u043d\u0435 {g}", "{g} is wrong", "not {g}"])).format(g=g)
+        member = f'"{key}": "{note}"'
+    else:
+        member = draw(st.sampled_from(['"confidence": 0.8', '"question": "How many?"', f'"reasoning": "1 + {g - 1} = {g}"']))
+    members = [f'"answer": {g}', member]
+    if draw(st.booleans()):
+        members.reverse()
+    return Case("{" + ", ".join(members) + "}", str(g), "paid" if kind == "known" else "not_paid",
+                ("r13_json_flag", kind, verifier))
+
+
+@st.composite
+def r13_unit_rate_after_box(draw: st.DrawFn) -> Case:
+    """A rate or a power in the unit after a box (``\\boxed{907} kg/s``, ``\\boxed{12} km per
+    hour``, ``\\boxed{660}\\,\\mathrm{cm}^{-1}``, ``\\boxed{12} m/s^2``) is part of the unit: a gold in
+    its base unit alone (``907 kg``) is another quantity, never paid."""
+    g = draw(st.integers(1, 5000))
+    base, after = draw(st.sampled_from([("kg", " kg/s"), ("km", " km per hour"), ("cm", "\\,\\mathrm{cm}^{-1}"), ("m", " m/s^2"),
+                                        ("kg", " kg/m^3"), ("s", " s^{-1}"), ("m", " meters per second")]))
+    text = draw(st.sampled_from(["$\\boxed{{{g}}}${a}", "So it is \\boxed{{{g}}}{a}.", "\\boxed{{{g}}}{a}"]))
+    return Case(text.format(g=g, a=after), f"{g} \\text{{ {base}}}", "not_paid", ("r13_unit_rate_after_box", base))
+
+
+@st.composite
+def r13_scale_abbreviation(draw: st.DrawFn, verifier: str) -> Case:
+    """A scale word's abbreviation after the amount (``#### 6650 tys.``, ``\\boxed{834}\\text{
+    thous.}``, ``The answer is 3 mln``) multiplies it: never paid for the bare amount."""
+    g = draw(st.integers(1, 9999))
+    abbr = draw(st.sampled_from(["tys.", "thous.", "tis.", "Tsd.", "mln", "mld", "mrd"]))
+    form = draw(st.sampled_from(["#### {g} {a}", "The answer is {g} {a}", "$\\boxed{{{g}}}$\\text{{ {a}}}"]))
+    if verifier == "gsm8k" and form.startswith("$"):
+        form = "#### {g} {a}"
+    return Case(form.format(g=g, a=abbr), str(g), "not_paid", ("r13_scale_abbreviation", abbr, verifier))
+
+
+@st.composite
+def r13_table_or_choice_before(draw: st.DrawFn, verifier: str) -> Case:
+    """A table whose header row holds a labelled value (``| Total | 931 |`` over its rule) or a
+    labelled choice letter (``Final result: C``) ending the paragraph before a bare final answer
+    is a second answer when it differs: never paid; the same value is paid."""
+    same = draw(st.booleans())
+    if draw(st.booleans()):
+        g = draw(st.integers(1, 5000))
+        v = g if same else g + draw(st.integers(1, 50))
+        label = draw(st.sampled_from(["Total", "**Answer**", "\u7b54\u6848", "\u041e\u0442\u0432\u0435\u0442", "Result"]))
+        before = f"| {label} | {v} |\n|---|---|"
+        gold = str(g)
+    else:
+        gold = draw(st.sampled_from("ABCDE"))
+        v = gold if same else draw(st.sampled_from([c for c in "ABCDE" if c != gold]))
+        before = draw(st.sampled_from(["Final result: {v}", "Answer: ({v})", "Choice: **{v}**"])).format(v=v)
+    final = draw(st.sampled_from(["$\\boxed{{{g}}}$", "The answer is {g}."])).format(g=gold)
+    return Case(before + "\n\n" + final, gold, "paid" if same else "not_paid", ("r13_table_or_choice_before", str(same), verifier))
+
+
+
+@st.composite
+def r13_countdown_label_before(draw: st.DrawFn) -> Case:
+    """Countdown: a labelled line ending the paragraph before the answer names the goal or the
+    numbers (``Target: 16``, ``Result: 16``), no answer: a right expression is paid; a labelled
+    expression there that differs (``Answer: 9+7``) is a second answer, never paid."""
+    a, b = draw(st.integers(2, 50)), draw(st.integers(2, 50))
+    c, d = draw(st.integers(2, 50)), draw(st.integers(2, 50))
+    target = a + b
+    other = draw(st.booleans())
+    label = f"Answer: {c}+{d}" if other and c + d != target else draw(st.sampled_from(["Target: {t}", "Result: {t}", "Goal: {t}"])).format(t=target)
+    paid = not label.startswith("Answer")
+    return Case(f"{label}\n\n<answer>{a}+{b}</answer>", str(target), "paid" if paid else "not_paid",
+                ("r13_countdown_label_before", str(paid)), numbers=(a, b, c, d))
+
+
 R13_PROPERTIES: list[Property] = [
     Property("r13_math_json_side_member", "math", r13_json_side_member("math"), 150),
     Property("r13_gsm8k_json_side_member", "gsm8k", r13_json_side_member("gsm8k"), 100),
@@ -4109,5 +4196,12 @@ R13_PROPERTIES: list[Property] = [
     Property("r13_gsm8k_label_paragraph_before", "gsm8k", r13_label_paragraph_before("gsm8k"), 100),
     Property("r13_math_digits_restated", "math", r13_digits_restated("math"), 100),
     Property("r13_gsm8k_digits_restated", "gsm8k", r13_digits_restated("gsm8k"), 100),
+    Property("r13_math_json_flag", "math", r13_json_flag("math"), 150),
+    Property("r13_gsm8k_json_flag", "gsm8k", r13_json_flag("gsm8k"), 100),
+    Property("r13_math_unit_rate_after_box", "math", r13_unit_rate_after_box(), 100),
+    Property("r13_math_scale_abbreviation", "math", r13_scale_abbreviation("math"), 100),
+    Property("r13_gsm8k_scale_abbreviation", "gsm8k", r13_scale_abbreviation("gsm8k"), 100),
+    Property("r13_math_table_or_choice_before", "math", r13_table_or_choice_before("math"), 150),
+    Property("r13_countdown_label_before", "countdown", r13_countdown_label_before(), 100),
 ]
 ALL_PROPERTIES += R13_PROPERTIES

@@ -228,6 +228,8 @@ _SCALE_AFTER_RE = re.compile(
     # other languages' scale words: "2 millones", "98 Millionen", "3 milliards"
     r"mill(?:ones?|ions?|ionen|iarden?|iards?|i\u00f3n|ion)|bill(?:ones?|ionen)|mil|tausend|"
     r"mille|milhares|milh(?:\u00f5es|\u00e3o|oes|ao)|"
+    # their abbreviations: "6650 tys.", "834 thous.", "979 tis.", "5 Tsd.", "3 mln", "2 mrd"
+    r"thous|tys|tis|tsd|mln|mld|mrd|bln|"
     r"tripled|quadrupled|halved|(?:four|fif|six|seven|eigh|nin|ten|eleven|twelf|"
     r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)tie|"
     r"hundred|thousand|million|billion)ths|halves|thirds|quarters)\b)",
@@ -370,7 +372,7 @@ _LATER_IMPERATIVE_RE = re.compile(
 
 # A negation right before a restatement of the answer: "Not 6.", "it's not 95", "6 \ne".
 _NEGATED_VALUE_RE = re.compile(
-    r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie)\b|n't\b|"
+    r"(?:\b(?:not|never|no|isn't|aren't|wasn't|nicht|pas|no\s+es|non|nie|\u043d\u0435|\u043d\u0435\u0442)\b|n't\b|"
     r"\u4e0d\u662f|\u4e0d|\u975e|\\neq?(?![A-Za-z])|\\not\s*=|!=|\u2260)"
     r"[\s$*(]*",
     re.IGNORECASE,

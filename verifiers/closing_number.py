@@ -186,9 +186,15 @@ def _last_value(text: str) -> FinalAnswer:
 # A unit right after a box, in the visible text (unit markup is spaces there: "\boxed{12}\text{
 # km} in total", "$\boxed{15} cents$", "\boxed{9368}\,\mathrm{m}^2", "\boxed{12} km."), with its
 # power ("^2", "square meters", "meters squared"). "in" is inches only where its sentence ends ("\boxed{12} in total" names no unit).
+_POWER = r"(?:[ \t]*+\$?[ \t]*+\^[ \t]*+(?:\{[ \t]*-?[ \t]*\d[ \t]*\}|-?\d))"
 _BOX_UNIT_RE = re.compile(
-    r"[ \t~$]*+(?:(?P<pre>square|sq|cubic|cu)[ \t]+)?(?P<word>[A-Za-z]{1,12})(?![A-Za-z])"
-    r"(?:[ \t]*+\$?[ \t]*+\^[ \t]*+(?:\{[ \t]*(?P<braced>[23])[ \t]*\}|(?P<power>[23]))|[ \t]+(?P<post>squared|cubed)\b)?",
+    rf"[ \t~$]*+(?:(?P<pre>square|sq|cubic|cu)[ \t]+)?(?P<word>[A-Za-z]{{1,12}})(?![A-Za-z])(?P<power>{_POWER})?"
+    r"(?:[ \t]+(?P<post>squared|cubed)\b)?"
+    # a product and a rate: "kg m/s", "N\cdot m", "kg/s", "km per hour", "m/s^2" (all of it
+    # is the unit; a short symbol joins by a space only where a "/", "^" or the sentence's end
+    # follows it: "\boxed{12} m in total" is metres)
+    rf"(?P<rate>(?:(?:[ \t]*+(?:\\cdot|\u00b7|\*)[ \t]*+|[ \t]++)[A-Za-z]{{1,3}}(?![A-Za-z])(?=[ \t]*(?:/|\^|[.!;,]*[ \t]*(?:\n|\Z))){_POWER}?)*"
+    rf"(?:[ \t]*+(?:/|per[ \t]+)[ \t]*+[A-Za-z]{{1,12}}(?![A-Za-z]){_POWER}?)?)",
     re.IGNORECASE,
 )
 _POWER_WORDS = {"square": "2", "sq": "2", "squared": "2", "cubic": "3", "cu": "3", "cubed": "3"}
@@ -210,8 +216,22 @@ def unit_after_box(text: str, end: int) -> str | None:
     if quantity is None or not quantity[1]:
         return None
     word = m.group("pre") or m.group("post")  # "square meters", "meters squared": m^2
-    power = m.group("braced") or m.group("power") or (_POWER_WORDS[word.lower()] if word else None)
-    return f"\\text{{ {unit}}}" + (f"^{power}" if power else "")
+    power = re.sub(r"[\s${}^]", "", m.group("power") or "") or (_POWER_WORDS[word.lower()] if word else "")
+    rate = re.sub(r"per", "/", " ".join(re.sub(r"[${}]|\\cdot|\u00b7|\*", " ", m.group("rate") or "").split()), flags=re.IGNORECASE)
+    rate = re.sub(r" ?/ ?", "/", rate)
+    rate = (" " + rate) if rate and rate[0] != "/" else rate
+    if rate:  # "km per hour" in a spelling the comparator knows ("km/h"), where it has one
+        over = rate.rpartition("/")[2]
+        for spelled in (f"{unit}{rate}", f"{unit} per {over}", f"{unit}/{_TIME_ABBREVIATIONS.get(over.lower(), over)}"):
+            known = parse_quantity(f"1 {spelled}")
+            if known is not None and known[1]:
+                unit, rate = spelled, ""
+                break
+    return f"\\text{{ {unit}{rate}}}" + (f"^{{{power}}}" if power else "")
+
+
+_TIME_ABBREVIATIONS = {"hour": "h", "hours": "h", "hr": "h", "second": "s", "seconds": "s", "sec": "s",
+                       "minute": "min", "minutes": "min"}
 
 _DOLLAR_BEFORE_RE = re.compile(r"\\?\$[ \t]?\Z")
 _UNIT_WORD_AFTER_RE = re.compile(

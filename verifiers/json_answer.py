@@ -11,18 +11,20 @@ The object is read by ``json`` and by allow-list, member by member (duplicate ke
     member   := answer-key ":" value              every answer key holds the same value
               | unit-key ":" words                the answer's unit ("unit": "cm")
               | about-key ":" number              "confidence", "probability": how sure it is
+              | affirm-key ":" true               "correct", "verified", "final": true
               | prose-key ":" text or list        "reasoning", "explanation", "steps", ...:
                                                   read beside the answer, on its line
-              | other-key ":" no value            a string, list or object with no digit
     object   := "{" key ":" object "}"            one wrapper ({"result": {"answer": 5}})
 
 The prose members are handed back as text (``prose``, one line), and the reader reads them as
 the sentences just before "The answer is <value>." on its line: the members of an object stand
 side by side, so what they say is said beside the answer, not in working that a later line
 settles ("I am unsure between 197 and 198", "2+3 = 228, but actually it is 229", "maybe 448",
-"the answer is 6" refuse it as they would in the answer's own line). Any other key whose
-value holds a number is a value offered beside the answer (``{"answer": 5, "alternative": 6}``):
-reason ``hedged``. Numbers keep the spelling they have in the source (``0.10`` stays ``0.10``),
+"the answer is 6" refuse it as they would in the answer's own line), and so does one that
+denies the answer's own value ("it is not 979"). A member under any other key is one the
+reader cannot vouch for: a value offered beside the answer (``{"answer": 5, "alternative":
+6}``), a flag on it (``"correct": false``, ``"approximate": true``) or words about it
+(``"status": "wrong"``): reason ``hedged``. Numbers keep the spelling they have in the source (``0.10`` stays ``0.10``),
 except that an exponent is written out (``668e0`` is ``668``: in prose ``e`` is Euler's number).
 
 >>> json_answer('The sum is 12.\\n{"answer": 12, "confidence": 0.9}').value
@@ -51,6 +53,8 @@ def _words(text: str) -> frozenset[str]:
 ANSWER_KEYS = _words("answer finalanswer final result finalresult")
 UNIT_KEYS = _words("unit units unitofmeasure measure")
 ABOUT_KEYS = _words("confidence certainty probability confidencelevel")
+# Flags that vouch for the answer: true says nothing more; false or anything else disowns it.
+AFFIRM_KEYS = _words("correct iscorrect verified isverified checked final isfinal certain confident sure")
 PROSE_KEYS = _words(
     """
     reasoning explanation rationale justification steps step work working thoughts thought
@@ -124,16 +128,6 @@ def _is_object(value: object) -> bool:
     return isinstance(value, list) and bool(value) and isinstance(value[0], tuple)
 
 
-def _holds_value(value: object, depth: int = 0) -> bool:
-    """Whether a JSON value holds a number: a number, a string with a digit, or a list or
-    object holding one (``true``, ``null`` and words hold none)."""
-    if isinstance(value, str):
-        return any(c.isdigit() for c in value)
-    if isinstance(value, list) and depth < 8:  # (an object is a list of pairs here)
-        return any(_holds_value(v[1] if isinstance(v, tuple) else v, depth + 1) for v in value)
-    return False
-
-
 def _as_text(value: object, depth: int = 0) -> str:
     """A prose member as lines: a string, or the strings of a list (of steps) one per line."""
     if isinstance(value, str):
@@ -166,14 +160,15 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
             units.append(value.strip())
         elif name in PROSE_KEYS:
             prose.append(_as_text(value))
-        elif name in ABOUT_KEYS or name in QUESTION_KEYS:
-            continue
-        elif _holds_value(value):
+        elif name in ABOUT_KEYS or name in QUESTION_KEYS or (name in AFFIRM_KEYS and value is True):
+            continue  # ("correct": true vouches for it; "correct": false is read below, as a flag off the lists)
+        else:  # a member off the lists: a value, a flag ("correct": false) or words ("status": "wrong")
             others.append(key)
     if not answers:
         return None  # no answer named: the object is read as any other text is
     if others:
-        return JsonAnswer(None, start, end, problem=(HEDGED, f"another value in the JSON answer, under {others[0][:40]!r}"))
+        why = f"a member beside the JSON answer that is no answer, unit, confidence or working: {others[0][:40]!r}"
+        return JsonAnswer(None, start, end, problem=(HEDGED, why))
     if not all(isinstance(v, str) for v in answers):
         why = "the JSON answer is no single value (a list, an object, true or null)"
         return JsonAnswer(None, start, end, problem=(MALFORMED, why))

@@ -145,6 +145,7 @@ from verifiers.math_screens import (
     base_numeral,
     impossible_numeral,
     list_items,
+    names_unit,
     shape_mismatch,
     stray_token,
     unit_mismatch,
@@ -574,7 +575,7 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
-    if found.unit is not None:
+    if found.unit is not None and names_unit(gold):
         pred = f"{pred} {found.unit}"  # "Thus the length is 36 kg": compared with its unit
     alternatives = found.alternatives
     if alternatives and several:

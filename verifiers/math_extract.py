@@ -517,8 +517,9 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
     if found.problem is not None or found.rejected or not js.prose.strip():
         return found
     inner = final_answer(f"{js.prose} The answer is {js.value}.")
-    if inner.problem is not None:
-        return FinalAnswer(found.answer, "json", found.end, inner.problem)
+    problem = inner.problem or _later_denial(js.prose, (js.value,))  # "it is not 979": said of it
+    if problem is not None:
+        return FinalAnswer(found.answer, "json", found.end, problem)
     # the values the working offers beside it must each be the answer too (the comparator's)
     alternatives = tuple(dict.fromkeys((*found.alternatives, *inner.alternatives)))
     return FinalAnswer(found.answer, "json", found.end, None, alternatives)

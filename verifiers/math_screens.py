@@ -128,6 +128,32 @@ def _unit_name(words: str, power: str | None) -> str:
     return re.sub(r"[\s{}]", "", name + (power or ""))
 
 
+def _units(text: str) -> list[str]:
+    """The units ``text`` writes, by name (wrapped, or a known unit word after its number)."""
+    named = [_unit_name(m.group(1), m.group(2)) for m in _UNIT_RE.finditer(text)]
+    if not named and (bare := _BARE_UNIT_RE.search(text)) is not None:
+        quantity = parse_quantity(f"1 {bare.group(1)}")
+        if quantity is not None and quantity[1]:
+            named = [_unit_name(bare.group(1), bare.group(2))]
+    if not named and "\\$" in text:
+        named = ["dollar"]  # "\$28" names dollars (not "28\text{ dollars}^2")
+    return sorted(named)
+
+
+def names_unit(gold: str) -> bool:
+    r"""Whether a gold answer names a unit (``12 m``, ``5	ext{ cm}^2``, ``\$3``, ``40\%``,
+    ``30^\circ``): only then is a unit written beside the prediction's value compared, since a
+    unit the gold leaves out is dressing (``oxed{4}`` inches per second, for a gold of 4).
+
+    >>> names_unit("12 m"), names_unit(r"\$3"), names_unit("4"), names_unit(r"12\pi")
+    (True, True, False, False)
+    """
+    if any(mark in gold for mark in ("%", "\\circ", "\\degree", "\u00b0", "$")):
+        return True
+    quantity = parse_quantity(gold)
+    return bool(quantity is not None and quantity[1]) or bool(_units(gold))
+
+
 def unit_mismatch(gold: str, pred: str) -> str | None:
     r"""The prediction's units when both sides write units (in ``\text{}``-like wrappers, or a
     known unit word after the number) and they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``,
@@ -142,17 +168,7 @@ def unit_mismatch(gold: str, pred: str) -> str | None:
     ('dollar^2', None)
     """
 
-    def units(text: str) -> list[str]:
-        named = [_unit_name(m.group(1), m.group(2)) for m in _UNIT_RE.finditer(text)]
-        if not named and (bare := _BARE_UNIT_RE.search(text)) is not None:
-            quantity = parse_quantity(f"1 {bare.group(1)}")
-            if quantity is not None and quantity[1]:
-                named = [_unit_name(bare.group(1), bare.group(2))]
-        if not named and "\\$" in text:
-            named = ["dollar"]  # "\$28" names dollars (not "28\text{ dollars}^2")
-        return sorted(named)
-
-    g, p = units(gold), units(pred)
+    g, p = _units(gold), _units(pred)
     if g and p and g != p:
         return " ".join(p)
     return None

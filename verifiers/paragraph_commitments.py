@@ -194,7 +194,7 @@ def _paragraph_values(
         return (*values, "\\ldots")
     values += from_lines
     if look_back:
-        values += _bare_paragraph_before(text, para_start, start)
+        values += _bare_paragraph_before(text, para_start, start, labelled_lines=labelled_lines)
         values += _revised_values(text, para_start, start)
         opening = value_first_values(text, para_start, start)  # "6 is correct." then final
         values += ["\\ldots"] if opening is None else opening
@@ -265,19 +265,25 @@ _FILLER_PARAGRAPH_RE = re.compile(
     r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
 
 
+_TABLE_RULE_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+# A label of one to four words and a choice letter alone after its colon ("Final result: C").
+_LABELLED_CHOICE_RE = re.compile(
+    r"[^\w\n]*(?:[^\W\d_]+[ \t]*){1,4}[:\uff1a][ \t*_]*\(?([A-J])\)?[ \t*_.]*")
 _LIST_NUMBER_RE = re.compile(r"^[ \t>]*\d{1,2}[.)][ \t]+")
 # Between an answer noun and its value, spacing or markup only: a heading's number ("Answer 2").
 _NUMBERING_GAP_RE = re.compile(r"[ \t*_#]*")
 
 
-def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
+def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_lines: bool = True) -> list[str]:
     """The commitments of the paragraph before the final one, when both are bare answers:
     ``\\boxed{6}`` then ``\\boxed{5}``, ``答案是0。`` then ``答案是66。``, ``If n is even:
     \\boxed{6}`` then ``If n is odd: \\boxed{5}`` offer two answers with nothing between them.
     A later paragraph revises an earlier one only by reasoning: when the final paragraph
     says something (a sentence or arithmetic) before its commitment, or the earlier paragraph's
     last line goes on after its commitment, nothing is read back; only that last line's
-    commitments are (boxes, tags, ``####`` lines, answer clauses: no labelled lines)."""
+    commitments are (boxes, tags, ``####`` lines, answer clauses, a fenced JSON answer, and,
+    with ``labelled_lines``, a labelled value or choice letter: ``Final result: 13``, ``| Total
+    | 931 |``; countdown reads none, its ``Target: 16`` names the goal)."""
     near = max(para_start, start - READ_BACK_CHARS)  # (a longer paragraph reads back: stricter)
     if _REASONING_RE.search(text, near, start) or _REVISION_RE.search(text, near, start):
         return []
@@ -301,6 +307,9 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
         js = json_answer(text[:prev_end])
         if js is not None and js.value is not None:
             return [js.value]
+    if _TABLE_RULE_RE.fullmatch(text, line_start, prev_end) and line_start > 1 and text[line_start - 2] != "\n":
+        prev_end = line_start - 1  # a table's rule under its header row: the header row ("| Total | 931 |")
+        line_start = text.rfind("\n", 0, prev_end) + 1
     if text.startswith("```", line_start) and not text[line_start:prev_end].strip("`"):
         # a code block's closing fence: its last line is what the paragraph ends on ("answer = 17")
         prev_end = len(text[: max(0, line_start - 1)].rstrip())
@@ -328,7 +337,10 @@ def _bare_paragraph_before(text: str, para_start: int, start: int) -> list[str]:
     if _SENTENCE_STOP_RE.search(line.strip().rstrip(".!\u3002$*")):
         return []  # its last line reasons on after a commitment: a later paragraph may revise
     # "Final result: 13", "Endergebnis: 83.", "| Answer | 6 |", "1. Ans: 6": a label of any words
-    labelled = labelled_values(line + "\n", 0, len(line) + 1)
+    labelled = labelled_values(line + "\n", 0, len(line) + 1) if labelled_lines else None
     if labelled:
         return labelled
+    letter = _LABELLED_CHOICE_RE.fullmatch(line) if labelled_lines else None
+    if letter is not None:  # "Final result: C", then "\boxed{A}"
+        return [letter.group(1)]
     return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))
