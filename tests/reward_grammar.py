@@ -4186,6 +4186,56 @@ def r13_countdown_label_before(draw: st.DrawFn) -> Case:
                 ("r13_countdown_label_before", str(paid)), numbers=(a, b, c, d))
 
 
+
+@st.composite
+def r13_sign_or_noun_after_box(draw: st.DrawFn) -> Case:
+    """After a box, a percent or degree sign, ``per cent``, ``×`` or ``bps``, an acceleration for
+    a speed (``m per second squared``, ``km/h/h``), or a count noun for a physical unit (and a
+    unit for a gold's count noun) is another quantity than a gold that names its unit: never
+    paid. The gold's own unit, a count noun for the gold's count noun, or nothing: paid."""
+    g = draw(st.integers(1, 5000))
+    gold_unit, after, paid = draw(st.sampled_from([
+        ("m", "\\%", False), ("km/h", " per cent", False), ("\\$", " \u00d7", False), ("kg", "^\\circ", False),
+        ("km/h", " bps", False), ("m/s", " m per second squared", False), ("km/h", " km/h/h", False),
+        ("cm", " marbles", False), ("marbles", " km", False), ("marbles", " marbles", True), ("cm", "", True),
+        ("km/h", " km/h", True), ("\\%", "\\%", True)]))
+    gold = f"\\${g}" if gold_unit == "\\$" else f"{g}\\%" if gold_unit == "\\%" else f"{g} {gold_unit}"
+    text = draw(st.sampled_from(["So the result is $\\boxed{{{g}}}${a}.", "Total: \\boxed{{{g}}}{a}", "$$\\boxed{{{g}}}$${a}"]))
+    return Case(text.format(g=g, a=after), gold, "paid" if paid else "not_paid", ("r13_sign_or_noun_after_box", gold_unit, after))
+
+
+@st.composite
+def r13_word_label_before(draw: st.DrawFn, verifier: str) -> Case:
+    """A labelled value in words, a CJK or Roman numeral, a fraction, ``x = N`` or ``option B``
+    ending the paragraph before a bare final answer is a second answer when it differs: never
+    paid; the same value is paid."""
+    g = draw(st.integers(2, 12))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.integers(1, 6))
+    from verifiers.number_words import number_words
+
+    cjk = "\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341"
+    roman = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII", "XVIII"]
+    spelled = draw(st.sampled_from([number_words(v), roman[v], f"x = {v}", f"\\frac{{{2 * v}}}{{2}}"]
+                                   + ([cjk[v]] if v <= 10 else [])))
+    label = draw(st.sampled_from(["Final result: {s}", "Total: {s}", "| Total | {s} |", "Result: {s}"])).format(s=spelled)
+    final = draw(st.sampled_from(["$\\boxed{{{g}}}$", "The answer is {g}."])).format(g=g)
+    return Case(label + "\n\n" + final, str(g), "paid" if same else "not_paid", ("r13_word_label_before", str(same), verifier))
+
+
+@st.composite
+def r13_json_note(draw: st.DrawFn, verifier: str) -> Case:
+    """A short JSON note that qualifies the answer (``"comment": "probably"``, ``"certainty":
+    "guess"``, ``"note": "random guess"``) is never paid; a note that does not (``"comment":
+    "exact"``, ``"certainty": "high"``) is paid."""
+    g = draw(st.integers(2, 5000))
+    hedge = draw(st.booleans())
+    key = draw(st.sampled_from(["comment", "note", "certainty", "notes"]))
+    word = draw(st.sampled_from(["probably", "random guess", "guess", "maybe", "not sure", "approximately"])) if hedge else \
+        draw(st.sampled_from(["exact", "high", "computed step by step", "checked"]))
+    return Case(f'{{"answer": {g}, "{key}": "{word}"}}', str(g), "not_paid" if hedge else "paid", ("r13_json_note", str(hedge), verifier))
+
+
 R13_PROPERTIES: list[Property] = [
     Property("r13_math_json_side_member", "math", r13_json_side_member("math"), 150),
     Property("r13_gsm8k_json_side_member", "gsm8k", r13_json_side_member("gsm8k"), 100),
@@ -4203,5 +4253,10 @@ R13_PROPERTIES: list[Property] = [
     Property("r13_gsm8k_scale_abbreviation", "gsm8k", r13_scale_abbreviation("gsm8k"), 100),
     Property("r13_math_table_or_choice_before", "math", r13_table_or_choice_before("math"), 150),
     Property("r13_countdown_label_before", "countdown", r13_countdown_label_before(), 100),
+    Property("r13_math_sign_or_noun_after_box", "math", r13_sign_or_noun_after_box(), 150),
+    Property("r13_math_word_label_before", "math", r13_word_label_before("math"), 150),
+    Property("r13_gsm8k_word_label_before", "gsm8k", r13_word_label_before("gsm8k"), 100),
+    Property("r13_math_json_note", "math", r13_json_note("math"), 100),
+    Property("r13_gsm8k_json_note", "gsm8k", r13_json_note("gsm8k"), 100),
 ]
 ALL_PROPERTIES += R13_PROPERTIES

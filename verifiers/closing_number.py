@@ -190,15 +190,21 @@ _POWER = r"(?:[ \t]*+\$?[ \t]*+\^[ \t]*+(?:\{[ \t]*-?[ \t]*\d[ \t]*\}|-?\d))"
 _BOX_UNIT_RE = re.compile(
     rf"[ \t~$]*+(?:(?P<pre>square|sq|cubic|cu)[ \t]+)?(?P<word>[A-Za-z]{{1,12}})(?![A-Za-z])(?P<power>{_POWER})?"
     r"(?:[ \t]+(?P<post>squared|cubed)\b)?"
-    # a product and a rate: "kg m/s", "N\cdot m", "kg/s", "km per hour", "m/s^2" (all of it
-    # is the unit; a short symbol joins by a space only where a "/", "^" or the sentence's end
-    # follows it: "\boxed{12} m in total" is metres)
+    # a product and a rate: "kg m/s", "N\cdot m", "kg/s", "km per hour", "m/s^2", "km/h/h",
+    # "m per second squared" (all of it is the unit; a short symbol joins by a space only where
+    # a "/", "^" or the sentence's end follows it: "\boxed{12} m in total" is metres)
     rf"(?P<rate>(?:(?:[ \t]*+(?:\\cdot|\u00b7|\*)[ \t]*+|[ \t]++)[A-Za-z]{{1,3}}(?![A-Za-z])(?=[ \t]*(?:/|\^|[.!;,]*[ \t]*(?:\n|\Z))){_POWER}?)*"
-    rf"(?:[ \t]*+(?:/|per[ \t]+)[ \t]*+[A-Za-z]{{1,12}}(?![A-Za-z]){_POWER}?)?)",
+    rf"(?:[ \t]*+(?:/|per[ \t]+)[ \t]*+[A-Za-z]{{1,12}}(?![A-Za-z]){_POWER}?(?:[ \t]+(?:squared|cubed)\b)?){{0,3}})",
     re.IGNORECASE,
 )
 _POWER_WORDS = {"square": "2", "sq": "2", "squared": "2", "cubic": "3", "cu": "3", "cubed": "3"}
 _SENTENCE_END_RE = re.compile(r"[ \t$*_]*[.!;,]*[ \t*_]*(?:\n|\Z)")
+
+
+# A percent or degree sign right after the box ("$\boxed{289}$\%", "\boxed{12}^\circ").
+_SIGN_AFTER_BOX_RE = re.compile(
+    r"[ \t~$]*+(?:(?P<percent>\\?%|(?i:per[ \t]?cent|pct)\b)|(?P<degree>\u00b0|\^[ \t]*(?:\\circ|\{[ \t]*\\circ[ \t]*\}))"
+    r"|(?P<times>\u00d7|\\times\b)|(?P<bps>(?i:bps|basis[ \t]+points?)\b))")
 
 
 def unit_after_box(text: str, end: int) -> str | None:
@@ -206,6 +212,10 @@ def unit_after_box(text: str, end: int) -> str | None:
     to put after the box's value (``\text{ km}``, ``\text{ m}^2``), or None when no unit stands
     there: the value is compared with its unit, as ``\boxed{12 \text{ km}}`` is (a gold in
     metres is another amount; a gold with no unit ignores it)."""
+    sign = _SIGN_AFTER_BOX_RE.match(text, end)
+    if sign is not None:  # a percent is a unit of its own beside another ("289%" is not "289 m")
+        # ("\boxed{201} \u00d7" is so many times, "453 bps" basis points: no amount in the gold's unit)
+        return {"percent": "\\%", "degree": "^\\circ", "times": "\\text{ times}", "bps": "\\text{ bps}"}[sign.lastgroup]  # type: ignore[index]
     m = _BOX_UNIT_RE.match(text, end)
     if m is None:
         return None
@@ -213,16 +223,21 @@ def unit_after_box(text: str, end: int) -> str | None:
     if unit == "in" and _SENTENCE_END_RE.match(text, m.end()) is None:
         return None
     quantity = parse_quantity(f"1 {unit}")
-    if quantity is None or not quantity[1]:
+    if quantity is None:
         return None
+    if not quantity[1]:  # a count noun ("\boxed{62} marbles"): not 62 cm, where the gold names cm
+        # (only where the sentence ends on it: "$\boxed{90^\circ}$ is the answer" names no noun)
+        return f"\\text{{ {unit}}}" if _SENTENCE_END_RE.match(text, m.end("word")) and not m.group("pre") else None
     word = m.group("pre") or m.group("post")  # "square meters", "meters squared": m^2
     power = re.sub(r"[\s${}^]", "", m.group("power") or "") or (_POWER_WORDS[word.lower()] if word else "")
-    rate = re.sub(r"per", "/", " ".join(re.sub(r"[${}]|\\cdot|\u00b7|\*", " ", m.group("rate") or "").split()), flags=re.IGNORECASE)
+    rate = re.sub(r"\bper\b", "/", " ".join(re.sub(r"[${}]|\\cdot|\u00b7|\*", " ", m.group("rate") or "").split()), flags=re.IGNORECASE)
+    rate = re.sub(r" squared\b", "^2", re.sub(r" cubed\b", "^3", rate))
     rate = re.sub(r" ?/ ?", "/", rate)
     rate = (" " + rate) if rate and rate[0] != "/" else rate
-    if rate:  # "km per hour" in a spelling the comparator knows ("km/h"), where it has one
-        over = rate.rpartition("/")[2]
-        for spelled in (f"{unit}{rate}", f"{unit} per {over}", f"{unit}/{_TIME_ABBREVIATIONS.get(over.lower(), over)}"):
+    if rate.count("/") == 1 and rate.startswith("/"):  # "km per hour" as the comparator spells it ("km/h")
+        over, caret, up = rate[1:].partition("^")
+        short = _TIME_ABBREVIATIONS.get(over.lower(), over) + caret + up  # "m/second^2" is "m/s^2"
+        for spelled in (f"{unit}{rate}", f"{unit}/{short}", *([] if caret else [f"{unit} per {over}"])):
             known = parse_quantity(f"1 {spelled}")
             if known is not None and known[1]:
                 unit, rate = spelled, ""

@@ -100,6 +100,7 @@ class JsonAnswer:
     end: int
     prose: str = ""
     problem: tuple[str, str] | None = None
+    notes: tuple[str, ...] = ()  # the prose members one by one (``prose`` joins them)
 
 
 def _object_at_end(text: str) -> tuple[int, int, list] | None:
@@ -160,6 +161,8 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
             units.append(value.strip())
         elif name in PROSE_KEYS:
             prose.append(_as_text(value))
+        elif name in ABOUT_KEYS and isinstance(value, str) and not any(c.isdigit() for c in value):
+            prose.append(value)  # "certainty": "guess": how sure, in words: read as a note on it
         elif name in ABOUT_KEYS or name in QUESTION_KEYS or (name in AFFIRM_KEYS and value is True):
             continue  # ("correct": true vouches for it; "correct": false is read below, as a flag off the lists)
         else:  # a member off the lists: a value, a flag ("correct": false) or words ("status": "wrong")
@@ -180,7 +183,8 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
     value = values[0] if not units else f"{values[0]} {units[0]}"
     # each member a sentence of its own ("maybe 448" reads as "maybe 448.", a short offer)
     text = " ".join(p if _STOP_END_RE.search(p) else p + "." for p in (" ".join(p.split()) for p in prose) if p)
-    return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS])
+    notes = tuple(" ".join(p.split()) for p in prose if p.strip())
+    return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS], notes=notes)
 
 
 def json_answer(text: str) -> JsonAnswer | None:

@@ -342,6 +342,8 @@ def _compare(
         # A unit the gold leaves out is dressing; two different units are two answers.
         if g_unit is not None and p_unit is not None and g_unit != p_unit:
             return False, WRONG, {"path": "exact", "units": (g_unit, p_unit)}
+        if (g_unit is None or p_unit is None) and (counted := unit_mismatch(gold, pred)) is not None:
+            return False, WRONG, {"path": "exact", "units": (g_unit, counted)}  # "62 marbles" is not "62 cm"
         # a percent is a unit of its own beside another: "\$5", "40^\circ" are not "5\%", "40\%"
         g_percent, p_percent = PERCENT_RE.search(gold) is not None, PERCENT_RE.search(pred) is not None
         if (g_percent and p_unit is not None) or (p_percent and g_unit is not None):
@@ -575,8 +577,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if found.answer is None:
         return Verdict(0.0, NO_ANSWER, None, gold, {"source": None})
     pred, source = _assigned_value(found.answer, gold), found.source
-    if found.unit is not None and names_unit(gold):
-        pred = f"{pred} {found.unit}"  # "Thus the length is 36 kg": compared with its unit
+    if found.unit is not None and (names_unit(gold) or found.unit == "\\%"):  # (50% is 1/2)
+        pred = f"{pred}{found.unit}" if found.unit == "\\%" else f"{pred} {found.unit}"  # "36 kg", "50\\%"
     alternatives = found.alternatives
     if alternatives and several:
         # Several commitments spell out a set of solutions: the gold must equal the whole list.

@@ -507,6 +507,9 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
     return found
 
 
+_NOTE_CHARS = 60  # a JSON member this short is a note on the answer, read as its label
+
+
 def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer:
     """The final answer of a JSON object that ends ``text``: read as a commitment in the text,
     and its working members ("reasoning", "steps", ...) read as the sentences just before "The
@@ -518,6 +521,11 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
         return found
     inner = final_answer(f"{js.prose} The answer is {js.value}.")
     problem = inner.problem or _later_denial(js.prose, (js.value,))  # "it is not 979": said of it
+    for note in js.notes if problem is None else ():  # "probably", "random guess": a short note qualifies it
+        qualified = qualified_lead(note.rstrip(" .!") + ": ") if len(note) <= _NOTE_CHARS else None
+        if qualified is not None:
+            problem = (HEDGED, f"a member beside the JSON answer qualifies it: {note[:40]!r}")
+            break
     if problem is not None:
         return FinalAnswer(found.answer, "json", found.end, problem)
     # the values the working offers beside it must each be the answer too (the comparator's)

@@ -116,7 +116,7 @@ def impossible_numeral(text: str) -> bool:
 
 _UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textrm)\s*\{([^{}]*)\}\s*(\^\s*(?:\{[^{}]*\}|\S))?")
 # A unit word after a side's number with no wrapper ("9368 m", "5 cm^2"), ending the side.
-_BARE_UNIT_RE = re.compile(r"\d[ \t]*([A-Za-z]{1,12})[ \t]*(\^[ \t]*(?:\{[^{}]*\}|\S))?[ \t.]*\Z")
+_BARE_UNIT_RE = re.compile(r"\d[ \t]*([A-Za-z]{1,12}(?:/[A-Za-z]{1,6})?)[ \t]*(\^[ \t]*(?:\{[^{}]*\}|\S))?[ \t.]*\Z")
 
 
 def _unit_name(words: str, power: str | None) -> str:
@@ -124,17 +124,16 @@ def _unit_name(words: str, power: str | None) -> str:
     "cm" are one), then its power ("cm^2")."""
     words = words.strip()
     quantity = parse_quantity(f"1 {words}") if words else None
-    name = quantity[1] if quantity is not None and quantity[1] else words
+    name = quantity[1] if quantity is not None and quantity[1] else words.lower().rstrip("s")  # ("marbles", "marble")
     return re.sub(r"[\s{}]", "", name + (power or ""))
 
 
 def _units(text: str) -> list[str]:
     """The units ``text`` writes, by name (wrapped, or a known unit word after its number)."""
     named = [_unit_name(m.group(1), m.group(2)) for m in _UNIT_RE.finditer(text)]
-    if not named and (bare := _BARE_UNIT_RE.search(text)) is not None:
-        quantity = parse_quantity(f"1 {bare.group(1)}")
-        if quantity is not None and quantity[1]:
-            named = [_unit_name(bare.group(1), bare.group(2))]
+    bare = None if named else _BARE_UNIT_RE.search(text)
+    if bare is not None and parse_quantity(f"1 {bare.group(1)}") is not None:  # a unit, or a count noun ("917 marbles")
+        named = [_unit_name(bare.group(1), bare.group(2))]
     if not named and "\\$" in text:
         named = ["dollar"]  # "\$28" names dollars (not "28\text{ dollars}^2")
     return sorted(named)

@@ -269,6 +269,25 @@ _TABLE_RULE_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[
 # A label of one to four words and a choice letter alone after its colon ("Final result: C").
 _LABELLED_CHOICE_RE = re.compile(
     r"[^\w\n]*(?:[^\W\d_]+[ \t]*){1,4}[:\uff1a][ \t*_]*\(?([A-J])\)?[ \t*_.]*")
+# A label of one to four words and a short value of any spelling after its colon, or a table
+# row of two cells ("Final result: 十三", "| Total | eighteen |").
+_LABELLED_WORDS_RE = re.compile(
+    r"[^\w\n|]*(?:[^\W\d_]+[ \t*_]*){1,4}[:\uff1a][ \t*_]*(?P<rest>[^\n]{1,40}?)[ \t*_.]*"
+    r"|[ \t]*\|[ \t*_]*(?:[^\W\d_]+[ \t]*){1,4}[ \t*_]*\|[ \t*_]*(?P<cell>[^|\n]{1,40}?)[ \t*_.]*\|?[ \t]*")
+# One value in math: "\frac{13}{2}", "x = 13", "$\sqrt{2}$" (digits alone are labelled_values').
+_MATH_VALUE_RE = re.compile(
+    r"\$?[ \t]*(?:[A-Za-z][ \t]*=[ \t]*)?(?P<v>[-+]?(?:\\[dt]?frac\{\d+\}\{\d+\}|\\sqrt\{\d+\}|\d+(?:\.\d+)?))[ \t]*\$?")
+_ROMAN_RE = re.compile(r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN_DIGITS = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_value(numeral: str) -> int:
+    """A well-formed Roman numeral's value ("VII" is 7, "XIV" 14)."""
+    values = [_ROMAN_DIGITS[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+_OPTION_RE = re.compile(r"(?i:option|choice)[ \t]+\(?([A-J])\)?")
 _LIST_NUMBER_RE = re.compile(r"^[ \t>]*\d{1,2}[.)][ \t]+")
 # Between an answer noun and its value, spacing or markup only: a heading's number ("Answer 2").
 _NUMBERING_GAP_RE = re.compile(r"[ \t*_#]*")
@@ -343,4 +362,14 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
     letter = _LABELLED_CHOICE_RE.fullmatch(line) if labelled_lines else None
     if letter is not None:  # "Final result: C", then "\boxed{A}"
         return [letter.group(1)]
+    said = _LABELLED_WORDS_RE.fullmatch(line) if labelled_lines else None
+    if said is not None:  # "Final result: 十三", "| Total | eighteen |", "Final answer: option B", "\frac{13}{2}"
+        rest = said.group("rest") or said.group("cell")
+        option = _OPTION_RE.fullmatch(rest)
+        shown = _MATH_VALUE_RE.fullmatch(rest)
+        roman = _ROMAN_RE.fullmatch(rest) if rest else None
+        value = option.group(1) if option else spelled_value(rest) or (shown.group("v") if shown else None) or (
+            str(_roman_value(roman.group(0))) if roman else None)
+        if value:
+            return [value]
     return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))
