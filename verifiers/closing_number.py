@@ -182,10 +182,10 @@ def _last_value(text: str) -> FinalAnswer:
     return FinalAnswer(answer, "last_number", end, problem)
 
 
-
 # A unit right after a box, in the visible text (unit markup is spaces there: "\boxed{12}\text{
 # km} in total", "$\boxed{15} cents$", "\boxed{9368}\,\mathrm{m}^2", "\boxed{12} km."), with its
-# power ("^2", "square meters", "meters squared"). "in" is inches only where its sentence ends ("\boxed{12} in total" names no unit).
+# power ("^2", "square meters", "meters squared"). "in" is inches only where its sentence
+# ends ("\boxed{12} in total" names no unit).
 _POWER = r"(?:[ \t]*+\$?[ \t]*+\^[ \t]*+(?:\{[ \t]*-?[ \t]*\d[ \t]*\}|-?\d))"
 _BOX_UNIT_RE = re.compile(
     rf"[ \t~$]*+(?:(?P<pre>square|sq|cubic|cu)[ \t]+)?(?P<word>[A-Za-z]{{1,12}})(?![A-Za-z])(?P<power>{_POWER})?"
@@ -198,6 +198,8 @@ _BOX_UNIT_RE = re.compile(
     re.IGNORECASE,
 )
 _POWER_WORDS = {"square": "2", "sq": "2", "squared": "2", "cubic": "3", "cu": "3", "cubed": "3"}
+_TIME_ABBREVIATIONS = {"hour": "h", "hours": "h", "hr": "h", "second": "s", "seconds": "s", "sec": "s",
+                       "minute": "min", "minutes": "min"}
 _SENTENCE_END_RE = re.compile(r"[ \t$*_]*[.!;,]*[ \t*_]*(?:\n|\Z)")
 
 
@@ -244,9 +246,6 @@ def unit_after_box(text: str, end: int) -> str | None:
                 break
     return f"\\text{{ {unit}{rate}}}" + (f"^{{{power}}}" if power else "")
 
-
-_TIME_ABBREVIATIONS = {"hour": "h", "hours": "h", "hr": "h", "second": "s", "seconds": "s", "sec": "s",
-                       "minute": "min", "minutes": "min"}
 
 _DOLLAR_BEFORE_RE = re.compile(r"\\?\$[ \t]?\Z")
 _UNIT_WORD_AFTER_RE = re.compile(
