@@ -1,23 +1,26 @@
 """Does RL teach the policy to use a tool? Issue #34's part 4.
 
-The task (``envs.long_calculator``): ``What is 71941+774688?`` on two 5-6 digit operands
-(``+ - *``), with a calculator tool. The default model, warm-started on one-digit arithmetic,
-cannot do it in its head (greedy accuracy 0/64 on the held-out prompts). The pipeline:
+The task (``envs.long_calculator:LongAdditionEnv``): ``What is 71941+77468?`` on two 5-digit
+operands, with a calculator tool. The model cannot do it in its head (greedy accuracy 0/64 on
+the held-out prompts, at the warm start). The pipeline:
 
-1. the tool warm start (``policy_opt.models.tool_warm_start``, seeded, cached): short SFT
-   from the default model on demonstrations of which a share shows the tool exchange in the
-   env's chat format and the rest the worked answer without the tool;
-2. RL from it with each algorithm (``python -m policy_opt.compare``: same model, data, seed
+1. the copy base (``policy_opt.models.copy_base``, seeded, cached): the default architecture
+   trained from scratch to copy digit strings, the two skills a tool exchange needs;
+2. the tool warm start (``policy_opt.models.tool_warm_start``, seeded, cached): short SFT
+   from it on demonstrations of which a share (15%) shows the tool exchange in the env's chat
+   format and the rest the worked answer without the tool;
+3. RL from it with each algorithm (``python -m policy_opt.compare``: same model, data, seed
    and budget each), saving a checkpoint every ``--save-every`` steps;
-3. ``python -m policy_opt.evaluate`` on the same held-out prompts for the warm start and
+4. ``python -m policy_opt.evaluate`` on the same held-out prompts for the warm start and
    every checkpoint: greedy accuracy, tool calls per episode and turns per episode (read
    from the greedy conversations), as curves over training (PNG) and a Markdown table.
 
-    python benchmarks/tool_learning.py --minutes 20 --out runs/tool_learning
+    python benchmarks/tool_learning.py --minutes 6 --max-points 3 --out runs/tool_learning
     python benchmarks/tool_learning.py --no-train --out runs/tool_learning   # evaluate only
 
 ``--no-train`` evaluates run folders already under ``--out`` (``<out>/<algo>/``, for runs
-made separately, e.g. in parallel with ``python -m policy_opt.train``).
+made separately, e.g. in parallel with ``python -m policy_opt.train``). Arguments this script
+does not name go to ``policy_opt.compare`` (e.g. ``--steps``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = "envs.long_calculator:LongCalculatorEnv"
+ENV = "envs.long_calculator:LongAdditionEnv"
 KEYS = ("accuracy", "tool_calls", "turns")
 
 
@@ -119,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--report", default=None,
                    help="folder for the table, JSON and PNG (default: --out)")
     p.add_argument("--env", default=ENV, help="the tool env (module:Class)")
-    p.add_argument("--model", default="default", help="the base of the tool warm start")
+    p.add_argument("--model", default=None,
+                   help="the base of the tool warm start (default: copy, the copy base; or "
+                        "default, or a model folder)")
     p.add_argument("--start-model", default=None,
                    help="run RL from this model folder as it is (e.g. benchmarks/tool_copy_sft.py's "
                         "output) instead of building the tool warm start")
@@ -136,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-turns", type=int, default=3)
     p.add_argument("--max-new-tokens", type=int, default=100)
     p.add_argument("--save-every", type=int, default=10)
+    p.add_argument("--prompts-per-step", type=int, default=8)
+    p.add_argument("--group-size", type=int, default=8)
+    p.add_argument("--lr", type=float, default=1e-4, help="RL learning rate")
     p.add_argument("--max-points", type=int, default=0,
                    help="evaluate at most this many checkpoints per run, evenly spaced, the "
                         "final model included (0: all)")
@@ -166,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         code = compare.main([*common, "--algos", ",".join(algos), "--minutes",
                              str(args.minutes), "--out", str(out), "--model", str(warm),
                              "--eval-every", "0", "--save-every", str(args.save_every),
-                             "--keep-checkpoints", "1000", *rest])
+                             "--keep-checkpoints", "1000",
+                             "--prompts-per-step", str(args.prompts_per_step),
+                             "--group-size", str(args.group_size), "--lr", str(args.lr), *rest])
         if code:
             return code
 

@@ -1,25 +1,27 @@
 """The tool warm start: short supervised fine-tuning that shows a policy the tool exchange.
 
-Real pipelines teach a model the tool's syntax by SFT before RL. This does that for the
-default model on ``envs.long_calculator`` (two 5-6 digit operands, a calculator tool):
-``rows`` demonstrations drawn from the env's *train* split, a share ``tool_share`` of them
-the full exchange in the env's own chat format, played through the env itself so that the
-tool message is the one the env sends::
+Real pipelines teach a model the tool's syntax by SFT before RL. This does that on
+``envs.long_calculator:LongAdditionEnv`` (the sum of two 5-digit numbers, a calculator
+tool), from the copy base (``policy_opt.models.copy_base``: the default architecture trained
+only to copy digit strings, since the tool exchange is two copies and the default model
+cannot learn them): ``rows`` demonstrations drawn from the env's *train* split, a share
+``tool_share`` of them the full exchange in the env's own chat format, played through the
+env itself so that the tool message is the one the env sends::
 
-    assistant: <tool_call>{"name": "calculator", "arguments": {"expression": "71941+774688"}}</tool_call>
-    tool:      846629
-    assistant: #### 846629
+    assistant: <tool_call>{"name": "calculator", "arguments": {"expression": "71941+77468"}}</tool_call>
+    tool:      149409
+    assistant: #### 149409
 
 and the rest the task's worked answer in one turn, without the tool
-(``71941+774688=846629\\n#### 846629``), which a 2.4M-parameter model cannot reproduce on
+(``71941+77468=149409\\n#### 149409``), which a 2.4M-parameter model cannot reproduce on
 numbers that long. The loss is on the assistant turns only (content and ``<|im_end|>``), the
-prompt and tool messages are context. So the warm start *can* call the tool, on about
-``tool_share`` of its samples, and greedy decoding mostly answers in its head: RL has the
-choice to learn.
+prompt and tool messages are context. So the warm start *can* call the tool, on some of its
+samples, and greedy decoding answers in its head: RL has the choice to learn.
 
 The run is seeded and deterministic (``torch.use_deterministic_algorithms``, fixed thread
 count); the result is cached in a directory named by the hash of the recipe and of the code
-and base model that make it (``~/.cache/rlvr/tool-warm-start-<hash>``, or ``out``).
+and base model that make it (``~/.cache/rlvr/tool-warm-start-<hash>``, or ``out``). The base
+``"copy"`` is built first (and cached) when it is missing.
 
 Example (shell)::
 
@@ -50,22 +52,23 @@ from typing import Any
 
 import torch
 
-ENV = "envs.long_calculator:LongCalculatorEnv"
+ENV = "envs.long_calculator:LongAdditionEnv"
 
 
 @dataclass(frozen=True)
 class ToolRecipe:
     """Everything that determines the tool warm start (its hash names the cache directory).
 
-    ``base``: the model fine-tuned (``"default"`` or a local path). ``rows``: demonstrations
-    drawn from ``env``'s train split; ``tool_share`` of them show the tool exchange.
+    ``base``: the model fine-tuned (``"copy"``: the copy base, ``"default"``: the default
+    model, or a local path). ``rows``: demonstrations drawn from ``env``'s train split;
+    ``tool_share`` of them show the tool exchange.
     """
 
-    base: str = "default"
+    base: str = "copy"
     env: str = ENV
     rows: int = 2000
-    tool_share: float = 0.25
-    steps: int = 120
+    tool_share: float = 0.15
+    steps: int = 300
     batch_size: int = 32
     lr: float = 2e-3
     warmup_steps: int = 10
@@ -98,6 +101,10 @@ def recipe_hash(recipe: ToolRecipe) -> str:
         from policy_opt.models import warm_start
 
         h.update(warm_start.recipe_hash(warm_start.Recipe()).encode())
+    elif recipe.base == "copy":
+        from policy_opt.models import copy_base
+
+        h.update(copy_base.recipe_hash(copy_base.CopyRecipe()).encode())
     else:
         h.update(os.path.abspath(recipe.base).encode())
     return h.hexdigest()[:12]
@@ -228,7 +235,12 @@ def _train_and_save(recipe: ToolRecipe, out: Path, *, verbose: bool) -> dict:
     torch.use_deterministic_algorithms(True)
     try:
         t0 = time.perf_counter()
-        model, tok = load_policy(recipe.base, verbose=verbose)
+        base = recipe.base
+        if base == "copy":
+            from policy_opt.models import copy_base
+
+            base = str(copy_base.build(verbose=verbose))
+        model, tok = load_policy(base, verbose=verbose)
         conversations = demonstrations(recipe)
         data = [encode_conversation(tok, c) for c in conversations]
         with_tool = sum(any(m["role"] == "tool" for m in c) for c in conversations)
