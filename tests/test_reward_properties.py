@@ -300,3 +300,11 @@ from reward_grammar import R13_PROPERTIES  # noqa: E402
 
 for _prop in R13_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r14 (issue 30 round 14, the blind h43 set): a labelled value of any form before the answer,
+# signs against a gold's sign, bounds and falsity after it, JSON members, counters of other
+# scripts, units with powers in the gold, hidden or struck format (``reward_grammar_r14``).
+from reward_grammar_r14 import R14_PROPERTIES  # noqa: E402
+
+for _prop in R14_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -45,7 +45,7 @@ from verifiers.answer_text import read_visible
 # remark needs and none negates, doubts, conditions, bounds, scales or counts.
 CLOSING_WORDS = frozenset(
     """
-    the a an this that these those it its it's that's here above
+    the a an this that these those it its it's that's here above exact
     is are was were be been being am i i'm i've we we've we're us our my you your
     so thus therefore hence finally overall indeed yes yeah right correct exactly
     answer answers final result results solution solutions value values number numbers

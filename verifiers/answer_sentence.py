@@ -178,7 +178,7 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None  # "\boxed{17} = x": the answer named by its variable
     if _FOREIGN_WORD_RE.match(body):
         for m in _FOREIGN_WORD_RE.finditer(body):
-            if not _ANSWER_PHRASES_RE.fullmatch(m.group(0)):
+            if not (_ANSWER_PHRASES_RE.fullmatch(m.group(0)) or (m.start() == len(body) - len(body.lstrip(" \t*_$")) and _COUNTED_RE.fullmatch(m.group(0)))):
                 return why
         return None if _prose_ok(body) else why
     if body[0] in "-\u2013\u2014" and body[1:2] == " ":  # "\boxed{5} - the number of apples"
@@ -339,7 +339,9 @@ def _prose_ok(text: str) -> bool:
     another script that is not an answer phrase."""
     if _OWN_PROSE_RE.search(text) or _stray_symbol(text) or _LONE_NUMERAL_RE.search(text):
         return False
-    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) for m in _FOREIGN_WORD_RE.finditer(text))
+    start = len(text) - len(text.lstrip(" \t*_$"))  # a counter right after the value ("441个")
+    return all(_ANSWER_PHRASES_RE.fullmatch(m.group(0)) or (m.start() == start and _COUNTED_RE.fullmatch(m.group(0)))
+               for m in _FOREIGN_WORD_RE.finditer(text))
 
 
 # A Roman numeral letter standing alone as a word, not before another word ("apples I",
@@ -486,6 +488,20 @@ _ANSWER_PHRASES = (
 
 
 _ANSWER_PHRASES_RE = re.compile(f"(?:{_ANSWER_PHRASES})+", re.IGNORECASE)
+# Counters and units of the scripts without Latin count nouns, right after the value ("441个",
+# "259개입니다", "169円です", "5 человек", "30 रुपये"): dressing, as "12 apples" is. A closed list:
+# anything else there may bound or deny it.
+_COUNTERS = (
+    "个|個|只|隻|本|张|張|件|条|條|块|塊|元|円|圆|人|名|位|岁|歲|次|回|天|日|年|月|周|週|小时|小時|"
+    "分钟|分鐘|分|秒|米|厘米|公里|千米|克|千克|公斤|斤|颗|顆|辆|輛|杯|瓶|支|枝|头|頭|匹|棵|朵|"
+    "间|間|套|双|雙|对|對|页|頁|份|盒|箱|袋|包|枚|冊|台|歳|つ|株|把|架|座|片|粒|层|層|度|"
+    "개|명|원|살|번|마리|권|장|대|시간|분|초|미터|킬로미터|킬로그램|그램|달러|층|병|잔|켤레|채|송이|그루|일|"
+    "человека?|людей|рубл(?:ей|я|ь)|руб|долларов|доллара?|штук[аи]?|лет|года?|дней|дня|день|"
+    "часов|часа?|минуты?|минут|метров|метра?|километров|килограммов|граммов|"
+    "रुपये|रुपए|लोग|साल|वर्ष|दिन|घंटे|मिनट|मीटर|"
+    "دولارا?|دولارات|ريالا?|درهما?|شخصا?|أشخاص|سنة|سنوات|يوما?|أيام"
+)
+_COUNTED_RE = re.compile(f"(?:{_COUNTERS})(?:{_ANSWER_PHRASES})*", re.IGNORECASE)
 
 
 # A run of letters of a script other than Latin (marks included: Devanagari vowel signs).

@@ -36,6 +36,7 @@ from verifiers.answer_values import (
 )
 from verifiers.exact_numbers import read_words
 from verifiers.number_words import read_number_words
+from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS
 from verifiers.types import HEDGED, MALFORMED
 
 MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
@@ -46,6 +47,9 @@ MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in t
 _JUNK_RE = re.compile(r"(?:[\s,;:*$~]|\\[,;:! ]|\\q?quad(?![A-Za-z]))*")
 
 
+_LATIN_QUALIFIERS = "|".join(sorted(
+    (r"\s+".join(map(re.escape, w.split())) for w in (*APPROXIMATE_WORDS, *BOUND_WORDS)
+     if w.isascii() or re.fullmatch(r"[\w\s'-]+", w) and re.search("[A-Za-z]", w)), key=len, reverse=True))
 _APPROX_AFTER_RE = re.compile(
     # not "\approx" (a relation the comparison checks: "\pi \approx 3.14" is the exact answer
     # with its rounded value, accepted only when that value is right)
@@ -54,7 +58,17 @@ _APPROX_AFTER_RE = re.compile(
     # a bound: "\boxed{7} or higher", "\boxed{7} and up", "\boxed{7} max"
     r"fewer|above|below|over|under)|and\s+(?:up|above|over|below|under)|max|maximum|"
     # (not "min": after a number it is minutes, "36 min")
-    r"minimum|tops|upper\s+bound|lower\s+bound|upwards\s+of)(?![A-Za-z])",
+    r"minimum|tops|upper\s+bound|lower\s+bound|upwards\s+of|"
+    # a plus that nothing follows: "or more" ("#### \u20ac333990+", "641,858 rupees+.")
+    r"\+(?=[ \t]*(?:[.!,;)]|\Z|\n))|"
+    # the same after the value in the other languages a policy writes ("#### 58 pelo menos",
+    # "\boxed{400} hoogstens", "711 mindestens", "12 ou plus"), and the Latin-script bound
+    # and estimate words that stand before a value ("minst", "ongeveer")
+    r"(?<![A-Za-z])(?:mindestens|wenigstens|h\u00f6chstens|hoechstens|(?:oder|of|ou|o|eller|lub)\s+"
+    r"(?:mehr|weniger|meer|minder|plus|moins|m\u00e1s|menos|mais|pi\u00f9|meno|mer|mindre|fler|wi\u0119cej|mniej)|"
+    r"au\s+(?:moins|plus)|al\s+(?:menos|m\u00e1ximo|maximo|m\u00ednimo|minimo)|por\s+lo\s+menos|como\s+(?:m\u00ednimo|m\u00e1ximo|minimo|maximo)|ao\s+menos|"
+    r"environ|etwa|ungef\u00e4hr|ca\.\s|"
+    rf"{_LATIN_QUALIFIERS}))(?![A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -247,7 +261,11 @@ _DOUBT_RE = re.compile(
     r"\b(?:probably|maybe|perhaps|possibly|likely|i\s+(?:think|guess|believe)|"
     # a negation of the answer in its own sentence: "5 is not the answer", "0이 아닙니다"
     r"(?:is|are|was|were)\s+not|isn't|aren't|wasn't|not\s+(?:the\s+answer|correct|right)|"
-    r"nicht|n'est\s+pas|no\s+es)\b|\uc544\ub2c8|\uc544\ub2d9|\u3067\u306f\u306a\u3044|"
+    r"nicht|n'est\s+pas|no\s+es|"
+    # a judgement of falsity in its own sentence: "\boxed{62}, in error", "(erroneous)" (the
+    # common words, "wrong", "incorrect", are read by the parenthesis and later-sentence rules:
+    # "(option B is incorrect)" judges something else)
+    r"in\s+error|erroneous\w*|bogus|spurious|fallacious)\b|\uc544\ub2c8|\uc544\ub2d9|\u3067\u306f\u306a\u3044|"
     r"\u3058\u3083\u306a\u3044|\u4e0d\u662f|\u4e0d\u5bf9|\u9519",
     re.IGNORECASE,
 )
@@ -352,7 +370,8 @@ _LATER_NEGATION_RE = re.compile(
     # not any negation ("It is not hard to check that ...")
     r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+)?(?:right|correct|work|works|true|valid|it|the\s+answer|"
     r"make\s+sense|add\s+up|hold|check\s+out|sure|confident|certain)\b|"
-    r"\b(?:wrong|incorrect|false|invalid|mistaken|bogus|nonsense|a\s+mistake|an\s+error|"
+    r"\b(?:wrong|incorrect|false|invalid|mistaken|bogus|nonsense|a\s+mistake|an\s+error|in\s+error|"
+    r"erroneous\w*|errant|spurious|fallacious|"
     r"retract|withdraw|take\s+(?:it|that|this)\s+back|unsure|uncertain|falsch|mal|faux|fausse|"
     r"incorrecto|err\u00f3neo|"
     + _seen("\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e")

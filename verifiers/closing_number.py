@@ -206,7 +206,8 @@ _SENTENCE_END_RE = re.compile(r"[ \t$*_]*[.!;,]*[ \t*_]*(?:\n|\Z)")
 # A percent or degree sign right after the box ("$\boxed{289}$\%", "\boxed{12}^\circ").
 _SIGN_AFTER_BOX_RE = re.compile(
     r"[ \t~$]*+(?:(?P<percent>\\?%|(?i:per[ \t]?cent|pct)\b)|(?P<degree>\u00b0|\^[ \t]*(?:\\circ|\{[ \t]*\\circ[ \t]*\}))"
-    r"|(?P<times>\u00d7|\\times\b)|(?P<bps>(?i:bps|basis[ \t]+points?)\b))")
+    r"|(?P<times>\u00d7|\\times\b)|(?P<bps>(?i:bps|basis[ \t]+points?)\b)"
+    r"|(?P<permille>\u2030|(?i:per[ \t]?mill?e?|permil)\b))")
 
 
 def unit_after_box(text: str, end: int) -> str | None:
@@ -217,7 +218,8 @@ def unit_after_box(text: str, end: int) -> str | None:
     sign = _SIGN_AFTER_BOX_RE.match(text, end)
     if sign is not None:  # a percent is a unit of its own beside another ("289%" is not "289 m")
         # ("\boxed{201} \u00d7" is so many times, "453 bps" basis points: no amount in the gold's unit)
-        return {"percent": "\\%", "degree": "^\\circ", "times": "\\text{ times}", "bps": "\\text{ bps}"}[sign.lastgroup]  # type: ignore[index]
+        return {"percent": "\\%", "degree": "^\\circ", "times": "\\text{ times}", "bps": "\\text{ bps}",
+                "permille": "\\text{ permille}"}[sign.lastgroup]  # type: ignore[index]
     m = _BOX_UNIT_RE.match(text, end)
     if m is None:
         return None

@@ -13,7 +13,9 @@ Fraction(2469, 2)
 Fraction(-3, 4)
 >>> parse_number(r"3\\frac{1}{2}")       # mixed number
 Fraction(7, 2)
->>> parse_number(r"12\\text{ cm}^2") is None   # a unit with an exponent is not dressing we know
+>>> parse_quantity(r"12\\text{ cm}^2")   # a unit's power is part of the unit
+(Fraction(12, 1), 'sq cm')
+>>> parse_number(r"12\\text{ apples}^2") is None   # a power of any other word is no dressing
 True
 >>> parse_number(r"2\\sqrt{2}") is None
 True
@@ -65,7 +67,7 @@ _REPEAT_RE = re.compile(rf"({_SIGN})(\d*)\.(\d*)\\(?:overline|bar)\s*\{{(\d{{1,6
 
 # Dressing removed before parsing; each pattern is anchored or literal (linear time).
 _TEXT_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textbf|textrm)\{\s*([^{}]*)\}")
-_TRAILING_WORDS_RE = re.compile(r"(?<=[\d}.])\s+[A-Za-z][A-Za-z /]{0,40}$")
+_TRAILING_WORDS_RE = re.compile(r"(?<=[\d}.])\s+[A-Za-z][A-Za-z /]{0,40}(?:\^(?:\d|\{\d\}))?$")
 _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree")
 _SPACES_RE = re.compile(r"\\[,!;: ]|~|\\quad|\\qquad")
 
@@ -77,7 +79,7 @@ def _to_int(s: str) -> int:
 # Unit words that may follow a number, by the canonical name two answers are compared under
 # (``5 m`` is not ``5 cm``). A closed list: any other word could change the value ("5 squared",
 # "not 5"), so it is not dressing. Conversions are out of scope: "1 ft" is not "12 in".
-_UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
+_LENGTHS = {
     "mm": ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
     "cm": ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
     "m": ("m", "meter", "meters", "metre", "metres"),
@@ -86,6 +88,9 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "ft": ("ft", "foot", "feet"),
     "yd": ("yd", "yard", "yards"),
     "mi": ("mi", "mile", "miles"),
+}
+_UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
+    **_LENGTHS,
     "mg": ("mg", "milligram", "milligrams"),
     "g": ("g", "gram", "grams"),
     "kg": ("kg", "kilogram", "kilograms"),
@@ -133,10 +138,26 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "cu in": ("cu in", "cubic inches", "cubic inch"),
     "cu m": ("cu m", "cubic meters", "cubic metres", "cubic meter", "cubic metre"),
     "cu cm": ("cu cm", "cc", "cubic centimeters", "cubic centimetres", "cubic centimeter"),
+    # a power written after the unit ("5 cm^2", "12 m^{3}", "4 meters^2"): an area or volume
+    **{f"{kind} {u}": tuple(f"{w}^{p}" for w in _LENGTHS[u] for p in (n, f"{{{n}}}"))
+       for kind, n in (("sq", 2), ("cu", 3)) for u in _LENGTHS},
+    "m/s^2": ("m/s^2", "m/s^{2}", "meters per second squared", "metres per second squared"),
+    "newton": ("newton", "newtons"),
+    "joule": ("joule", "joules"),
+    "watt": ("watt", "watts"),
+    "kw": ("kw", "kilowatt", "kilowatts"),
+    "kwh": ("kwh", "kilowatt-hour", "kilowatt-hours", "kilowatt hours"),
+    "volt": ("volt", "volts"),
+    "hz": ("hz", "hertz"),
+    "pa": ("pa", "pascal", "pascals"),
+    "kpa": ("kpa", "kilopascal", "kilopascals"),
 }
 _UNITS = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings}
 # Dressing that names no unit worth comparing: "25 percent" is 25 as "25\%" is.
 _PLAIN_WORDS = {"percent", "per cent"}
+# Count nouns whose plural takes no "-s" ("432 people"): dressing, as "12 apples" is.
+_PLAIN_WORDS |= {"people", "children", "men", "women", "sheep", "fish", "deer", "mice", "geese",
+                 "teeth", "cattle", "oxen", "staff", "aircraft", "series", "species"}
 # Number words multiply: "5 thousand" is 5000, never 5.
 _SCALES = {
     "hundred": 100,
@@ -154,7 +175,9 @@ _NOT_COUNT_NOUNS = {
     "fourths", "fifths", "sixths", "sevenths", "eighths", "ninths", "tenths", "hundredths",
     "thousandths", "millionths", "squares", "cubes", "powers", "percents", "digits", "odds",
 }  # fmt: skip
-_COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}s")
+# (an English plural's shape: not "-us", "-ss", "-is", which end adjectives and singulars
+# such as "bogus", "erroneous", "less", "basis")
+_COUNT_NOUN_RE = re.compile(r"[a-z]{2,30}(?<![uis])s")
 # Words that scale the number before them whatever their spelling: every English ordinal used
 # as a denominator ("18 twelfths", "5 twentieths", "2 hundredths") and a past participle of an
 # operation ("1 doubled", "1 halved", "1 squared"; not "bed", "seed", "sled").
@@ -284,6 +307,8 @@ def _strip_dressing(s: str) -> tuple[str, int, str | None] | None:
     # stays "not 5" and is no number.
     if "\\" in s:
         s = _TEXT_UNIT_RE.sub(lambda m: f" {m.group(1)} ", s)
+    if "^" in s:
+        s = re.sub(r"[ \t]+(?=\^)", "", s)  # "\text{ cm}^2", "ft ^{2}": the power is the unit's
     s = s.strip()
     scale = 1
     m = _TRAILING_WORDS_RE.search(s)

@@ -131,7 +131,22 @@ _INVISIBLE_LATEX_RE = re.compile(
 )
 # The names of the frames and wrappers, which draw their content and nothing of their own
 # (a frame around nothing is no answer: "<answer>\\boxed{}</answer>").
-_WRAPPER_NAME_RE = re.compile(r"\\(?:boxed|fbox|framebox|text|mbox|mathrm|textbf|mathbf)(?![A-Za-z])")
+# (an underline or a box of set width around nothing is a blank to fill: "\\underline{\\qquad}",
+# "\\makebox[1cm]{}"; a style switch alone draws nothing: "\\scriptstyle")
+_WRAPPER_NAME_RE = re.compile(
+    r"\\(?:boxed|fbox|framebox|text|mbox|mathrm|textbf|mathbf|ensuremath|underline|overline|"
+    r"makebox|hbox|vbox|mathord|mathop|mathbin|mathrel|mathit|mathsf|mathtt|mathbb|mathcal|"
+    r"textit|textsf|texttt|textnormal|emph|displaystyle|textstyle|scriptstyle|scriptscriptstyle)"
+    r"(?![A-Za-z])(?:\[[^\]]{0,50}\])*")
+# Struck-through text is shown taken back, no answer: "<del>12</del>", "~~12~~", "\\sout{12}".
+_STRUCK_RE = re.compile(
+    # (each match bounded: a flood of unclosed "<s>" costs a bounded scan each)
+    r"<(del|s|strike)\b[^<>]{0,200}>(?:[^<]|<(?!/?\1\b)){0,300}</\1\s*>|~~[^~]{0,300}~~|\\(?:sout|st|xout|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}",
+    re.IGNORECASE | re.DOTALL)
+# Content outside the tags that does not render is still text there (a second answer can hide
+# in it): an element that never renders, "\\iffalse ... \\fi", a phantom of something.
+_HIDDEN_CONTENT_RE = re.compile(
+    r"<\s*(?:noscript|details|object|iframe|svg|math)\b|\\iffalse|\\(?:[hv]?phantom)\s*\{\s*[^{}\s]", re.IGNORECASE)
 # The marks that draw nothing on their own, taken out once the forms and names above are
 # (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
@@ -220,6 +235,20 @@ def _is_blank(text: str) -> bool:
     return _PLACEHOLDER_RE.fullmatch(shown) is not None
 
 
+def _hidden_content(piece: str) -> bool:
+    """Whether ``piece`` holds content that does not render: an element that never does
+    (``<script>x</script>``, ``<div hidden>x</div>``), ``\\iffalse x \\fi`` or a phantom."""
+    if ("<" not in piece and "\\" not in piece) or not piece.strip():
+        return False
+    if _HIDDEN_CONTENT_RE.search(piece):
+        return True
+    for element in _UNRENDERED_ELEMENT_RE.finditer(piece):
+        close = piece.find("<", element.end())
+        if close < 0 or piece[element.end() : close].strip():
+            return True
+    return False
+
+
 def _only_blank_chars(text: str) -> bool:
     # Each distinct character once: linear in C, then at most a few hundred lookups.
     return all(_is_blank_char(c) for c in set(text))
@@ -295,8 +324,11 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
                 return _fail("nested_tag", f"<{name}> is inside <{prev_name}>", tag=name)
             return _fail("tag_order", f"<{name}> comes before <{prev_name}>", tag=name)
     for name, (o, c) in zip(names, spans):
-        if _is_blank(text[o.end() : c.start()]):
-            return _fail("empty_tag", f"<{name}> holds no text", tag=name)
+        inside = text[o.end() : c.start()]
+        shown = _STRUCK_RE.sub("", inside) if ("~~" in inside or "<" in inside or "\\" in inside) else inside
+        if _is_blank(shown):
+            struck = " (struck-through text counts as none)" if shown != inside else ""
+            return _fail("empty_tag", f"<{name}> holds no text{struck}", tag=name)
     if not allow_text_outside:
         outside = [text[: spans[0][0].start()]]
         outside += [text[c.end() : o.start()] for (_, c), (o, _) in zip(spans, spans[1:])]
@@ -304,7 +336,7 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
         for piece in outside:
             # a code fence draws nothing itself but turns the tags into shown code: the
             # completion is a code block, not the structure asked for
-            if not _is_blank(piece) or _FENCE_RE.search(piece):
+            if not _is_blank(piece) or _FENCE_RE.search(piece) or _hidden_content(piece):
                 shown = piece.strip()[:40]
                 return _fail(
                     "text_outside_tags",

@@ -64,6 +64,8 @@ PROSE_KEYS = _words(
 )
 VALUE_KEYS = _words("value amount number")  # inside an answer object: {"answer": {"value": 5}}
 QUESTION_KEYS = _words("question problem task prompt id")  # the question echoed, never an answer
+# A member's value that is one number and nothing else.
+_LONE_VALUE_RE = re.compile(r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_JSON_CHARS = 20_000  # an object longer than this is not read as the answer
 MAX_PROSE_CHARS = 8_000  # the prose members read as working, at most
 _MAX_STARTS = 16  # line-opening braces tried, from the latest in the window
@@ -157,8 +159,12 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
             prose.append(inner.prose)
         elif name in ANSWER_KEYS or (wrapped and name in VALUE_KEYS):
             answers.append(value)
-        elif name in UNIT_KEYS and isinstance(value, str):
+        elif name in UNIT_KEYS and isinstance(value, str) and _unit_like(value):
             units.append(value.strip())
+        elif name in UNIT_KEYS and isinstance(value, str):
+            prose.append(value)  # "unit": "~", "units": "a guess": no unit, read as a note on it
+        elif name in PROSE_KEYS and isinstance(value, str) and _LONE_VALUE_RE.fullmatch(value.strip()):
+            answers.append(value)  # {"solution": 88}: a value alone under a working key is an answer
         elif name in PROSE_KEYS:
             prose.append(_as_text(value))
         elif name in ABOUT_KEYS and isinstance(value, str) and not any(c.isdigit() for c in value):
@@ -185,6 +191,24 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
     text = " ".join(p if _STOP_END_RE.search(p) else p + "." for p in (" ".join(p.split()) for p in prose) if p)
     notes = tuple(" ".join(p.split()) for p in prose if p.strip())
     return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS], notes=notes)
+
+
+_UNIT_SHAPE_RE = re.compile(r"[ \t]*(?:[A-Za-z]+|[\u00b0%$\u20ac\u00a3\u00a5])(?:[ \t]*[/^*\u00b7]?[ \t]*(?:[A-Za-z]+|\d))*[ \t]*")
+
+
+def _unit_like(value: str) -> bool:
+    """Whether a unit member's value is a unit: symbols and unit words joined by ``/``, ``^``
+    or a product (``km/h``, ``m^2``, ``kg m/s``), each word one the comparators read as a unit
+    or count noun, or a symbol of at most three letters.
+
+    >>> _unit_like("km/h"), _unit_like("dollars"), _unit_like("~"), _unit_like("a guess")
+    (True, True, False, False)
+    """
+    from verifiers.exact_numbers import parse_quantity
+
+    return bool(_UNIT_SHAPE_RE.fullmatch(value)) and all(
+        (len(w) <= 3 and w.lower() not in ("a", "an", "or")) or parse_quantity(f"1 {w}") is not None
+        for w in re.findall(r"[A-Za-z]+", value))
 
 
 def json_answer(text: str) -> JsonAnswer | None:

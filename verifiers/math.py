@@ -147,6 +147,7 @@ from verifiers.math_screens import (
     list_items,
     names_unit,
     shape_mismatch,
+    sign_mismatch,
     stray_token,
     unit_mismatch,
     unmatched_letter,
@@ -579,6 +580,9 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     pred, source = _assigned_value(found.answer, gold), found.source
     if found.unit is not None and (names_unit(gold) or found.unit == "\\%"):  # (50% is 1/2)
         pred = f"{pred}{found.unit}" if found.unit == "\\%" else f"{pred} {found.unit}"  # "36 kg", "50\\%"
+    if found.unit is not None and names_unit(gold) and sign_mismatch(gold, found.unit):
+        why = f"the unit after the box is not the gold's: {found.unit!r}"  # "\boxed{23} bps" for 23%
+        return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})
     alternatives = found.alternatives
     if alternatives and several:
         # Several commitments spell out a set of solutions: the gold must equal the whole list.

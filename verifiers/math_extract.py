@@ -87,9 +87,11 @@ from dataclasses import replace
 from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
 from verifiers.answer_lead import lead_start, uncommitted_lead, unread_clause_lead
-from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
+from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before, _prose_ok
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
+    _DOUBT_RE,
+    _LATER_NEGATION_RE,
     _RETRACT_RE,
     _SCALE_AFTER_RE,
     MAX_TAIL_CHARS,
@@ -281,6 +283,9 @@ _LINE_EXTRA_VALUE_RE = re.compile(
 )
 
 
+_PLUS_AFTER_RE = re.compile(r"[\w%\u0080-\uffff][ \t]*\+[ \t.!]*\Z")
+
+
 def _finish(
     text: str,
     answer: str,
@@ -311,9 +316,12 @@ def _finish(
     if restated is not None and read_number_words(restated.group(1)) == int(restated.group(2).replace(",", "")):
         answer = restated.group(2)  # "The answer is six (6).": the same amount restated in digits
     problem = None
+    plus = source in ("####", "answer_is") and _PLUS_AFTER_RE.search(answer) is not None
     split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
     if split is not None and source in ("####", "answer_is"):
         answer, problem = split
+    if problem is None and plus:
+        problem = (HEDGED, "a plus after the amount: or more")  # "#### 5 dollars+", "€333990+"
     elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
         problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
     if problem is None and accept is not None and not accept(answer, source):
@@ -508,6 +516,26 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
 
 
 _NOTE_CHARS = 60  # a JSON member this short is a note on the answer, read as its label
+_NOTE_WORDS = 3  # one this short is read as a parenthesis after the answer
+
+
+# A note that takes the answer back, flips its sign, says it is inexact or scales it
+# ("retracted", "minus", "sign flipped", "inexact", "thousands").
+_TAKEN_BACK_RE = re.compile(
+    r"\b(?:retract\w*|withdr[ae]wn?|revoked|void|ignore\w*|disregard\w*|placeholder|minus|negat\w*|"
+    r"flipped|opposite|inexact|imprecise|rounded|truncated|estimated?|"
+    r"(?:hundred|thousand|million|billion|trillion)s?|dozens?|percent)\b", re.IGNORECASE)
+
+
+def _note_qualifies(note: str) -> bool:
+    """Whether a short JSON note qualifies the answer beside it as the words after an answer
+    would: symbols alone (``"\u2265"``, ``"~"``, ``"+"``), a bound, estimate, scale or judgement
+    of falsity (``"mindestens"``, ``"in millions"``, ``"bogus"``, ``"retracted"``), or a word of
+    another script that is no answer phrase (``"\u7ea6"``)."""
+    if not any(c.isalnum() for c in note):
+        return True
+    return (not _prose_ok(note) or _APPROX_AFTER_RE.match(note) is not None or _TAKEN_BACK_RE.search(note) is not None
+            or _LATER_NEGATION_RE.search(note) is not None or _DOUBT_RE.search(note) is not None)
 
 
 def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer:
@@ -517,13 +545,13 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
     beside it ("maybe 448", "unsure between 197 and 198") refuses it."""
     found = _finish(text, js.value, "json", js.start, js.end, before_at=js.start, earlier_at=js.start,  # type: ignore[arg-type]
                     accept=accept)
-    if found.problem is not None or found.rejected or not js.prose.strip():
+    if found.problem is not None or found.rejected or not js.notes:
         return found
     inner = final_answer(f"{js.prose} The answer is {js.value}.")
     problem = inner.problem or _later_denial(js.prose, (js.value,))  # "it is not 979": said of it
     for note in js.notes if problem is None else ():  # "probably", "random guess": a short note qualifies it
         qualified = qualified_lead(note.rstrip(" .!") + ": ") if len(note) <= _NOTE_CHARS else None
-        if qualified is not None:
+        if qualified is not None or (len(note.split()) <= _NOTE_WORDS and _note_qualifies(note)):
             problem = (HEDGED, f"a member beside the JSON answer qualifies it: {note[:40]!r}")
             break
     if problem is not None:

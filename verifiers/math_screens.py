@@ -153,6 +153,29 @@ def names_unit(gold: str) -> bool:
     return bool(quantity is not None and quantity[1]) or bool(_units(gold))
 
 
+_SIGNS = {"\\%": ("%", "percent", "per cent"), "^\\circ": ("\\circ", "\\degree", "\u00b0", "degree")}
+_SIGN_UNITS = ("\\%", "^\\circ", "\\text{ times}", "\\text{ bps}", "\\text{ permille}")
+
+
+def sign_mismatch(gold: str, unit: str) -> bool:
+    r"""Whether the unit written after a box (``unit_after_box``'s LaTeX) and a gold that names
+    a unit disagree on a sign: a gold in percent or degrees takes that sign alone (``23
+    bps``, ``81`` per mille and ``3 cm^2`` are not ``23\%``), and a sign (percent, degrees,
+    bps, times) is no gold's other unit (``54^\circ`` is not ``54`` marbles).
+
+    >>> sign_mismatch(r"81\%", r"	ext{ permille}"), sign_mismatch(r"81\%", r"\%")
+    (True, False)
+    >>> sign_mismatch("54 marbles", r"^\circ"), sign_mismatch("12 m", r"	ext{ km}")
+    (True, False)
+    """
+    if re.fullmatch(r"\\text\{ (?i:deg(?:rees?)?)\}", unit):
+        unit = "^\\circ"  # "\boxed{30} degrees"
+    signed = [sign for sign, marks in _SIGNS.items() if any(m in gold.lower() for m in marks)]
+    if signed:
+        return unit not in signed
+    return unit in _SIGN_UNITS
+
+
 def unit_mismatch(gold: str, pred: str) -> str | None:
     r"""The prediction's units when both sides write units (in ``\text{}``-like wrappers, or a
     known unit word after the number) and they differ (``15\mbox{ cm}^3`` for ``15\mbox{ cm}^2``,

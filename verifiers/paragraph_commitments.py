@@ -27,6 +27,7 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.json_answer import json_answer
+from verifiers.labelled_forms import LABELLED_WORDS_RE, any_form_value, line_before_value
 from verifiers.labelled_lines import (
     _ANSWER_LINE_RE,
     _HEADING_WORD_RE,
@@ -199,6 +200,8 @@ def _paragraph_values(
         opening = value_first_values(text, para_start, start)  # "6 is correct." then final
         values += ["\\ldots"] if opening is None else opening
         values += unread_slot_words(text, para_start, start)  # "veintiuno.", "Maybe ishirini."
+        if labelled_lines:
+            values += filter(None, [line_before_value(text, para_start, start)])  # "Result: 50/8\n\boxed{6}"
     return tuple(v for v in dict.fromkeys(values) if v)
 
 
@@ -269,11 +272,6 @@ _TABLE_RULE_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[
 # A label of one to four words and a choice letter alone after its colon ("Final result: C").
 _LABELLED_CHOICE_RE = re.compile(
     r"[^\w\n]*(?:[^\W\d_]+[ \t]*){1,4}[:\uff1a][ \t*_]*\(?([A-J])\)?[ \t*_.]*")
-# A label of one to four words and a short value of any spelling after its colon, or a table
-# row of two cells ("Final result: 十三", "| Total | eighteen |").
-_LABELLED_WORDS_RE = re.compile(
-    r"[^\w\n|]*(?:[^\W\d_]+[ \t*_]*){1,4}[:\uff1a][ \t*_]*(?P<rest>[^\n]{1,40}?)[ \t*_.]*"
-    r"|[ \t]*\|[ \t*_]*(?:[^\W\d_]+[ \t]*){1,4}[ \t*_]*\|[ \t*_]*(?P<cell>[^|\n]{1,40}?)[ \t*_.]*\|?[ \t]*")
 # One value in math: "\frac{13}{2}", "x = 13", "$\sqrt{2}$" (digits alone are labelled_values').
 _MATH_VALUE_RE = re.compile(
     r"\$?[ \t]*(?:[A-Za-z][ \t]*=[ \t]*)?(?P<v>[-+]?(?:\\[dt]?frac\{\d+\}\{\d+\}|\\sqrt\{\d+\}|\d+(?:\.\d+)?))[ \t]*\$?")
@@ -312,6 +310,9 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
         if not (_FILLER_PARAGRAPH_RE.fullmatch(text, line_start, prev_end)
                 and text.startswith("\n", line_start - 1) and text.startswith("\n", line_start - 2)):
             break
+        label = LABELLED_WORDS_RE.fullmatch(text, line_start, prev_end)
+        if label is not None and any_form_value(label.group("rest") or label.group("cell")) is not None:
+            break  # "### Final result: 4**3": a heading that holds a value offers it
         prev_end = len(text[: max(0, line_start - 2)].rstrip())
         line_start = text.rfind("\n", 0, prev_end) + 1
     if prev_end <= line_start or prev_end - line_start > _BARE_PARAGRAPH_CHARS:
@@ -362,7 +363,7 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
     letter = _LABELLED_CHOICE_RE.fullmatch(line) if labelled_lines else None
     if letter is not None:  # "Final result: C", then "\boxed{A}"
         return [letter.group(1)]
-    said = _LABELLED_WORDS_RE.fullmatch(line) if labelled_lines else None
+    said = LABELLED_WORDS_RE.fullmatch(line) if labelled_lines else None
     if said is not None:  # "Final result: 十三", "| Total | eighteen |", "Final answer: option B", "\frac{13}{2}"
         rest = said.group("rest") or said.group("cell")
         option = _OPTION_RE.fullmatch(rest)
@@ -372,4 +373,8 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
             str(_roman_value(roman.group(0))) if roman else None)
         if value:
             return [value]
+        other = any_form_value(rest) if rest else None
+        if other is not None:  # "Result: 50/8", "Final result: 6\u00bd", "thirteen halves"
+            return [other]
     return list(_paragraph_values(line, len(line), labelled_lines=False, look_back=False))
+

@@ -24,6 +24,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.exact_numbers import find_numbers, parse_number
+from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
     _ANSWER_NOUN,
     READ_BACK_CHARS,
@@ -312,10 +313,12 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str
     unread = unread_slot_words(text, para_start, start)  # "veintiuno.\nThe answer is 31."
     if unread:
         return HEDGED, f"the final paragraph offers a value it does not read before it: {unread[0][:40]!r}"
-    for value in [*_bare_paragraph_before(text, para_start, start), *revised, *labelled, *opening]:
+    # a value of any form ("Result: \u00bd"), in the paragraph before or on the line before
+    before = [*_bare_paragraph_before(text, para_start, start), *filter(None, [line_before_value(text, para_start, start)])]
+    for value in [*before, *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
-        if _TAIL_VALUE_RE.search(value) and same is None:
+        if value and (value in before or _TAIL_VALUE_RE.search(value)) and same is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
     return None
 
