@@ -87,11 +87,9 @@ from dataclasses import replace
 from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
 from verifiers.answer_lead import lead_start, uncommitted_lead, unread_clause_lead
-from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before, _prose_ok
+from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
-    _DOUBT_RE,
-    _LATER_NEGATION_RE,
     _RETRACT_RE,
     _SCALE_AFTER_RE,
     MAX_TAIL_CHARS,
@@ -127,6 +125,7 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.json_answer import JsonAnswer, json_answer
+from verifiers.json_notes import qualifying_note
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
@@ -515,29 +514,6 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
     return found
 
 
-_NOTE_CHARS = 60  # a JSON member this short is a note on the answer, read as its label
-_NOTE_WORDS = 3  # one this short is read as a parenthesis after the answer
-
-
-# A note that takes the answer back, flips its sign, says it is inexact or scales it
-# ("retracted", "minus", "sign flipped", "inexact", "thousands").
-_TAKEN_BACK_RE = re.compile(
-    r"\b(?:retract\w*|withdr[ae]wn?|revoked|void|ignore\w*|disregard\w*|placeholder|minus|negat\w*|"
-    r"flipped|opposite|inexact|imprecise|rounded|truncated|estimated?|"
-    r"(?:hundred|thousand|million|billion|trillion)s?|dozens?|percent)\b", re.IGNORECASE)
-
-
-def _note_qualifies(note: str) -> bool:
-    """Whether a short JSON note qualifies the answer beside it as the words after an answer
-    would: symbols alone (``"\u2265"``, ``"~"``, ``"+"``), a bound, estimate, scale or judgement
-    of falsity (``"mindestens"``, ``"in millions"``, ``"bogus"``, ``"retracted"``), or a word of
-    another script that is no answer phrase (``"\u7ea6"``)."""
-    if not any(c.isalnum() for c in note):
-        return True
-    return (not _prose_ok(note) or _APPROX_AFTER_RE.match(note) is not None or _TAKEN_BACK_RE.search(note) is not None
-            or _LATER_NEGATION_RE.search(note) is not None or _DOUBT_RE.search(note) is not None)
-
-
 def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer:
     """The final answer of a JSON object that ends ``text``: read as a commitment in the text,
     and its working members ("reasoning", "steps", ...) read as the sentences just before "The
@@ -549,11 +525,9 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
         return found
     inner = final_answer(f"{js.prose} The answer is {js.value}.")
     problem = inner.problem or _later_denial(js.prose, (js.value,))  # "it is not 979": said of it
-    for note in js.notes if problem is None else ():  # "probably", "random guess": a short note qualifies it
-        qualified = qualified_lead(note.rstrip(" .!") + ": ") if len(note) <= _NOTE_CHARS else None
-        if qualified is not None or (len(note.split()) <= _NOTE_WORDS and _note_qualifies(note)):
-            problem = (HEDGED, f"a member beside the JSON answer qualifies it: {note[:40]!r}")
-            break
+    note = qualifying_note(js.notes) if problem is None else None  # "probably", "\u2265", "in millions"
+    if note is not None:
+        problem = (HEDGED, f"a member beside the JSON answer qualifies it: {note[:40]!r}")
     if problem is not None:
         return FinalAnswer(found.answer, "json", found.end, problem)
     # the values the working offers beside it must each be the answer too (the comparator's)

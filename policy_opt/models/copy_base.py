@@ -33,9 +33,7 @@ import json
 import math
 import os
 import random
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -43,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+from policy_opt.models.build_cache import build_once, deterministic
 
 FILLER = "abcdefghijklmnopqrstuvwxyz ,."
 
@@ -175,33 +175,8 @@ def build(recipe: CopyRecipe | None = None, out: str | os.PathLike | None = None
     recipe = CopyRecipe() if recipe is None else recipe
     digest = recipe_hash(recipe)
     path = Path(out).expanduser() if out is not None else cache_root() / f"copy-base-{digest}"
-    if _built(path) == digest:
-        return path
-    if path.exists() and (not path.is_dir() or (any(path.iterdir()) and _built(path) is None)):
-        raise ValueError(f"{os.fspath(path)!r} exists and holds no copy base; name a new or "
-                         "empty directory")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-", dir=path.parent))
-    try:
-        summary = _train_and_save(recipe, tmp, verbose=verbose)
-        summary["recipe_hash"] = digest
-        (tmp / "copy_base.json").write_text(json.dumps(summary, indent=2) + "\n")
-        if path.exists():
-            shutil.rmtree(path)
-        os.replace(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if verbose:
-        print(f"[copy-base] saved to {path}", flush=True)
-    return path
-
-
-def _built(path: Path) -> str | None:
-    try:
-        return json.loads((path / "copy_base.json").read_text())["recipe_hash"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return build_once(path, digest, "copy_base.json", lambda tmp: _train_and_save(recipe, tmp, verbose=verbose),
+                      what="copy base", verbose=verbose)
 
 
 def _train_and_save(recipe: CopyRecipe, out: Path, *, verbose: bool) -> dict:
@@ -210,11 +185,7 @@ def _train_and_save(recipe: CopyRecipe, out: Path, *, verbose: bool) -> dict:
     from policy_opt.models.default import default_config, default_tokenizer
 
     log = print if verbose else (lambda *a, **k: None)
-    threads_before = torch.get_num_threads()
-    det_before = torch.are_deterministic_algorithms_enabled()
-    torch.set_num_threads(recipe.threads)
-    torch.use_deterministic_algorithms(True)
-    try:
+    with deterministic(recipe.threads):
         t0 = time.perf_counter()
         tok = default_tokenizer()
         torch.manual_seed(recipe.seed)
@@ -227,9 +198,6 @@ def _train_and_save(recipe: CopyRecipe, out: Path, *, verbose: bool) -> dict:
         tok.save_pretrained(out)
         return {"recipe": asdict(recipe), "copy_ratios": [list(p) for p in points],
                 "train_seconds": round(time.perf_counter() - t0, 1)}
-    finally:
-        torch.set_num_threads(threads_before)
-        torch.use_deterministic_algorithms(det_before)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,9 +41,7 @@ import json
 import math
 import os
 import random
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -51,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+from policy_opt.models.build_cache import build_once, deterministic
 
 ENV = "envs.long_calculator:LongAdditionEnv"
 
@@ -123,33 +123,9 @@ def build(recipe: ToolRecipe, out: str | os.PathLike | None = None, *,
     leaves half a model behind."""
     digest = recipe_hash(recipe)
     path = Path(out).expanduser() if out is not None else cached_path(recipe)
-    if _built(path) == digest:
-        return path
-    if path.exists() and (not path.is_dir() or (any(path.iterdir()) and _built(path) is None)):
-        raise ValueError(f"{os.fspath(path)!r} exists and holds no tool warm start; name a new "
-                         "or empty directory")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-", dir=path.parent))
-    try:
-        summary = _train_and_save(recipe, tmp, verbose=verbose)
-        summary["recipe_hash"] = digest
-        (tmp / "tool_warm_start.json").write_text(json.dumps(summary, indent=2) + "\n")
-        if path.exists():
-            shutil.rmtree(path)
-        os.replace(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if verbose:
-        print(f"[tool-warm-start] saved to {path}", flush=True)
-    return path
-
-
-def _built(path: Path) -> str | None:
-    try:
-        return json.loads((path / "tool_warm_start.json").read_text())["recipe_hash"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return build_once(path, digest, "tool_warm_start.json",
+                      lambda tmp: _train_and_save(recipe, tmp, verbose=verbose),
+                      what="tool warm start", verbose=verbose)
 
 
 def demonstrations(recipe: ToolRecipe) -> list[list[dict[str, str]]]:
@@ -229,17 +205,13 @@ def _train_and_save(recipe: ToolRecipe, out: Path, *, verbose: bool) -> dict:
     from policy_opt.models.policy import load_policy
 
     log = print if verbose else (lambda *a, **k: None)
-    threads_before = torch.get_num_threads()
-    det_before = torch.are_deterministic_algorithms_enabled()
-    torch.set_num_threads(recipe.threads)
-    torch.use_deterministic_algorithms(True)
-    try:
-        t0 = time.perf_counter()
-        base = recipe.base
-        if base == "copy":
-            from policy_opt.models import copy_base
+    base = recipe.base
+    if base == "copy":  # built (or found) first, with its own thread count
+        from policy_opt.models import copy_base
 
-            base = str(copy_base.build(verbose=verbose))
+        base = str(copy_base.build(verbose=verbose))
+    with deterministic(recipe.threads):
+        t0 = time.perf_counter()
         model, tok = load_policy(base, verbose=verbose)
         conversations = demonstrations(recipe)
         data = [encode_conversation(tok, c) for c in conversations]
@@ -253,9 +225,6 @@ def _train_and_save(recipe: ToolRecipe, out: Path, *, verbose: bool) -> dict:
         return {"recipe": asdict(recipe), "demonstrations": len(data),
                 "with_tool": with_tool, "final_loss": losses[-1],
                 "train_seconds": round(time.perf_counter() - t0, 1)}
-    finally:
-        torch.set_num_threads(threads_before)
-        torch.use_deterministic_algorithms(det_before)
 
 
 def _train(model: Any, data: list[tuple[list[int], list[int]]], recipe: ToolRecipe,
