@@ -308,3 +308,11 @@ from reward_grammar_r14 import R14_PROPERTIES  # noqa: E402
 
 for _prop in R14_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r15 (issue 30 round 15, the blind h44 set): indefinite subjects, examples, rejection marks and
+# failure verbs around the value, collectives of the gold's items, overlay strikes, revisions
+# in scripts without spaced stops, "option A" (``reward_grammar_r15``).
+from reward_grammar_r15 import R15_PROPERTIES  # noqa: E402
+
+for _prop in R15_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

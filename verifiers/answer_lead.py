@@ -145,9 +145,29 @@ _ENDS_AT_COMMA_RE = re.compile(
 _OPEN_LINE_END_RE = re.compile(r"(?:" + _COMMA + r"|[\u2013\u2014\u2026]|\.\.\.)[\s*_]*\Z")
 
 
+# Marks that reject what follows them (a cross, a thumbs-down, a no-entry sign).
+_REJECT_MARK_RE = re.compile("[\u2715\u2716\u2717\u2718\u274c\u274e\u26d4\U0001f44e\U0001f6ab\u2612]")
+# An example's lead right before the value ("e.g.", "for instance", "z. B.", "例如"), or another
+# person's answer reported.
+_EXAMPLE_END_RE = re.compile(
+    r"(?:\be\.\s?g\.?|\bfor\s+(?:example|instance)|\bsuch\s+as|\bz\.\s?B\.|\bpor\s+ejemplo|\bpar\s+exemple|"
+    r"\bp\.\s?ej\.|\bp\.\s?ex\.|\b(?:let's\s+)?say\s*,|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440|"
+    # another person's answer, reported ("My friend answered \boxed{5}", "A student said")
+    r"\b(?:my|a|an|his|her|our|their|another|the|some)\s+(?:\w+\s+)?(?:friend|student|classmate|teacher|colleague|"
+    r"brother|sister|model|assistant|reader|person)\s+(?:answered|said|says|guessed|wrote|claimed|got|suggested)|"
+    r"\bzum\s+Beispiel|\bper\s+esempio|\bpor\s+exemplo|\u4f8b\u5982|\u6bd4\u5982|\u4f8b\u3048\u3070)[\s,:;*_$\\(\[{]*\Z",
+    re.IGNORECASE)
+
+
+def example_lead(before: str) -> bool:
+    """Whether ``before`` (the text right before a commitment) ends in an example's lead."""
+    return _EXAMPLE_END_RE.search(before) is not None
+
+
 def _strip_markup(head: str) -> str:
     while True:
         before = head
+        head = _OPENERS_RE.sub("", head)  # "\(" before its "(" is stripped alone (h44)
         head = head.rstrip(_TRAILING_MARKUP)
         head = _OPENERS_RE.sub("", head)
         if head == before:
@@ -181,6 +201,11 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
             _COMMAND_RE.sub(" ", head[sign.end():])):
         # "\approx, 答案是0", "≈ cevap 9": an approximation sign with no value of its own after it
         return HEDGED, f"an approximation sign opens the answer's sentence: {head[sign.start():].strip()[:40]!r}"
+    mark = _REJECT_MARK_RE.search(head, max(0, len(head) - 40))
+    if mark is not None:  # "\u2717 \boxed{5}", "\u274c 5": a value marked as rejected
+        return HEDGED, f"a mark of rejection before the final value: {mark.group(0)!r}"
+    if _EXAMPLE_END_RE.search(head):  # "e.g. \boxed{5}", "for example, \boxed{5}": one of several
+        return HEDGED, f"the final value is given as an example or as another's answer: {head.strip()[-30:]!r}"
     if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own
         return _unread_opener([head], committed=committed)
@@ -246,6 +271,9 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
                     doubt = _adverb_before_verb(list(_WORD_RE.finditer(own)))
                 if doubt is not None:  # "My hunch is \boxed{5}", "Probably the total is 5"
                     return HEDGED, f"a word of the answer's clause doubts or bounds it: {doubt!r}"
+                indefinite = _indefinite_subject(own)
+                if indefinite is not None:  # "A lower bound is", "One candidate is", "A student answered"
+                    return HEDGED, f"the answer's clause has an indefinite subject: {indefinite!r}"
                 return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
             if low in ANSWER_WORDS and len(unknown) == 1 and unknown[0].lower() in SHORT_COPULAS:
                 return None  # "Odpowiedź to 5": a copula the English list cannot hold
@@ -260,6 +288,25 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     if not unknown:  # "So, \boxed{5}", "Thus \boxed{5}": connectives alone
         return _unread_opener(re.split(_PARTS, head)[cut:-1], committed=committed)
     return HEDGED, f"the word before the final value does not commit to it: {unknown[0]!r}"
+
+
+# A determiner that makes the clause's subject one of several ("A lower bound is", "One
+# candidate is", "Eine obere Schranke ist", "Một cận trên là", "一个下界是"): an answer is
+# the one value, said with a definite subject or none. "A total of" names an amount.
+_INDEFINITE_RE = re.compile(
+    r"[\s*_#>-]*(?:(?:so|thus|hence|therefore|then|and|also|here|now|finally)[\s,]+)*"
+    r"(?P<det>one\s+of\s+the\s+(?:\w+\s+)?(?:answers|solutions|values|candidates|options|possibilities|roots)\b|"
+    # ("One of the remaining units is 200 square feet": one of equal parts names the amount)
+    r"(?:a|an|one(?!\s+of\b)|some|any|another|ein|eine|einer|eines|un|una|uno|une|um|uma|m\u1ed9t|"
+    r"\u043e\u0434\u0438\u043d|\u043e\u0434\u043d\u0430|\u043e\u0434\u043d\u043e)\b"
+    r"(?![\s*_]+(?:total|sum|grand\s+total|combined\s+total)\b)|\u4e00\u4e2a|\u4e00\u500b|\u67d0)",
+    re.IGNORECASE)
+
+
+def _indefinite_subject(own: str) -> str | None:
+    """The indefinite determiner that opens the answer clause's subject in ``own``, or None."""
+    m = _INDEFINITE_RE.match(own)
+    return None if m is None else m.group("det")
 
 
 def _answer_clause_start(found: list[re.Match[str]], k: int) -> int | None:

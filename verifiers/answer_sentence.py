@@ -82,6 +82,7 @@ _OWN_PROSE_RE = re.compile(
     r"the\s+(?:first|second|other)|[a-z])\b|"
     r"not|never|nope|wrong|incorrect|false|invalid|mistaken|unsure|uncertain|guess\w*|"
     r"estimat\w*|approx\w*|rounded|roughly|bound|at\s+(?:least|most)|"
+
     r"or|nor|and/or|vs|versus|otherwise|else|and\s+(?:up|above|below|higher|lower|more|less|"
     r"over|under|beyond)|"
     r"si|falls|wenn|cuando|quand|lorsque|nicht|pas|etwa|ungef\u00e4hr|environ|aprox\w*|"
@@ -117,6 +118,19 @@ def _new_sentence_unread(body: str) -> bool:
             and unread_closing(body) is not None)
 
 
+# The value said to fail, right after it ("\boxed{73} leads to a contradiction.", "overshoots",
+# "fails the check", "can be excluded", "is too big", h44); not "18 students fail", whose
+# subject is the students.
+_FAILS_RE = re.compile(
+    r"(?:\s|\$|\\[)\]]|[*_)])*(?:(?:is|was|gets|got|can\s+be|must\s+be|should\s+be|would\s+be|will\s+be)\s+)?"
+    r"(?:fail\w*|overshoot\w*|undershoot\w*|violat\w*|contradict\w*|leads?\s+to\s+(?:a\s+)?contradiction|"
+    r"exclud\w*|reject\w*|ruled?\s+out|discard\w*|too\s+(?:big|small|large|high|low)|off\s+by|"
+    # ("10 breaks" counts breaks: the verb takes an object)
+    r"(?:breaks?|broke)\s+(?:the|a|an|this|that|our|its|every|all|one|some)\b|is\s+broken|"
+    r"does\s+not\s+(?:work|fit|hold)|doesn't\s+(?:work|fit|hold))\b",
+    re.IGNORECASE)
+
+
 def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
     start = 0
@@ -138,6 +152,8 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None
     why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
     body = own[i:]
+    if _FAILS_RE.match(body):
+        return HEDGED, f"the answer's sentence says it fails: {body[:40]!r}"
     if body[:1].isupper() and own[i - 1 : i].isspace():
         if closing_run_on("0 " + body) == 1:
             return None  # "**8840** Let me know if you have any questions.": a closing run on

@@ -143,6 +143,10 @@ _STRUCK_RE = re.compile(
     # (each match bounded: a flood of unclosed "<s>" costs a bounded scan each)
     r"<(del|s|strike)\b[^<>]{0,200}>(?:[^<]|<(?!/?\1\b)){0,300}</\1\s*>|~~[^~]{0,300}~~|\\(?:sout|st|xout|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}",
     re.IGNORECASE | re.DOTALL)
+_DIGIT_RE = re.compile(r"\d")
+# Combining overlays that strike the character before them (stroke, solidus, prohibition).
+_OVERLAY_RE = re.compile("[\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20e6]")
+_OVERLAID_RE = re.compile("[^\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20e6][\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20e6]+")
 # Content outside the tags that does not render is still text there (a second answer can hide
 # in it): an element that never renders, "\\iffalse ... \\fi", a phantom of something.
 _HIDDEN_CONTENT_RE = re.compile(
@@ -326,9 +330,13 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
     for name, (o, c) in zip(names, spans):
         inside = text[o.end() : c.start()]
         shown = _STRUCK_RE.sub("", inside) if ("~~" in inside or "<" in inside or "\\" in inside) else inside
+        if _OVERLAY_RE.search(shown):  # "5\u03363\u0336": each character struck by a combining overlay
+            shown = _OVERLAID_RE.sub("", shown)
         if _is_blank(shown):
             struck = " (struck-through text counts as none)" if shown != inside else ""
             return _fail("empty_tag", f"<{name}> holds no text{struck}", tag=name)
+        if shown != inside and _DIGIT_RE.search(inside) and not _DIGIT_RE.search(shown):
+            return _fail("empty_tag", f"<{name}> holds no value: every digit in it is struck through", tag=name)
     if not allow_text_outside:
         outside = [text[: spans[0][0].start()]]
         outside += [text[c.end() : o.start()] for (_, c), (o, _) in zip(spans, spans[1:])]

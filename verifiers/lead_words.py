@@ -219,6 +219,9 @@ OWN_DOUBT_WORDS = DOUBT_WORDS | _words(
     assumes assumed hope hopes hoped doubt doubts doubted reckon reckons suspect suspects
     suspected claim claims claimed wish wishes wished imagine imagines imagined pretend
     pretends pretended says said tells told insists insisted argues argued
+    suggested suggests proposed proposes
+    candidate candidates example examples attempt attempts guess guesses bound bounds
+    estimate estimates mistake mistakes
     """
 )
 

@@ -143,6 +143,7 @@ from verifiers.math_forms import (
 from verifiers.math_screens import (
     RELATION_RE,
     base_numeral,
+    collective_for_count,
     impossible_numeral,
     list_items,
     names_unit,
@@ -496,6 +497,9 @@ _ASSIGNED_RE = re.compile(
 _LIST_COMMA_RE = re.compile(r",(?!(?:\\!|\{\})?\s*\d{3}(?!\d))")  # not 10,080 / 10,\!080
 
 
+_OPTION_VALUE_RE = re.compile(r"(?:option|choice)\s+([A-J])", re.IGNORECASE)
+
+
 def _assigned_value(pred: str, gold: str) -> str:
     """The value in ``x = value`` when the gold is a bare value (no ``=``), else ``pred``; a
     number in words is its digits (``two`` is 2, as GSM8K reads it)."""
@@ -503,6 +507,9 @@ def _assigned_value(pred: str, gold: str) -> str:
         spelled = spelled_value(pred)
         if spelled is not None:
             return spelled
+        option = _OPTION_VALUE_RE.fullmatch(pred)
+        if option is not None and re.fullmatch(r"\(?[A-J]\)?", gold.strip()):
+            return option.group(1)  # "The answer is option A." for a choice gold A
     if "=" in gold or "=" not in pred:
         return pred
     m = _ASSIGNED_RE.fullmatch(pred)
@@ -580,6 +587,13 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     pred, source = _assigned_value(found.answer, gold), found.source
     if found.unit is not None and (names_unit(gold) or found.unit == "\\%"):  # (50% is 1/2)
         pred = f"{pred}{found.unit}" if found.unit == "\\%" else f"{pred} {found.unit}"  # "36 kg", "50\\%"
+    # the words after the value's last occurrence, a "####" line's too (found.end counts in the
+    # text the reader saw, without its reasoning block)
+    at = completion.rfind(found.answer)
+    collective = collective_for_count(gold, completion[at : at + 160]) if at >= 0 else None
+    if collective is not None:  # "#### 248 dozen eggs" for 248 eggs
+        why = f"the answer counts collections of the gold's items: {collective!r}"
+        return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})
     if found.unit is not None and names_unit(gold) and sign_mismatch(gold, found.unit):
         why = f"the unit after the box is not the gold's: {found.unit!r}"  # "\boxed{23} bps" for 23%
         return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})

@@ -86,7 +86,7 @@ from dataclasses import replace
 
 from verifiers.answer_closing import closing_run_on
 from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
-from verifiers.answer_lead import lead_start, uncommitted_lead, unread_clause_lead
+from verifiers.answer_lead import example_lead, lead_start, uncommitted_lead, unread_clause_lead
 from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
 from verifiers.answer_tail import (
     _APPROX_AFTER_RE,
@@ -333,6 +333,8 @@ def _finish(
     if problem is None and before_at is not None:
         head = text[lead_start(text, _sentence_start(text, before_at)) : before_at]
         problem = unread_clause_lead(head) if source == "answer_is" else uncommitted_lead(head)
+        if problem is None and example_lead(text[max(0, before_at - 40) : before_at]):
+            problem = (HEDGED, "the final value is given as an example")  # "p. ej. \boxed{5}": its stop splits no sentence
     if problem is None and source != "boxed" and "?" in answer:
         problem = (HEDGED, "a question mark in the answer")
     if problem is None and _RETRACT_RE.search(answer):

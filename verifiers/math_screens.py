@@ -367,3 +367,33 @@ def unmatched_letter(gold: str, pred: str) -> str | None:
             return other
     j = _JUXTAPOSED_RE.search(pred)
     return None if j is None else j.group(0)
+
+
+# A collective or container noun: "12 dozen eggs", "101 crates of apples", "338 groups of
+# people" count the collections, not the gold's own items.
+_COLLECTIVES = (
+    r"dozens?|pairs?|sets?|groups?|crates?|box(?:es)?|bags?|packs?|packets?|packages?|cartons?|"
+    r"cases?|batch(?:es)?|rows?|stacks?|bundles?|trays?|loads?|scores?|teams?|handfuls?|bunch(?:es)?|"
+    r"baskets?|buckets?|jars?|bottles?|cans?|sacks?|barrels?|piles?|rolls?|sheets?")
+_GOLD_NOUN_RE = re.compile(r"(?<=[\d}\s])([A-Za-z]{3,})\s*$")
+
+
+def collective_for_count(gold: str, said: str) -> str | None:
+    r"""The collective or container noun that ``said`` (the answer and the words after it) puts
+    before the gold's own count noun, or None: ``248 dozen eggs`` and ``101 crates of apples``
+    count collections, not the gold's ``248 eggs`` or ``101 apples``.
+
+    >>> collective_for_count("248 eggs", "248 dozen eggs"), collective_for_count("101 apples", "} crates of apples.")
+    ('dozen', 'crates')
+    >>> collective_for_count("101 apples", "101 apples"), collective_for_count("12", "12 dozen eggs") is None
+    (None, True)
+    """
+    noun = _GOLD_NOUN_RE.search(gold.replace("\\text{", " ").replace("}", " ").strip())
+    if noun is None or parse_quantity(f"1 {noun.group(1)}") is None:
+        return None
+    stem = noun.group(1).lower().rstrip("s")
+    m = re.search(rf"\b({_COLLECTIVES})\s+(?:of\s+)?(?:[A-Za-z-]+\s+){{0,2}}{re.escape(stem)}", said, re.IGNORECASE)
+    if m is None:  # any "<noun> of <items>" right after the value: "513 busloads of people"
+        m = re.match(rf"[^A-Za-z]{{0,12}}\b((?!total\b|all\b|number\b)[A-Za-z]+)\s+of\s+(?:the\s+)?{re.escape(stem)}",
+                     said, re.IGNORECASE)
+    return None if m is None else m.group(1)

@@ -245,7 +245,8 @@ def _revised_values(text: str, para_start: int, start: int) -> list[str]:
 _BARE_PARAGRAPH_CHARS = 300
 _SENTENCE_STOP_RE = re.compile(r"[.!?\u3002](?=\s)")
 # (a number in arithmetic, "2 + 4 = 6", is reasoning; a label's, "Case 1:", is not)
-_REASONING_RE = re.compile(r"[.!?\u3002](?=\s)|\d\s*[-+*/=\u00d7\u00f7^]|[-+*/=\u00d7\u00f7]\s*\d")
+# (a CJK stop needs no space after it: "等等，算错了。正确答案是 ..." says a sentence first)
+_REASONING_RE = re.compile(r"[.!?\u0964](?=\s)|[\u3002\uff01\uff1f]|\d\s*[-+*/=\u00d7\u00f7^]|[-+*/=\u00d7\u00f7]\s*\d")
 # Words that say the final paragraph revises the one before ("Hmm, recounting, the answer is
 # 6."): with them it is a correction, read alone as before (paying it gains a policy nothing:
 # only the last value is read).

@@ -79,6 +79,10 @@ _LABEL_HEDGE_RE = re.compile(
     r"possibly|likely|unlikely|guess\w*|unsure|uncertain|tentative|draft|preliminary|"
     r"approx\w*|estimat\w*|rough\w*|(?:less|more|fewer)\s+than|bound|at\s+(?:least|most)|"
     r"alternative\w*|another|or|if|unless|"
+    # a value shown as a mistake, a bound or an example, not the answer ("Common mistake:
+    # \boxed{5}", "Upper bound: 7", "Candidate: 4", h44)
+    r"mistake\w*|errors?|erroneous|pitfall\w*|misconception\w*|trap|distractor\w*|decoy|typo|"
+    r"candidates?|examples?|counterexamples?|bounds?|"
     r"falsch|faux|falso|fel|v\u00e4\u00e4rin|vielleicht|peut-\u00eatre|"
     r"quiz\u00e1s?|tal\s+vez|talvez|forse|kanske|mo\u017ce|mungkin|belki|mindestens|"
     r"au\s+moins|al\s+menos|almeno)(?!\w)"
