@@ -162,8 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         if not (warm / "config.json").is_file():
             p.error(f"--start-model {args.start_model!r}: no model folder (config.json) there")
     else:
-        recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
-        warm = tool_warm_start.build(recipe, args.warm_start)
+        try:
+            recipe = tool_warm_start.ToolRecipe(**{k: v for k, v in fields.items() if v is not None})
+            warm = tool_warm_start.build(recipe, args.warm_start)
+        except (ValueError, OSError) as err:  # a bad recipe, a missing --model, an occupied --warm-start
+            p.error(str(err))
     out = Path(args.out)
     report = Path(args.report) if args.report else out
     report.mkdir(parents=True, exist_ok=True)

@@ -211,7 +211,10 @@ def test_the_new_benchmarks_reject_bad_input_with_one_line(tmp_path, capsys):
                        (tool_copy_loss.main, ["--env", "nosuch:Env", "--rows", "1"]),
                        (guess_learning.main, ["--no-train", "--out", str(tmp_path / "none")]),
                        (tool_learning.main, ["--start-model", str(tmp_path / "none"),
-                                             "--out", str(tmp_path / "tl")])):
+                                             "--out", str(tmp_path / "tl")]),
+                       (tool_learning.main, ["--model", str(tmp_path / "none"), "--out", str(tmp_path / "tl")]),
+                       (tool_learning.main, ["--tool-share", "3", "--out", str(tmp_path / "tl")]),
+                       (tws.main, ["--base", str(tmp_path / "none"), "--out", str(tmp_path / "w")])):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)
         assert exit_info.value.code == 2

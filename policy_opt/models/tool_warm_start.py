@@ -293,9 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         recipe = ToolRecipe(base=args.base, env=args.env, rows=args.rows, tool_share=args.tool_share,
                             steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                             seed=args.seed, threads=args.threads)
-    except ValueError as err:
+        print(build(recipe, args.out))
+    except (ValueError, OSError) as err:  # a bad recipe, a missing base model, an occupied --out
         p.error(str(err))
-    print(build(recipe, args.out))
     return 0
 
 
