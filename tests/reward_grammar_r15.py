@@ -40,12 +40,15 @@ def r15_failure_after(draw: st.DrawFn) -> Case:
     said to work (``satisfies the equation``, ``works``) is paid."""
     g = draw(st.integers(2, 9999))
     paid = draw(st.booleans())
-    tail = draw(st.sampled_from(["satisfies the equation", "works", "checks out", "is the answer"] if paid else
+    tail = draw(st.sampled_from(["satisfies the equation", "works", "checks out", "is the answer",
+                                 ", which satisfies the equation"] if paid else
                                 ["leads to a contradiction", "overshoots", "fails the check", "can be excluded",
                                  "violates the condition", "contradicts the data", "gets rejected", "is ruled out",
-                                 "is too big", "undershoots the target", "breaks the constraint"]))
+                                 "is too big", "undershoots the target", "breaks the constraint",
+                                 ", which is extraneous", "that fails", ", which we reject", "; this is impossible",
+                                 ", which exceeds the limit", ", so it is ruled out"]))
     wrap = draw(st.sampled_from(_WRAPS)).format(g=g)
-    return Case(f"{wrap} {tail}.", str(g), "paid" if paid else "not_paid", ("r15_failure_after", tail))
+    return Case(f"{wrap}{'' if tail[0] in ',;' else ' '}{tail}.", str(g), "paid" if paid else "not_paid", ("r15_failure_after", tail))
 
 
 @st.composite

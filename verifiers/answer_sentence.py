@@ -122,11 +122,17 @@ def _new_sentence_unread(body: str) -> bool:
 # "fails the check", "can be excluded", "is too big", h44); not "18 students fail", whose
 # subject is the students.
 _FAILS_RE = re.compile(
-    r"(?:\s|\$|\\[)\]]|[*_)])*(?:(?:is|was|gets|got|can\s+be|must\s+be|should\s+be|would\s+be|will\s+be)\s+)?"
+    r"(?:\s|\$|\\[)\]]|[*_)])*"
+    # a relative clause or link that says it of the value ("which is extraneous", "that fails",
+    # "so it is ruled out", "; this is impossible", h45)
+    r"(?:(?:[A-Za-z]+\s+){0,3}?[,;:\u2014]\s*(?:which|that|so\s+it|so\s+this|and\s+(?:it|this|that)|this|it|but\s+(?:it|this|that))\s+|"
+    r"[,;:\u2014-]?\s*(?:which|that|so\s+it|so\s+this|and\s+(?:it|this|that)|this|it|but\s+(?:it|this|that))\s+)?"
+    r"(?:(?:is|was|gets|got|can\s+be|must\s+be|should\s+be|would\s+be|will\s+be|we)\s+)?"
     r"(?:fail\w*|overshoot\w*|undershoot\w*|violat\w*|contradict\w*|leads?\s+to\s+(?:a\s+)?contradiction|"
     r"exclud\w*|reject\w*|ruled?\s+out|discard\w*|too\s+(?:big|small|large|high|low)|off\s+by|"
     # ("10 breaks" counts breaks: the verb takes an object)
     r"(?:breaks?|broke)\s+(?:the|a|an|this|that|our|its|every|all|one|some)\b|is\s+broken|"
+    r"extraneous|impossible|absurd|exceeds?\s+(?:the|a|our|its)\b|cannot\s+be\s+(?:right|correct|true)|"
     r"does\s+not\s+(?:work|fit|hold)|doesn't\s+(?:work|fit|hold))\b",
     re.IGNORECASE)
 

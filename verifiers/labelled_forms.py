@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 
+from verifiers.answer_values import _arithmetic_side
+from verifiers.labelled_lines import _LETTER
 from verifiers.spelled_numbers import spelled_value
 
 # A label's word: letters, which may carry combining marks ("परिणाम").
-_LABEL_WORD = r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff])*"
+_LABEL_WORD = rf"[^\W\d_]{_LETTER}*"
 # A label of one to four words and a short value of any spelling after its colon (a second
 # colon kept: "**Final result:**: 7"), or a table row of two cells ("| Total | eighteen |").
 LABELLED_WORDS_RE = re.compile(
@@ -51,8 +53,6 @@ def any_form_value(rest: str) -> str | None:
         >>> any_form_value("3/4 + 1/4 = 1"), any_form_value("multiply 3 by 4"), any_form_value("see below")
         ('1', None, None)
     """
-    from verifiers.answer_values import _arithmetic_side
-
     side = rest.rsplit("=", 1)[-1].strip(" \t*_`$()")
     if not side or not (any(ch.isnumeric() for ch in side) or any(
             spelled_value(w) is not None for w in _WORD_RE.findall(side))):

@@ -144,6 +144,7 @@ from verifiers.math_screens import (
     RELATION_RE,
     base_numeral,
     collective_for_count,
+    gold_count_noun,
     impossible_numeral,
     list_items,
     names_unit,
@@ -589,7 +590,7 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         pred = f"{pred}{found.unit}" if found.unit == "\\%" else f"{pred} {found.unit}"  # "36 kg", "50\\%"
     # the words after the value's last occurrence, a "####" line's too (found.end counts in the
     # text the reader saw, without its reasoning block)
-    at = completion.rfind(found.answer)
+    at = completion.rfind(found.answer) if gold_count_noun(gold) is not None else -1  # (a bare gold: no scan)
     collective = collective_for_count(gold, completion[at : at + 160]) if at >= 0 else None
     if collective is not None:  # "#### 248 dozen eggs" for 248 eggs
         why = f"the answer counts collections of the gold's items: {collective!r}"

@@ -378,6 +378,12 @@ _COLLECTIVES = (
 _GOLD_NOUN_RE = re.compile(r"(?<=[\d}\s])([A-Za-z]{3,})\s*$")
 
 
+def gold_count_noun(gold: str) -> str | None:
+    """The word that ends a gold naming its items or unit (``248 eggs``: ``eggs``), or None."""
+    noun = _GOLD_NOUN_RE.search(gold.replace("\\text{", " ").replace("}", " ").strip())
+    return None if noun is None or parse_quantity(f"1 {noun.group(1)}") is None else noun.group(1)
+
+
 def collective_for_count(gold: str, said: str) -> str | None:
     r"""The collective or container noun that ``said`` (the answer and the words after it) puts
     before the gold's own count noun, or None: ``248 dozen eggs`` and ``101 crates of apples``
@@ -388,10 +394,10 @@ def collective_for_count(gold: str, said: str) -> str | None:
     >>> collective_for_count("101 apples", "101 apples"), collective_for_count("12", "12 dozen eggs") is None
     (None, True)
     """
-    noun = _GOLD_NOUN_RE.search(gold.replace("\\text{", " ").replace("}", " ").strip())
-    if noun is None or parse_quantity(f"1 {noun.group(1)}") is None:
+    noun = gold_count_noun(gold)
+    if noun is None:
         return None
-    stem = noun.group(1).lower().rstrip("s")
+    stem = noun.lower().rstrip("s")
     m = re.search(rf"\b({_COLLECTIVES})\s+(?:of\s+)?(?:[A-Za-z-]+\s+){{0,2}}{re.escape(stem)}", said, re.IGNORECASE)
     if m is None:  # any "<noun> of <items>" right after the value: "513 busloads of people"
         m = re.match(rf"[^A-Za-z]{{0,12}}\b((?!total\b|all\b|number\b)[A-Za-z]+)\s+of\s+(?:the\s+)?{re.escape(stem)}",
