@@ -1126,24 +1126,29 @@ def test_the_page_cache_carries_nothing_to_the_next_candidate(host):
     import random
 
     slots = _cache_slots()
-    rng = random.Random(32)
-    bits = [rng.randrange(2) for _ in slots]
-    single = SandboxPool(workers=1)  # writer and reader: one after the other
-    try:
-        for path in {p for p, _ in slots}:  # cold pages, as in files nobody imports
-            fd = os.open(path, os.O_RDONLY)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
-        head = f"SLOTS = {slots!r}\nBITS = {bits!r}\n"
-        sent = run_tests(head + CACHE_WRITER, STEAL, timeout=30.0, pool=single)
-        assert sent.tests[0].got == repr("sent"), sent.tests[0]
-        got = attack(single, head + CACHE_READER, tests=STEAL, timeout=30.0).tests[0].got
-    finally:
-        single.close()
-    mask = int(got.strip("'"), 16)
-    right = sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
-    # chance is 22 of 44 (sd 3.3); the open channel read 38 of 44 right
-    assert right < 22 + 10, right
+    right = total = 0
+    # Three trials with fresh bits, judged on their sum: one trial's 44 bits gave a false
+    # alarm under CI's load (32 right), and a real channel is right in every trial.
+    for seed in (32, 33, 34):
+        rng = random.Random(seed)
+        bits = [rng.randrange(2) for _ in slots]
+        single = SandboxPool(workers=1)  # writer and reader: one after the other
+        try:
+            for path in {p for p, _ in slots}:  # cold pages, as in files nobody imports
+                fd = os.open(path, os.O_RDONLY)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                os.close(fd)
+            head = f"SLOTS = {slots!r}\nBITS = {bits!r}\n"
+            sent = run_tests(head + CACHE_WRITER, STEAL, timeout=30.0, pool=single)
+            assert sent.tests[0].got == repr("sent"), sent.tests[0]
+            got = attack(single, head + CACHE_READER, tests=STEAL, timeout=30.0).tests[0].got
+        finally:
+            single.close()
+        mask = int(got.strip("'"), 16)
+        right += sum(((mask >> i) & 1) == b for i, b in enumerate(bits))
+        total += len(bits)
+    # chance is half (sd sqrt(total)/2, 5.7 for 132 bits); the open channel read 38 of 44 right
+    assert right < total / 2 + 4 * (total ** 0.5) / 2, (right, total)
 
 
 # The same channel through the dentry cache: looking up a missing name in a host folder
