@@ -316,3 +316,10 @@ from reward_grammar_r15 import R15_PROPERTIES  # noqa: E402
 
 for _prop in R15_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r16 (issue 30 round 16): a rejecting clause after the count noun of an uncommitted last
+# number (``reward_grammar_r16``).
+from reward_grammar_r16 import R16_PROPERTIES  # noqa: E402
+
+for _prop in R16_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -125,7 +125,7 @@ _FAILS_RE = re.compile(
     r"(?:\s|\$|\\[)\]]|[*_)])*"
     # a relative clause or link that says it of the value ("which is extraneous", "that fails",
     # "so it is ruled out", "; this is impossible", h45)
-    r"(?:(?:[A-Za-z]+\s+){0,3}?[,;:\u2014]\s*(?:which|that|so\s+it|so\s+this|and\s+(?:it|this|that)|this|it|but\s+(?:it|this|that))\s+|"
+    r"(?:(?:[A-Za-z]+(?:\s+|(?=[,;:\u2014]))){0,3}?[,;:\u2014]\s*(?:which|that|so\s+it|so\s+this|and\s+(?:it|this|that)|this|it|but\s+(?:it|this|that))\s+|"
     r"[,;:\u2014-]?\s*(?:which|that|so\s+it|so\s+this|and\s+(?:it|this|that)|this|it|but\s+(?:it|this|that))\s+)?"
     r"(?:(?:is|was|gets|got|can\s+be|must\s+be|should\s+be|would\s+be|will\s+be|we)\s+)?"
     r"(?:fail\w*|overshoot\w*|undershoot\w*|violat\w*|contradict\w*|leads?\s+to\s+(?:a\s+)?contradiction|"
