@@ -153,7 +153,8 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
     hi = len(text) if line_end < 0 else line_end
     found: list[str] = []
     para_start = max(para_start, start - READ_BACK_CHARS)
-    for count, m in enumerate(_LABELLED_LINE_RE.finditer(text, para_start, start)):
+    lines = _line_starts(text, para_start, start)  # each pattern below is anchored at "^"
+    for count, m in enumerate(_anchored(_LABELLED_LINE_RE, text, para_start, start, lines)):
         if count >= _MAX_LABELLED_LINES:
             return None
         words = _REST_WORD_RE.findall(m.group("label"))
@@ -185,7 +186,7 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # the final answer's own sentence: "First 2, then \boxed{3}" is a sequence
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
-    for count, m in enumerate(_LONE_VALUE_LINE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_LONE_VALUE_LINE_RE, text, para_start, start, lines)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.end() >= start or text[m.start() - 1 : m.start()] not in ("", "\n"):
@@ -194,12 +195,12 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             continue  # "1." or "2)" alone: a list item's marker
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(_clean(m.group("value")))
-    for count, m in enumerate(_DISPLAY_VALUE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_DISPLAY_VALUE_RE, text, para_start, start, lines)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if not _used_later(text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(m.group("number"))
-    for count, m in enumerate(_LONE_WORD_LINE_RE.finditer(text, para_start, start)):
+    for count, m in enumerate(_anchored(_LONE_WORD_LINE_RE, text, para_start, start, lines)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.end() < start:
@@ -207,12 +208,12 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             found.append(spelled_value(value) or value)
     own_line = text.rfind("\n", 0, start)
     if own_line > para_start:
-        for count, m in enumerate(_WORD_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
+        for count, m in enumerate(_anchored(_WORD_ANSWER_LINE_RE, text, para_start, own_line, lines)):
             if count >= _MAX_LABELLED_LINES:
                 return None
             if not _BOUND_GAP_RE.search(m.group(0)) and spelled_value(m.group("word")):
                 found.append(spelled_value(m.group("word")))  # type: ignore[arg-type]
-        for count, m in enumerate(_ANSWER_LINE_RE.finditer(text, para_start, own_line)):
+        for count, m in enumerate(_anchored(_ANSWER_LINE_RE, text, para_start, own_line, lines)):
             if count >= _MAX_LABELLED_LINES:
                 return None
             if _BOUND_GAP_RE.search(m.group("gap")):
@@ -358,6 +359,19 @@ def _anchored(pattern: re.Pattern[str], text: str, lo: int, hi: int, starts: lis
             if m is not None:
                 yield m
                 end = m.end()
+
+
+def _line_starts(text: str, lo: int, hi: int) -> list[int] | None:
+    """Every line start in ``text[lo:hi]`` (and ``lo``), where a ``^``-anchored pattern may
+    match; None when lines are so short that one scan costs less (see ``_sentence_starts``)."""
+    if text.count("\n", lo, hi) * 8 > hi - lo + 64:
+        return None
+    starts = [lo]
+    at = text.find("\n", lo, hi)
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1, hi)
+    return starts
 
 
 def value_first_values(text: str, para_start: int, start: int) -> list[str] | None:

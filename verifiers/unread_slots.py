@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from verifiers.answer_closing import CLOSING_WORDS
-from verifiers.labelled_lines import _LETTER, READ_BACK_CHARS
+from verifiers.labelled_lines import _LETTER, READ_BACK_CHARS, _anchored, _sentence_starts
 from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS, SHORT_OPENERS
 
 __all__ = ["unread_slot_words"]
@@ -65,7 +65,9 @@ def unread_slot_words(text: str, para_start: int, start: int) -> list[str]:
     in order; at most ``_MAX_SLOTS``."""
     found: list[str] = []
     own_line = text.rfind("\n", 0, start)  # "$" matches where the search stops: not a line end
-    for m in _SLOT_RE.finditer(text, max(para_start, start - READ_BACK_CHARS), start):
+    lo = max(para_start, start - READ_BACK_CHARS)
+    # (each branch opens a line or follows a sentence's stop and one space)
+    for m in _anchored(_SLOT_RE, text, lo, start, _sentence_starts(text, lo, start)):
         word = next(g for g in m.groups() if g is not None)
         if (m.group("alone") is not None or m.group("labelled") is not None) and m.end() > own_line:
             continue  # the answer's own line: "答案是-5。"
