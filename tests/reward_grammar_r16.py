@@ -30,7 +30,104 @@ def r16_failure_after_count(draw: st.DrawFn) -> Case:
     return Case(f"{lead}{g} {noun}{tail}.", str(g), "paid" if paid else "not_paid", ("r16_failure_after_count", tail))
 
 
+_SUBJECTS = ["Tom", "Maria", "She", "The store", "Jan"]
+_NOUNS = ["apples", "marbles", "cookies", "dollars", "stickers", "miles"]
+# How the working's last sentence states an amount {v} ({o}: an operand).
+_CONCLUSIONS = [
+    "So {s} has {o} - 2 = {v} {n} left.", "{s} ends up with {v} {n}, so", "Hence {s} collected {v} {n} in all.",
+    "{s} has {v} {n} left.", "In total, {s} spends ${v}.", "Altogether, {s} has {o} + 3 = <<{o}+3={v}>>{v} {n}.",
+    "\u6c64\u59c6\u8fd8\u5269{v}\u4e2a\u3002", "\u30c8\u30e0\u306f\u5408\u8a08{v}\u500b\u6301\u3063\u3066\u3044\u307e\u3059\u3002",
+    "\u0423 \u0422\u043e\u043c\u0430 \u043e\u0441\u0442\u0430\u043b\u043e\u0441\u044c {v} \u044f\u0431\u043b\u043e\u043a\u0430.",
+    "\ud1b0\uc740 {v}\uac1c\uac00 \ub0a8\uc558\uc2b5\ub2c8\ub2e4.",
+]
+_COMMITS = ["\n#### {g}", "\n\n#### {g}", "\n\n\\boxed{{{g}}}", "\n\n**Answer:** {g}", "\n\nThe answer is {g}.",
+            " So the answer is \\boxed{{{g}}}."]
+
+
+@st.composite
+def r16_concluded_rival(draw: st.DrawFn) -> Case:
+    """The working's last sentence concludes an amount (``So Tom has 904 - 21 = 883 apples
+    left.``, ``汤姆还剩564个。``, ``In total, the store spends $653.``), then the completion
+    commits (``####``, a box, ``**Answer:**``, "The answer is") to the gold: paid when the two
+    agree, never when they differ (two answers offered)."""
+    g = draw(st.integers(12, 9999))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([-10, -2, -1, 1, 2, 100]))
+    conclusion = draw(st.sampled_from(_CONCLUSIONS)).format(s=draw(st.sampled_from(_SUBJECTS)), v=v, o=v + 2,
+                                                            n=draw(st.sampled_from(_NOUNS)))
+    commit = draw(st.sampled_from(_COMMITS))
+    if commit.startswith(" ") and not conclusion.endswith((".", "\u3002")):
+        commit = "\n" + commit[1:]  # "..., so\nSo the answer is ..."
+    lead = draw(st.sampled_from(["", "She buys 4 items at $3 each, which is 12.\n", "Tom starts with some apples.\n"]))
+    return Case(f"{lead}{conclusion}{commit.format(g=g)}", str(g), "paid" if same else "not_paid",
+                ("r16_concluded_rival", conclusion[:12]))
+
+
+_CURRENCY_ANSWERS = [
+    "Die Antwort ist {g} Euro.", "\uc815\ub2f5\uc740 {g} \uc6d0\uc785\ub2c8\ub2e4.",
+    "\u0909\u0924\u094d\u0924\u0930 **{g} \u0930\u0941\u092a\u092f\u0947** \u0939\u0948\u0964",
+    "\u041e\u0442\u0432\u0435\u0442: {g} \u0440\u0443\u0431\u043b\u044f.", "La respuesta es {g} d\u00f3lares.",
+    "\u7b54\u6848\u662f **{g}** \u5143\u3002", "\u0110\u00e1p \u00e1n: {g} \u0111\u1ed3ng.", "#### {g}\u5143",
+    "#### {g} \u0440\u0443\u0431\u043b\u0435\u0439", "The answer is {g} dollars.",
+]
+_CURRENCY_RIVALS = [" \u0438\u043b\u0438 {r}", " o {r}", " oder {r}", "\u6216 {r}", " \u0e2b\u0e23\u0e37\u0e2d {r}", ", not {r}"]
+
+
+@st.composite
+def r16_currency_words(draw: st.DrawFn) -> Case:
+    """An amount with a currency word of its language (``108 Euro``, ``72 рубля``, ``94
+    원입니다``, ``72 元``) is paid; the same with a second amount joined to it is never paid."""
+    g = draw(st.integers(2, 9999))
+    text = draw(st.sampled_from(_CURRENCY_ANSWERS)).format(g=g)
+    rival = draw(st.booleans())
+    if rival:
+        cut = len(text) - len(text.rstrip(".\u3002\u0964"))
+        body, stop = (text[:-cut], text[-cut:]) if cut else (text, "")
+        text = body + draw(st.sampled_from(_CURRENCY_RIVALS)).format(r=g + 1) + stop
+    working = "Er kauft 4 Hefte zu je 27 Euro: 4 * 27 = 108.\n"
+    return Case(working + text, str(g), "not_paid" if rival else "paid", ("r16_currency_words", str(rival)))
+
+
+@st.composite
+def r16_choice_lead(draw: st.DrawFn) -> Case:
+    """A choice letter after "the correct answer is" of another language (``La respuesta
+    correcta es la B.``, ``Đáp án đúng là A.``) commits to it: paid for that letter only."""
+    letter = draw(st.sampled_from("ABCDE"))
+    right = draw(st.booleans())
+    text = draw(st.sampled_from(["La respuesta correcta es la {l}.", "La respuesta es la opci\u00f3n {l}.",
+                                 "\u0110\u00e1p \u00e1n \u0111\u00fang l\u00e0 {l}.", "\u0110\u00e1p \u00e1n l\u00e0 {l}.",
+                                 "\u0110\u00e1p \u00e1n cu\u1ed1i c\u00f9ng l\u00e0 {l}."]))
+    gold = letter if right else chr(ord(letter) + 1)
+    return Case(text.format(l=letter), gold, "paid" if right else "not_paid", ("r16_choice_lead", str(right)))
+
+
+@st.composite
+def r16_answer_table(draw: st.DrawFn) -> Case:
+    """A table whose last row labels the answer (``| Answer | 708 |``) commits to it: paid
+    alone, never with a rival row or a second value in the cell."""
+    g = draw(st.integers(2, 9999))
+    rival = draw(st.booleans())
+    label = draw(st.sampled_from(["Answer", "Final answer", "Total", "**Answer**"]))
+    rows = [f"| {label} | {g} |"]
+    if rival:
+        how = draw(st.sampled_from(["row", "cell", "maybe"]))
+        if how == "row":
+            rows.insert(0, f"| {label} | {g + 1} |")
+        elif how == "cell":
+            rows[0] = f"| {label} | {g + 1} or {g} |"
+        else:
+            rows[0] = f"| {label} | {g} (maybe {g + 1}) |"
+    text = "First, 18 + 19 = 37.\n\n| Quantity | Value |\n|---|---|\n" + "\n".join(rows)
+    return Case(text, str(g), "not_paid" if rival else "paid", ("r16_answer_table", str(rival)))
+
+
 R16_PROPERTIES: list[Property] = [
     Property("r16_math_failure_after_count", "math", r16_failure_after_count(), 150),
     Property("r16_gsm8k_failure_after_count", "gsm8k", r16_failure_after_count(), 150),
+    Property("r16_math_concluded_rival", "math", r16_concluded_rival(), 200),
+    Property("r16_gsm8k_concluded_rival", "gsm8k", r16_concluded_rival(), 200),
+    Property("r16_math_currency_words", "math", r16_currency_words(), 150),
+    Property("r16_gsm8k_currency_words", "gsm8k", r16_currency_words(), 150),
+    Property("r16_math_choice_lead", "math", r16_choice_lead(), 100),
+    Property("r16_math_answer_table", "math", r16_answer_table(), 100),
 ]

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from gsm8k_label_errors import LABEL_ERRORS, row_index
 
 from verifiers.gsm8k import gsm8k_check, gsm8k_reward, parse_gsm8k_answer
 from verifiers.math import math_reward
@@ -121,9 +122,14 @@ def test_whole_dataset_scores_itself_and_nothing_else():
     assert len(rows) == 8792
     golds = [parse_gsm8k_answer(r["answer"]) for r in rows]
     own_failures, cross_failures, equal_pairs = [], [], 0
+    inconsistent = {row_index(r): pair for r, pair in LABEL_ERRORS.items()}
     for i, row in enumerate(rows):
         for policy in ("strict", "flexible"):
-            if gsm8k_reward(row["answer"], golds[i], policy=policy) != 1.0:
+            verdict = gsm8k_check(row["answer"], golds[i], policy=policy)
+            if i in inconsistent:  # its working concludes another amount: two answers
+                assert verdict.reward == 0.0 and verdict.reason == "hedged", (i, verdict)
+                assert inconsistent[i] == (verdict.details["problem"].split("'")[1], golds[i]), verdict
+            elif verdict.reward != 1.0:
                 own_failures.append((i, policy))
         j = (i + 1) % len(rows)  # another row's answer
         same = golds[i] == golds[j]
@@ -141,8 +147,9 @@ def test_math_reward_agrees_on_gsm8k_solutions():
     # through the in-process exact path.
     rows = _rows()[:2000]
     golds = [parse_gsm8k_answer(r["answer"]) for r in rows]
+    inconsistent = {row_index(r) for r in LABEL_ERRORS}
     for i, row in enumerate(rows):
-        assert math_reward(row["answer"], golds[i]) == 1.0, i
+        assert math_reward(row["answer"], golds[i]) == (0.0 if i in inconsistent else 1.0), i
         j = (i + 7) % len(rows)
         assert math_reward(row["answer"], golds[j]) == float(golds[i] == golds[j]), (i, j)
 

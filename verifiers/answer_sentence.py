@@ -13,7 +13,7 @@ import unicodedata
 
 from verifiers.answer_closing import CLOSING_WORDS, closing_run_on, unread_closing
 from verifiers.answer_values import _clean, _is_check, _seen, _sentence_start, _value_keys
-from verifiers.exact_numbers import read_words
+from verifiers.exact_numbers import CURRENCY_WORDS, read_words
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
 
@@ -137,6 +137,12 @@ _FAILS_RE = re.compile(
     re.IGNORECASE)
 
 
+# A currency word of any language right after the value (``exact_numbers.CURRENCY_WORDS``).
+_CURRENCY_HEAD_RE = re.compile(
+    "(?:" + "|".join(re.escape(w) for w in sorted(CURRENCY_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])",
+    re.IGNORECASE)
+
+
 def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why the rest of the answer's own sentence is no allow-listed closing (grammar above)."""
     start = 0
@@ -158,6 +164,11 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
         return None
     why = HEDGED, f"the answer's sentence goes on with no allow-listed closing: {own[i:i + 40]!r}"
     body = own[i:]
+    # "Die Antwort ist 108 Euro.", "Đáp án: 108 đồng.": the amount's currency (other scripts'
+    # closing words are read by ``unboxed_answer``)
+    currency = _CURRENCY_HEAD_RE.match(body) if _LATIN_WORD_RE.match(body) else None
+    if currency is not None and not body[currency.end() :].strip(" \t.!*_\u3002"):
+        return None
     if _FAILS_RE.match(body):
         return HEDGED, f"the answer's sentence says it fails: {body[:40]!r}"
     if body[:1].isupper() and own[i - 1 : i].isspace():

@@ -31,8 +31,12 @@ _CHOICE_CLOSING_RE = re.compile(
     # ("正确答案是E", "最终答案是E": "correct", "final" before the noun, no space between)
     r"(?:^|(?<=[\s*_>])|(?<=\u6b63\u786e)|(?<=\u6b63\u78ba)|(?<=\u6700\u7ec8)|(?<=\u6700\u7d42))"
     rf"(?i:{_NOUN_FIRST}(?:{_ANSWER_NOUN}|option|choice))[ \t]*"
-    r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|\u044d\u0442\u043e)(?![^\W\d_])"
-    r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*[*_]*"
+    # ("La respuesta correcta es la B.", "Đáp án đúng là A.": "correct" or "final" after the noun,
+    # an article and "option" before the letter)
+    r"(?i:(?:correct[ao]?|correcte|correta|corretta|richtige|final|finale|\u0111\u00fang|cu\u1ed1i[ \t]+c\u00f9ng)[ \t]*)?"
+    r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|l\u00e0|\u044d\u0442\u043e)(?![^\W\d_])"
+    r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*(?i:(?:la|el|le)[ \t]+)?"
+    r"(?i:(?:opci\u00f3n|option|op\u00e7\u00e3o|opzione)[ \t]+)?[*_]*"
     r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059)?[ \t]*[.!\u3002]?[ \t*_]*\Z"
 )
 

@@ -19,6 +19,7 @@ from verifiers.answer_tail import confidence_start, hedge_after
 from verifiers.answer_values import _clean
 from verifiers.commitment_reading import _WORD_RE, _token_around
 from verifiers.exact_numbers import parse_number, parse_quantity
+from verifiers.labelled_lines import _ANSWER_NOUN
 from verifiers.types import HEDGED, MALFORMED, FinalAnswer
 from verifiers.unboxed_answer import _DIGIT_RE, _approx_before, _closing_form, is_hedge, last_number
 
@@ -117,7 +118,17 @@ def _empty_list_item(text: str) -> bool:
     return n > 1 and previous.startswith((f"{n - 1}.", f"{n - 1})"))
 
 
+# A table's last row that labels the answer: "| Answer | 708 |" (two cells, the first an
+# answer's label, the second the value); its closing pipe is no part of the answer's sentence.
+_ANSWER_ROW_RE = re.compile(
+    rf"^[ \t]*\|[ \t*_]*(?:(?:final|the)[ \t]+)?(?:{_ANSWER_NOUN}|total|result)[ \t*_:]*\|[ \t]*[^|\n]{{1,80}}?(?P<close>[ \t]*\|[ \t]*\Z)",
+    re.IGNORECASE | re.MULTILINE)
+
+
 def _bare_number(text: str) -> FinalAnswer:
+    row = _ANSWER_ROW_RE.search(text, max(0, len(text) - 200)) if text.endswith("|") else None
+    if row is not None:
+        text = text[: row.start("close")]
     if _empty_list_item(text):
         return FinalAnswer(None, "last_number", len(text), (MALFORMED, "the text ends with an empty list item's number"))
     confidence = confidence_start(text)

@@ -67,7 +67,12 @@ _REPEAT_RE = re.compile(rf"({_SIGN})(\d*)\.(\d*)\\(?:overline|bar)\s*\{{(\d{{1,6
 
 # Dressing removed before parsing; each pattern is anchored or literal (linear time).
 _TEXT_UNIT_RE = re.compile(r"\\(?:text|mbox|mathrm|textbf|textrm)\{\s*([^{}]*)\}")
-_TRAILING_WORDS_RE = re.compile(r"(?<=[\d}.])\s+[A-Za-z][A-Za-z /]{0,40}(?:\^(?:\d|\{\d\}))?$")
+_TRAILING_WORDS_RE = re.compile(
+    r"(?<=[\d}.])(?:\s+[A-Za-z][A-Za-z /]{0,40}(?:\^(?:\d|\{\d\}))?"
+    # a word of another script: only a currency's reads ("72 \u0440\u0443\u0431\u043b\u044f", "94\uc6d0", "72\u5143")
+    # (letters and the marks of Indic scripts: "\u0930\u0941\u092a\u092f\u0947" holds two vowel signs)
+    r"|(?:\s+|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?=[^\W\d_]*[^\x00-\x7f])"
+    r"(?:[^\W\d_]|[\u0900-\u0dff])+(?:[ \t](?:[^\W\d_]|[\u0900-\u0dff])+)?)$")
 _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree")
 _SPACES_RE = re.compile(r"\\[,!;: ]|~|\\quad|\\qquad")
 
@@ -113,14 +118,32 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "mph": ("mph", "miles per hour"),
     "km/h": ("km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour"),
     "m/s": ("m/s", "meters per second", "metres per second"),
-    "dollar": ("dollar", "dollars", "usd", "bucks"),
+    # (with the currency words of the languages a policy writes: "72 рубля", "94 원", "72 元")
+    "dollar": ("dollar", "dollars", "usd", "bucks", "d\u00f3lar", "d\u00f3lares", "dollari", "dollaro",
+               "\u0434\u043e\u043b\u043b\u0430\u0440", "\u0434\u043e\u043b\u043b\u0430\u0440\u0430",
+               "\u0434\u043e\u043b\u043b\u0430\u0440\u043e\u0432", "\u7f8e\u5143", "\u30c9\u30eb",
+               "\ub2ec\ub7ec", "\u0921\u0949\u0932\u0930", "\u062f\u0648\u0644\u0627\u0631",
+               "\u062f\u0648\u0644\u0627\u0631\u0627\u062a", "\u0111\u00f4 la"),
     "cent": ("cent", "cents"),
-    "euro": ("euro", "euros", "eur"),
-    "yen": ("yen",),
-    "rupee": ("rupee", "rupees"),
-    "yuan": ("yuan", "rmb", "renminbi"),
+    "euro": ("euro", "euros", "eur", "\u0435\u0432\u0440\u043e", "\u6b27\u5143", "\u30e6\u30fc\u30ed",
+             "\uc720\ub85c", "\u092f\u0942\u0930\u094b", "\u064a\u0648\u0631\u0648"),
+    "yen": ("yen", "\u5186", "\u65e5\u5143", "\uc5d4", "\u0438\u0435\u043d", "\u0438\u0435\u043d\u0430",
+            "\u0438\u0435\u043d\u044b"),
+    "rupee": ("rupee", "rupees", "rupias", "\u0930\u0941\u092a\u092f\u0947", "\u0930\u0941\u092a\u090f",
+              "\u0930\u0941\u092a\u092f\u093e", "\u0930\u0941\u092a\u092f\u094b\u0902",
+              "\u0440\u0443\u043f\u0438\u0439", "\u0440\u0443\u043f\u0438\u0438", "\u5362\u6bd4"),
+    "yuan": ("yuan", "rmb", "renminbi", "\u5143", "\u5757", "\u4eba\u6c11\u5e01", "\uc704\uc548",
+             "\u044e\u0430\u043d\u044c", "\u044e\u0430\u043d\u044f", "\u044e\u0430\u043d\u0435\u0439"),
     "peso": ("peso", "pesos"),
-    "ruble": ("ruble", "rubles", "rouble", "roubles"),
+    "ruble": ("ruble", "rubles", "rouble", "roubles", "rublos", "\u0440\u0443\u0431\u043b\u044c",
+              "\u0440\u0443\u0431\u043b\u044f", "\u0440\u0443\u0431\u043b\u0435\u0439", "\u0440\u0443\u0431",
+              "\u5362\u5e03"),
+    "won": ("\uc6d0", "krw"),
+    "dong": ("\u0111\u1ed3ng", "vnd"),
+    "lira": ("lira", "lire", "liras", "\u043b\u0438\u0440"),
+    "zloty": ("z\u0142oty", "z\u0142ote", "z\u0142otych", "z\u0142", "zloty", "zlotys"),
+    "baht": ("baht", "\u0e1a\u0e32\u0e17"),
+    "krone": ("krone", "kroner", "kronor", "krona"),
     "franc": ("franc", "francs"),
     "deg": ("deg", "degree", "degrees"),
     "rad": ("rad", "rads", "radian", "radians"),
@@ -153,6 +176,10 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "kpa": ("kpa", "kilopascal", "kilopascals"),
 }
 _UNITS = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings}
+_CURRENCIES = ("dollar", "cent", "euro", "yen", "rupee", "yuan", "peso", "ruble", "franc", "won", "dong", "lira",
+               "zloty", "baht", "krone")
+# Every spelling of a currency: a closed class of words, dressing after an amount in any language.
+CURRENCY_WORDS = frozenset(w for unit in _CURRENCIES for w in _UNIT_SPELLINGS[unit])
 # Dressing that names no unit worth comparing: "25 percent" is 25 as "25\%" is.
 _PLAIN_WORDS = {"percent", "per cent"}
 # Count nouns whose plural takes no "-s" ("432 people"): dressing, as "12 apples" is.

@@ -124,6 +124,7 @@ from verifiers.commitment_reading import (
     _read_clause,
     _unwrap_box,
 )
+from verifiers.concluded_line import concluded_values
 from verifiers.json_answer import JsonAnswer, json_answer
 from verifiers.json_notes import qualifying_note
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
@@ -365,6 +366,8 @@ def _finish(
     earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)
     if before_at is not None and problem is None:  # "(E) is correct. \boxed{B}": other letters
         earlier = (*earlier, *offered_choices(text, before_at, answer))
+    if earlier_at is not None and problem is None:  # "883 apples left.\n#### 881": the working concludes
+        earlier = (*earlier, *concluded_values(text, earlier_at, answer))
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
     spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
     alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))

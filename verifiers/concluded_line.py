@@ -1,0 +1,139 @@
+r"""The working's last sentence, read as a conclusion (issue 30, round 16).
+
+A worked solution ends its working by stating the result in words, then commits to it
+(``So Tom has 904 - 21 = 883 apples left.\n#### 883``). When that last sentence concludes one
+amount and the commitment names another (``... 883 apples left.\n#### 881``), the completion
+offers two answers: the amount is read as an earlier commitment, and must agree.
+
+The grammar of a concluding sentence (the one right before the commitment's own lead-in, on
+its line or the line before; or, when the commitment's paragraph holds nothing but a label,
+the last line of the paragraph before):
+
+- one amount, standing alone or as the result of the sentence's one computation
+  (``904 - 21 = 883``; GSM8K's calculator notes ``<<904-21=883>>`` are read through);
+- after it, a count noun or a unit (``apples``, ``dollars``, ``miles``; none after ``$653``) and at most five
+  more words, no value among them (``left``, ``in all``, ``altogether in April and May``),
+  then an optional ``, so`` and the sentence's stop;
+- not a condition, a check or a first state (``If ...``, ``Check: ...``, ``Originally ...``).
+
+In a script without Latin words, the sentence holds one amount and after it a counter or noun
+and a verb at most (``汤姆还剩564个。``, ``トムは合計78個持っています。``, ``У Тома осталось 883
+яблока.``), with no word of a condition, bound, alternative or negation.
+
+A sentence with amounts outside its one computation (``Each box holds 12 eggs, so 4 boxes hold
+48 eggs.\n#### 4``) concludes nothing; the committed value as an operand of the computation
+changes nothing (``So she has 25 - 7 = 18 apples left.\n#### 7`` offers 18).
+
+>>> concluded_values("So Tom has 904 - 21 = 883 apples left.\n#### 881", 39, "881")
+('883',)
+>>> concluded_values("So Tom has 904 - 21 = 883 apples left.\n#### 883", 39, "883")
+()
+"""
+
+from __future__ import annotations
+
+import re
+
+from verifiers.exact_numbers import parse_number, read_words
+
+__all__ = ["concluded_values"]
+
+_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
+_STOP_RE = re.compile(r"[.!?](?=\s|$)|[\n\u3002\uff01]")
+_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# The amount, its noun and up to five more words, an optional ", so", the stop.
+_RESULT_RE = re.compile(
+    r"(?<![\w.,])(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]+(?P<noun>[A-Za-z]+)(?P<rest>(?:[ \t]+[A-Za-z']+){0,5})"
+    r"[ \t]*(?:,[ \t]*(?:so|then|thus|hence)?)?[ \t*_]*[.!]?[ \t*_]*\Z"
+)
+# A dollar amount needs no noun: "In total, the store spends $653."
+_DOLLARS_RESULT_RE = re.compile(
+    r"(?<![\w.,])(?P<sign>[-\u2212]?)\$(?P<value>\d[\d,]*(?:\.\d+)?)(?P<rest>(?:[ \t]+[A-Za-z']+){0,5})"
+    r"[ \t]*(?:,[ \t]*(?:so|then|thus|hence)?)?[ \t*_]*[.!]?[ \t*_]*\Z"
+)
+# Before the amount, when the sentence holds other numbers: one computation ending in "=".
+_COMPUTATION_RE = re.compile(r"[\d\s+\-*/x\u00d7\u00f7().,$%]*=[ \t]*\Z")
+_NOT_A_CONCLUSION_RE = re.compile(
+    r"\b(?:if|suppose|supposing|assum\w*|check\w*|verif\w*|without|instead|otherwise|originally|"
+    r"initially|or|not|than|per|each|every|maybe|about|around|approximately|roughly)\b",
+    re.IGNORECASE,
+)
+_LABEL_ONLY_RE = re.compile(r"[\s*_#>:]*(?:[A-Za-z]+[\s*_#>:]*){0,4}")
+_LOOK_BACK = 600  # characters: a sentence of the working, not a paragraph
+
+
+def _last_sentence(text: str) -> str:
+    """The last sentence of ``text`` (after its last stop or line break), without its stop."""
+    body = text.rstrip(" \t*_\n")
+    body = body[:-1] if body.endswith((".", "!", "\u3002", "\uff01")) else body
+    cut = max(body.rfind("\n"), body.rfind(". "), body.rfind("! "), body.rfind("? "), body.rfind("\u3002"))
+    return body[cut + 1 :].strip()
+
+
+def _concluded(sentence: str) -> str | None:
+    """The amount ``sentence`` concludes, or None."""
+    sentence = _NOTE_RE.sub("", sentence)
+    m = _RESULT_RE.search(sentence)
+    if m is not None and read_words(m.group("noun")) is None:
+        m = None  # "883 is", "5 times": no count noun or unit
+    m = m or _DOLLARS_RESULT_RE.search(sentence)
+    if m is None or _NOT_A_CONCLUSION_RE.search(sentence):
+        return None
+    before = sentence[: m.start()]
+    first = _NUMBER_RE.search(before)
+    if first is not None and not _COMPUTATION_RE.fullmatch(before, first.start()):
+        return None  # "3 boxes hold 48 eggs": several amounts, no one result
+    return ("-" if m.group("sign") else "") + m.group("value")
+
+
+# In a script without Latin words: one amount, then its counter or noun and a verb at most
+# ("汤姆还剩564个。", "トムは合計78個持っています。", "У Тома осталось 883 яблока."), with no word of a
+# condition, a bound, an alternative or a negation anywhere in the sentence.
+_OTHER_SCRIPT_RESULT_RE = re.compile(
+    r"(?<![\d.,])(?P<sign>[-\u2212]?)(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]*"
+    r"(?:[^\x00-\x7f\d\u2000-\u206f\u3000-\u3002\uff01-\uff0f]|[ \t]){1,24}[ \t]*[.!\u3002\uff01]?[ \t]*\Z")
+_OTHER_SCRIPT_NUMBER_RE = re.compile(r"(?<![\d.,])[-\u2212]?\d[\d,]*(?:\.\d+)?")
+_OTHER_SCRIPT_HEDGE_RE = re.compile(
+    "\u5982\u679c|\u5047\u5982|\u82e5|\u5047\u8bbe|\u5927\u7ea6|\u7ea6|\u7d04|\u5927\u6982|\u6216|"
+    "\u8fd8\u662f|\u4e0d|\u6ca1|\u6c92|\u672a|\u68c0\u67e5|\u9a8c\u8bc1|\u9a57\u8b49|\u3082\u3057|"
+    "\u305f\u3089|\u304f\u3089\u3044|\u3050\u3089\u3044|\u307b\u3069|\u307e\u305f\u306f|\u307e\u305b\u3093|"
+    "\u306a\u3044|\u7d04|\ub9cc\uc57d|\uc57d|\ub610\ub294|\uc54a|\uc5c6|\u0435\u0441\u043b\u0438|"
+    "\u043e\u043a\u043e\u043b\u043e|\u0438\u043b\u0438|\u043d\u0435|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e|"
+    "\u043f\u0440\u043e\u0432\u0435\u0440",
+    re.IGNORECASE)
+
+
+def _concluded_other_script(sentence: str) -> str | None:
+    if any("a" <= c.lower() <= "z" for c in sentence) or _OTHER_SCRIPT_HEDGE_RE.search(sentence):
+        return None
+    numbers = _OTHER_SCRIPT_NUMBER_RE.findall(sentence)  # (a CJK letter glues to the digits)
+    m = _OTHER_SCRIPT_RESULT_RE.search(sentence)
+    if m is None or len(numbers) != 1:
+        return None
+    return ("-" if m.group("sign") else "") + m.group("value")
+
+
+def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
+    """The amount that the working's last sentence before the commitment at ``at`` concludes,
+    when it differs from ``answer`` (module doc), else ``()``."""
+    window = text[max(0, at - _LOOK_BACK) : at]
+    para = window.rfind("\n\n")
+    head = window[para + 2 :] if para >= 0 else window
+    if para >= 0 and _LABEL_ONLY_RE.fullmatch(head):
+        window = window[:para]  # "\n\n**Answer:** 149": the paragraph before holds the working
+        own = ""
+    else:
+        cut = -1
+        for m in _STOP_RE.finditer(head):
+            cut = m.end()
+        own = head[cut:] if cut >= 0 else head
+        if cut < 0 or any(c.isdigit() for c in own) or len(own.split()) > 6:
+            return ()  # the commitment's own sentence holds the working, or none stands before it
+        window = window[: len(window) - len(own)]
+    sentence = _last_sentence(window)
+    found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(_NOTE_RE.sub("", sentence))
+    if found is None:
+        return ()
+    amount = found.replace(",", "")
+    same = parse_number(amount) is not None and parse_number(amount) == parse_number(answer)
+    return () if same or amount == answer else (amount,)
