@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import verifiers.math as vmath
+import verifiers.math_compare as math_compare
 from verifiers.deadline import warm_up
 from verifiers.math import extract_answer, is_equiv, math_check, math_reward
 from verifiers.types import Verdict
@@ -105,7 +105,7 @@ def test_hostile_answers_get_reward_zero_reason_timeout_quickly(completion, reas
 def test_the_deadline_itself_stops_sympy_when_the_guard_is_bypassed(monkeypatch):
     # Without the up-front guard the towers reach sympy in a worker; only the kill from
     # outside can end that work (sympy/gmpy hold the GIL inside one C call).
-    monkeypatch.setattr(vmath, "_guard", lambda text: None)
+    monkeypatch.setattr(math_compare, "_guard", lambda text: None)
     warm_up(1, "verifiers.latex_equiv")
     start = time.monotonic()
     v = math_check(r"\boxed{10^{10^{10^{10}}}}", "1", timeout=0.5)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifiers.math as math_module
+import verifiers.math_compare as compare_module
 from verifiers.latex_numeric import compare_constants, evaluate_constant
 from verifiers.math import _compare, math_check
 
@@ -60,13 +61,13 @@ def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
     # sides used to go through it three times per check (gold, prediction, and the
     # prediction again for display).
     calls = []
-    for name in ("parse_quantity", "parse_number"):
-        real = getattr(math_module, name)
-        monkeypatch.setattr(
-            math_module,
-            name,
-            lambda text, _real=real, _name=name: calls.append(_name) or _real(text),
-        )
+    for module in (math_module, compare_module):
+        for name in ("parse_quantity", "parse_number"):
+            if hasattr(module, name):
+                real = getattr(module, name)
+                monkeypatch.setattr(
+                    module, name, lambda text, _real=real, _name=name: calls.append(_name) or _real(text)
+                )
     verdict = math_check("She has 8 * 9 = 72 eggs.\n#### 72", "72")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "72", "exact")
     assert calls == []
@@ -79,13 +80,13 @@ def test_the_prediction_is_parsed_once(monkeypatch):
     # Stage 3 parses each side once: the value shown in the verdict is the one compared, not
     # a second parse of the prediction.
     calls = []
-    for name in ("parse_quantity", "parse_number"):
-        real = getattr(math_module, name)
-        monkeypatch.setattr(
-            math_module,
-            name,
-            lambda text, _real=real, _name=name: calls.append(text) or _real(text),
-        )
+    for module in (math_module, compare_module):
+        for name in ("parse_quantity", "parse_number"):
+            if hasattr(module, name):
+                real = getattr(module, name)
+                monkeypatch.setattr(
+                    module, name, lambda text, _real=real, _name=name: calls.append(text) or _real(text)
+                )
     verdict = math_check(r"so the answer is $\boxed{\frac{28}{6}}$.", r"\frac{14}{3}")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "14/3", "exact")
     assert sorted(calls) == sorted([r"\frac{14}{3}", r"\frac{28}{6}"])
