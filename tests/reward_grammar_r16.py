@@ -39,9 +39,19 @@ _CONCLUSIONS = [
     "\u6c64\u59c6\u8fd8\u5269{v}\u4e2a\u3002", "\u30c8\u30e0\u306f\u5408\u8a08{v}\u500b\u6301\u3063\u3066\u3044\u307e\u3059\u3002",
     "\u0423 \u0422\u043e\u043c\u0430 \u043e\u0441\u0442\u0430\u043b\u043e\u0441\u044c {v} \u044f\u0431\u043b\u043e\u043a\u0430.",
     "\ud1b0\uc740 {v}\uac1c\uac00 \ub0a8\uc558\uc2b5\ub2c8\ub2e4.",
+    # (h47: in math, and sentences of other languages that end with the amount)
+    "Therefore, the total number of {n} is ${v}$.", "So {s} has ${v}$ {n} left.",
+    "\u3088\u3063\u3066\u3001\u6b8b\u308a\u306e\u308a\u3093\u3054\u306f ${v}$ \u500b\u3067\u3059\u3002",
+    "\u56e0\u6b64\uff0c\u82f9\u679c\u7684\u603b\u6570\u662f {v}\u3002",
+    "\u0421\u043b\u0435\u0434\u043e\u0432\u0430\u0442\u0435\u043b\u044c\u043d\u043e, \u043e\u0431\u0449\u0435\u0435 "
+    "\u0447\u0438\u0441\u043b\u043e \u044f\u0431\u043b\u043e\u043a \u0440\u0430\u0432\u043d\u043e {v}.",
+    "V\u1eady t\u1ed5ng s\u1ed1 t\u00e1o l\u00e0 ${v}$.", "Por lo tanto, el n\u00famero total de manzanas es {v}.",
+    "\u0905\u0924\u0903 \u0938\u0947\u092c\u094b\u0902 \u0915\u0940 \u0915\u0941\u0932 \u0938\u0902\u0916\u094d\u092f\u093e {v} \u0939\u0948\u0964",
+    "Also ist die Gesamtzahl der \u00c4pfel {v}.",
 ]
 _COMMITS = ["\n#### {g}", "\n\n#### {g}", "\n\n\\boxed{{{g}}}", "\n\n**Answer:** {g}", "\n\nThe answer is {g}.",
-            " So the answer is \\boxed{{{g}}}."]
+            " So the answer is \\boxed{{{g}}}.", "\n\n**\u041e\u0442\u0432\u0435\u0442:** {g}",
+            "\n\n\u0110\u00e1p s\u1ed1: {g}", "\n\nLa respuesta es {g}.", "\n\n\u0909\u0924\u094d\u0924\u0930: $\\boxed{{{g}}}$"]
 
 
 @st.composite
@@ -71,6 +81,21 @@ _CURRENCY_ANSWERS = [
     "#### {g} \u0440\u0443\u0431\u043b\u0435\u0439", "The answer is {g} dollars.",
 ]
 _CURRENCY_RIVALS = [" \u0438\u043b\u0438 {r}", " o {r}", " oder {r}", "\u6216 {r}", " \u0e2b\u0e23\u0e37\u0e2d {r}", ", not {r}"]
+
+
+@st.composite
+def r16_conclusion_kept(draw: st.DrawFn) -> Case:
+    """A last sentence that states the answer in another unit (``150,000 meters`` then ``150
+    km``), a variable's value (``Y = 12 cm``), or several amounts (``so 4 boxes hold 48
+    eggs``) concludes nothing against the answer: paid."""
+    g = draw(st.integers(2, 999))
+    text = draw(st.sampled_from([
+        "{a} - 12000 = {k},000 meters\nTelegraph is {g} km longer than Pardee Road.",
+        "6Y = {y}\nY = {h} cm\nThe red rope was {g} cm long.",
+        "Each box holds 12 eggs, so {g} boxes hold {e} eggs.\n#### {g}",
+    ]))
+    return Case(text.format(g=g, a=g * 1000 + 12000, k=g, y=2 * (g // 2 + 1), h=g // 2 + 1, e=12 * g),
+                str(g), "paid", ("r16_conclusion_kept", text[:10]))
 
 
 @st.composite
@@ -126,6 +151,7 @@ R16_PROPERTIES: list[Property] = [
     Property("r16_gsm8k_failure_after_count", "gsm8k", r16_failure_after_count(), 150),
     Property("r16_math_concluded_rival", "math", r16_concluded_rival(), 200),
     Property("r16_gsm8k_concluded_rival", "gsm8k", r16_concluded_rival(), 200),
+    Property("r16_math_conclusion_kept", "math", r16_conclusion_kept(), 60),
     Property("r16_math_currency_words", "math", r16_currency_words(), 150),
     Property("r16_gsm8k_currency_words", "gsm8k", r16_currency_words(), 150),
     Property("r16_math_choice_lead", "math", r16_choice_lead(), 100),

@@ -134,6 +134,13 @@ SLOW_SHAPES = {
     "glued-signs": "是-5" * (MB // 3),
     "euros": "€5" * (MB // 2),
     "scripts": "<script>" * (MB // 8),
+    # h47: a run of letters with no space, before an answer (a run that a repeated word
+    # pattern could split four ways took seconds at 150 characters)
+    "cjk-run": "\u7b54" * (MB // 3) + "\nThe answer is 646.",
+    "cyrillic-run": "\u044f" * (MB // 2) + "\nThe answer is 646.",
+    "latin-run": "a" * MB + ":\n646",
+    "spaced-letters": "a " * (MB // 2) + "\n#### 646",
+    "digit-run": "1" * MB + " 5",
 }
 LIMIT_S = 1.5  # 0.5 s on an idle machine, x3 for shared CPUs (as test_adversarial_extract)
 

@@ -125,7 +125,7 @@ _PARTS = r"(?<!\d),|,(?!\d)|[;\uff0c\u3001\u060c\u061b\uff1b\u2014\u2026]|\.\.\.
 # A clause that opens with a value and says something of it, with no arithmetic and no other
 # number ("6 also works;"; not "4 in one and 1 in the other,", a case of a list).
 _VALUE_OPENS_RE = re.compile(
-    r"[\s*_$]*[-+]?\d[\d,.]*(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
+    r"[\s*_$]*[-+]?\d[\d,.]*+(?![\d.,]*[A-Za-z(])[*_$]*[ \t]+(?=[^\W\d_])"
     r"(?![^=<>\u2264\u2265]*[=<>\u2264\u2265])(?!\D*\d)"
 )
 # Opener words are read in English only: another language's doubt and condition words

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 
 from verifiers.exact_numbers import parse_number, read_words
+from verifiers.labelled_lines import _HEADING_WORD_RE
 
 __all__ = ["concluded_values"]
 
@@ -58,7 +59,19 @@ _NOT_A_CONCLUSION_RE = re.compile(
     r"initially|or|not|than|per|each|every|maybe|about|around|approximately|roughly)\b",
     re.IGNORECASE,
 )
-_LABEL_ONLY_RE = re.compile(r"[\s*_#>:]*(?:[A-Za-z]+[\s*_#>:]*){0,4}")
+# A number alone in math reads as the number ("the total is $998$.", "合計は $683$ 個です").
+_MATH_NUMBER_RE = re.compile(r"\$[ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\$|\\\([ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\\\)")
+# A quantity named, then a copula, then the amount: "Therefore, the total number of apples is 998."
+_COPULA_RESULT_RE = re.compile(
+    r"\b(?:total|number|amount|sum|count|cost|price|answer|result)\b(?:[ \t]+[A-Za-z']+){0,6}?[ \t]+"
+    r"(?:is|was|are|were|equals|comes[ \t]+to|=)[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)"
+    r"(?P<rest>(?:[ \t]+[A-Za-z']+){0,3})[ \t]*[.!]?[ \t*_]*\Z",
+    re.IGNORECASE,
+)
+# A label alone, in any language ("**Answer:**", "उत्तर: $", "**Đáp án:**"); possessive runs.
+_LABEL_ONLY_RE = re.compile(
+    r"[\s*_#>:\uff1a$\\(\[]*+(?:(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])++[\s*_#>:\uff1a$\\(\[]*+){0,4}")
+_VARIABLE_BEFORE_RE = re.compile(r"(?<![A-Za-z])[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*=[ \t]*\Z")
 _LOOK_BACK = 600  # characters: a sentence of the working, not a paragraph
 
 
@@ -72,26 +85,29 @@ def _last_sentence(text: str) -> str:
 
 def _concluded(sentence: str) -> str | None:
     """The amount ``sentence`` concludes, or None."""
-    sentence = _NOTE_RE.sub("", sentence)
     m = _RESULT_RE.search(sentence)
     if m is not None and read_words(m.group("noun")) is None:
         m = None  # "883 is", "5 times": no count noun or unit
-    m = m or _DOLLARS_RESULT_RE.search(sentence)
+    m = m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence)
     if m is None or _NOT_A_CONCLUSION_RE.search(sentence):
         return None
     before = sentence[: m.start()]
     first = _NUMBER_RE.search(before)
     if first is not None and not _COMPUTATION_RE.fullmatch(before, first.start()):
         return None  # "3 boxes hold 48 eggs": several amounts, no one result
+    if first is None and _VARIABLE_BEFORE_RE.search(before):
+        return None  # "Y = 12 cm": a variable's value, a step of the working
     return ("-" if m.group("sign") else "") + m.group("value")
 
 
-# In a script without Latin words: one amount, then its counter or noun and a verb at most
-# ("汤姆还剩564个。", "トムは合計78個持っています。", "У Тома осталось 883 яблока."), with no word of a
-# condition, a bound, an alternative or a negation anywhere in the sentence.
+# In another language (a sentence with a letter outside ASCII): one amount, then at most its
+# counter or noun and a verb ("汤姆还剩564个。", "トムは合計78個持っています。", "У Тома осталось
+# 883 яблока.", "Vậy tổng số táo là 569."), with no word of a condition, a bound, an
+# alternative or a negation anywhere in the sentence.
 _OTHER_SCRIPT_RESULT_RE = re.compile(
     r"(?<![\d.,])(?P<sign>[-\u2212]?)(?P<value>\d[\d,]*(?:\.\d+)?)[ \t]*"
-    r"(?:[^\x00-\x7f\d\u2000-\u206f\u3000-\u3002\uff01-\uff0f]|[ \t]){1,24}[ \t]*[.!\u3002\uff01]?[ \t]*\Z")
+    r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f]|[ \t]){0,24}[ \t]*[.!\u3002\uff01\u0964]?[ \t]*\Z")
+_WORD_BEFORE_RE = re.compile(r"([^\W\d_]+)[ \t*_#.:]*\Z")
 _OTHER_SCRIPT_NUMBER_RE = re.compile(r"(?<![\d.,])[-\u2212]?\d[\d,]*(?:\.\d+)?")
 _OTHER_SCRIPT_HEDGE_RE = re.compile(
     "\u5982\u679c|\u5047\u5982|\u82e5|\u5047\u8bbe|\u5927\u7ea6|\u7ea6|\u7d04|\u5927\u6982|\u6216|"
@@ -99,18 +115,45 @@ _OTHER_SCRIPT_HEDGE_RE = re.compile(
     "\u305f\u3089|\u304f\u3089\u3044|\u3050\u3089\u3044|\u307b\u3069|\u307e\u305f\u306f|\u307e\u305b\u3093|"
     "\u306a\u3044|\u7d04|\ub9cc\uc57d|\uc57d|\ub610\ub294|\uc54a|\uc5c6|\u0435\u0441\u043b\u0438|"
     "\u043e\u043a\u043e\u043b\u043e|\u0438\u043b\u0438|\u043d\u0435|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e|"
-    "\u043f\u0440\u043e\u0432\u0435\u0440",
+    "\u043f\u0440\u043e\u0432\u0435\u0440|"
+    # (Hindi, Arabic, and the Latin-script languages: if, about, or, not)
+    # (whole words: "या", or, ends "संख्या", number)
+    "(?<![\u0900-\u097f])(?:\u0905\u0917\u0930|\u092f\u0926\u093f|\u0932\u0917\u092d\u0917|\u092f\u093e|"
+    "\u0928\u0939\u0940\u0902)(?![\u0900-\u097f])|"
+    "(?<![\u0600-\u06ff])(?:\u0625\u0630\u0627|\u0644\u0648|\u062d\u0648\u0627\u0644\u064a|\u0623\u0648|"
+    "\u0644\u064a\u0633)(?![\u0600-\u06ff])|"
+    r"\b(?:n\u1ebfu|kho\u1ea3ng|ho\u1eb7c|kh\u00f4ng|ch\u01b0a|si|o|u|aproximadamente|unos|no|wenn|falls|oder|etwa|"
+    r"ungef\u00e4hr|nicht|ou|environ|pas|se|circa|non|if|or|not|about)\b",
     re.IGNORECASE)
 
 
 def _concluded_other_script(sentence: str) -> str | None:
-    if any("a" <= c.lower() <= "z" for c in sentence) or _OTHER_SCRIPT_HEDGE_RE.search(sentence):
+    """The amount a sentence of another language concludes, or None (its grammar above)."""
+    if _OTHER_SCRIPT_HEDGE_RE.search(sentence):
         return None
     numbers = _OTHER_SCRIPT_NUMBER_RE.findall(sentence)  # (a CJK letter glues to the digits)
     m = _OTHER_SCRIPT_RESULT_RE.search(sentence)
     if m is None or len(numbers) != 1:
         return None
+    word = _WORD_BEFORE_RE.search(sentence, 0, m.start())
+    if word is not None and (_HEADING_WORD_RE.fullmatch(word.group(1)) or word.group(1).endswith("\u7b2c")):
+        return None  # "Step 1.", "第3": a part's number
     return ("-" if m.group("sign") else "") + m.group("value")
+
+
+_UNIT_AFTER_NUMBER_RE = re.compile(r"\d[ \t]*([A-Za-z]+(?:[ \t]+[A-Za-z]+)?)")
+
+
+def _unit_of(text: str) -> str | None:
+    """The unit named right after the last number of ``text`` that names one, or None."""
+    unit = None
+    for m in _UNIT_AFTER_NUMBER_RE.finditer(text[-400:]):
+        for words in (m.group(1), m.group(1).split()[0]):
+            read = read_words(words)
+            if read is not None and read[1] is not None:
+                unit = read[1]
+                break
+    return unit
 
 
 def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
@@ -130,10 +173,13 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
         if cut < 0 or any(c.isdigit() for c in own) or len(own.split()) > 6:
             return ()  # the commitment's own sentence holds the working, or none stands before it
         window = window[: len(window) - len(own)]
-    sentence = _last_sentence(window)
-    found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(_NOTE_RE.sub("", sentence))
+    sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _NOTE_RE.sub("", _last_sentence(window)))
+    found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)
     if found is None:
         return ()
     amount = found.replace(",", "")
+    if _unit_of(sentence) is not None and _unit_of(text[at : text.find("\n", at) % (len(text) + 1)]) not in (
+            None, _unit_of(sentence)):
+        return ()  # "150,000 meters\nTelegraph is 150 km longer": the amount in another unit
     same = parse_number(amount) is not None and parse_number(amount) == parse_number(answer)
     return () if same or amount == answer else (amount,)

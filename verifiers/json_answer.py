@@ -193,7 +193,10 @@ def _read_members(members: list, start: int, end: int, depth: int = 0, *, wrappe
     return JsonAnswer(value, start, end, text[:MAX_PROSE_CHARS], notes=notes)
 
 
-_UNIT_SHAPE_RE = re.compile(r"[ \t]*(?:[A-Za-z]+|[\u00b0%$\u20ac\u00a3\u00a5])(?:[ \t]*[/^*\u00b7]?[ \t]*(?:[A-Za-z]+|\d))*[ \t]*")
+# (possessive runs: a run of letters is one word and a run of spaces one gap, never split
+# across the repetition: "a a a ..." took exponential time, h47)
+_UNIT_SHAPE_RE = re.compile(
+    r"[ \t]*+(?:[A-Za-z]++|[\u00b0%$\u20ac\u00a3\u00a5])(?:[ \t]*+[/^*\u00b7]?[ \t]*+(?:[A-Za-z]++|\d))*+[ \t]*")
 
 
 def _unit_like(value: str) -> bool:

@@ -23,7 +23,7 @@ from verifiers.labelled_lines import _LETTER
 from verifiers.spelled_numbers import spelled_value
 
 # A label's word: letters, which may carry combining marks ("परिणाम").
-_LABEL_WORD = rf"[^\W\d_]{_LETTER}*"
+_LABEL_WORD = rf"[^\W\d_]{_LETTER}*+"  # (possessive: a run is one word, never split, h47)
 # A label of one to four words and a short value of any spelling after its colon (a second
 # colon kept: "**Final result:**: 7"), or a table row of two cells ("| Total | eighteen |").
 LABELLED_WORDS_RE = re.compile(

@@ -78,7 +78,7 @@ SHORT_COPULAS = _words("to da de")
 # "We conclude that the answer is", "This shows it is".
 CLAUSE_LINKS = _words("which means meaning this gives we see shows follows conclude that it")
 
-PREPOSITIONS = _words("of by with to")
+PREPOSITIONS = _words("of by with to as")
 
 # A preposition commits the value after it only after a word that makes it name the amount:
 # "a total of 18", "a lifespan of 10", "increased by 5", "is left with 7". After any other
@@ -106,6 +106,14 @@ PREPOSITION_HEADS = {
         """
         comes came come coming amounts amounted amount amounting simplifies simplified reduces
         reduced evaluates evaluated equivalent
+        """
+    ),
+    # "It factors as (x-1)(x+1)", "can be written as 2^5": a form of the same value (not
+    # "such as", an example, nor "as much as", a bound)
+    "as": _words(
+        """
+        factors factored factor factorises factorizes factorised factorized written write writes
+        rewritten rewrite rewrites expressed express expresses
         """
     ),
 }

@@ -21,7 +21,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                    joined as a set where the gold holds several values); an earlier
                    "answer" clause, in any of a closed set of languages ("Ответ: 8",
                    "答案是6。"), commits to the last side of its value unless its math
-                   runs on into final
+                   runs on into final; the working's last sentence before final commits
+                   to the amount it concludes ("883 apples left.\n#### 881" offers two:
+                   ``verifiers.concluded_line``)
     before      := on final's line, no value on display (number, number word, bold,
                    math, code, commitment) joined to final by spacing, punctuation,
                    symbols, relations or words that do not commit to it
@@ -52,7 +54,7 @@ expression (``malformed``); an open box, a box longer than ``MAX_BOX_CHARS``, a 
 longer than ``MAX_LINE_CHARS`` and a tail longer than ``MAX_TAIL_CHARS`` are refused with
 their reason, never silently cut.
 
-**Stage 3, parse and compare** (``verifiers.math._compare``, GSM8K's amount reader,
+**Stage 3, parse and compare** (``verifiers.math_compare._compare``, GSM8K's amount reader,
 countdown's expression parser): once, under one deadline for all values.
 
 Every scan is linear: marker positions are collected once (one regex pass) and bisected,
@@ -67,6 +69,7 @@ condition opening the answer's sentence), ``verifiers.answer_values`` (a value, 
 spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
 and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
 ``verifiers.closing_number`` (the last number when nothing commits, and check lines after it)
+``verifiers.concluded_line`` (the working's concluding sentence)
 and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
@@ -390,7 +393,7 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
     case in RL, costs about a seventh of a right one on GSM8K (``benchmarks/verify_speed.py``).
 
     >>> final_answer("The answer is $5$ (i.e. $6$).").problem
-    ('hedged', "another value after the final answer: '$6$).'")
+    ('hedged', "another value after the final answer: '(i.e. $6$).'")
     >>> final_answer("Draft: #### 18\nso the correct total is $\\boxed{17}$").answer
     '17'
     >>> final_answer("#### 18\nNo wait, it is 17.").problem[0]

@@ -1,7 +1,7 @@
 r"""Answer forms the math comparison reads before any parser: choices, assignments, "or" lists,
 spacing between digits, word answers, Unicode math.
 
-Each function is pure string work in linear time (no sympy), used by ``verifiers.math._compare``.
+Each function is pure string work in linear time (no sympy), used by ``verifiers.math_compare._compare``.
 
 - **Choices.** A multiple-choice letter is a choice, not a symbol: ``C``, ``(C)``, ``\text{(C)}``
   and ``\textbf{(C)}`` are the same answer; ``C^1`` or ``c`` is not (sympy reads ``C^1`` as

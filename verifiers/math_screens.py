@@ -3,7 +3,7 @@ list holds, a numeral in another base, a token no final answer holds, an exact a
 rounded value, a long decimal printout of a constant, and shapes that can never be equal.
 
 Pure string and mpmath work, linear in the answer (at most ``MAX_ANSWER_CHARS`` long when
-``verifiers.math._compare`` calls), no sympy. What each screen lets through or refuses is
+``verifiers.math_compare._compare`` calls), no sympy. What each screen lets through or refuses is
 stated in its docstring; ``verifiers.math`` says in which order they run.
 """
 

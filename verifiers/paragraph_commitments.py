@@ -266,13 +266,13 @@ _TRAILING_HEADING_RE = re.compile(
 # A paragraph that only joins or heads what follows: a rule, a heading, a short label.
 _FILLER_PARAGRAPH_RE = re.compile(
     # (a "####" line is GSM8K's answer, no heading: "#### 282\n\n#### 264" offers two)
-    r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]+[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
+    r"[ \t]*(?:[-*_=]{3,}|(?!####)#{1,6}[ \t]+(?![-+]?\d)[^\n]{0,40}|(?:[*_]{0,2}[A-Za-z\u00c0-\u024f]++[*_]{0,2}[ \t]*){1,3}[:.!]?[*_]{0,2})[ \t]*")
 
 
 _TABLE_RULE_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 # A label of one to four words and a choice letter alone after its colon ("Final result: C").
 _LABELLED_CHOICE_RE = re.compile(
-    r"[^\w\n]*(?:[^\W\d_]+[ \t]*){1,4}[:\uff1a][ \t*_]*\(?([A-J])\)?[ \t*_.]*")
+    r"[^\w\n]*(?:[^\W\d_]++[ \t]*){1,4}[:\uff1a][ \t*_]*\(?([A-J])\)?[ \t*_.]*")  # (possessive runs, h47)
 # One value in math: "\frac{13}{2}", "x = 13", "$\sqrt{2}$" (digits alone are labelled_values').
 _MATH_VALUE_RE = re.compile(
     r"\$?[ \t]*(?:[A-Za-z][ \t]*=[ \t]*)?(?P<v>[-+]?(?:\\[dt]?frac\{\d+\}\{\d+\}|\\sqrt\{\d+\}|\d+(?:\.\d+)?))[ \t]*\$?")

@@ -23,6 +23,7 @@ from verifiers.answer_values import (
     _sentence_start,
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
+from verifiers.concluded_line import concluded_values
 from verifiers.exact_numbers import CURRENCY_WORDS, find_numbers, parse_number
 from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
@@ -176,7 +177,9 @@ _COPULA_RE = re.compile(
 
 
 # One to four words (any script) with spacing and opening math or bold around them.
-_WORDS_ONLY_RE = re.compile(r"[\s*$~\u2212-]*(?:[^\W\d_]+[\s*$~\u2212-]*){1,4}|[\s$]*[\u2212-][\s$]*")
+# (possessive letter runs: 300 letters without a space cost seconds when a run could split
+# into up to four words, h47)
+_WORDS_ONLY_RE = re.compile(r"[\s*$~\u2212-]*(?:[^\W\d_]++[\s*$~\u2212-]*){1,4}|[\s$]*[\u2212-][\s$]*")
 
 
 def _lead_in_gap(text: str, start: int, lead_re: re.Pattern[str] = _LABEL_RE) -> tuple[str, str] | None:
@@ -320,6 +323,10 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
         if value and (value in before or _TAIL_VALUE_RE.search(value)) and same is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
+    leading = _LEADING_NUMBER_RE.match(text, start)
+    concluded = concluded_values(text, start, leading.group(0)) if leading is not None else ()
+    if concluded:  # "Vậy tổng số táo là 821.\n\n**Đáp án:** 820"
+        return HEDGED, f"the working's last sentence concludes another amount: {concluded[0]!r}"
     return None
 
 

@@ -108,7 +108,9 @@ def wrong_answer(answer: str) -> str:
         return choice.group(1) + bumped + choice.group(3)
     last = _LAST_INT.search(answer)
     if last is not None:
-        return answer[: last.start()] + str(int(last.group()) + 1) + answer[last.end() :]
+        # (its width kept: "1,000" -> "1,001", whose last group "000" is no "1")
+        bumped = str(int(last.group()) + 1).zfill(len(last.group()))
+        return answer[: last.start()] + bumped + answer[last.end() :]
     return f"{answer}+1"
 
 
