@@ -79,6 +79,9 @@ _CURRENCY_ANSWERS = [
     "\u041e\u0442\u0432\u0435\u0442: {g} \u0440\u0443\u0431\u043b\u044f.", "La respuesta es {g} d\u00f3lares.",
     "\u7b54\u6848\u662f **{g}** \u5143\u3002", "\u0110\u00e1p \u00e1n: {g} \u0111\u1ed3ng.", "#### {g}\u5143",
     "#### {g} \u0440\u0443\u0431\u043b\u0435\u0439", "The answer is {g} dollars.",
+    # (h47: counters, and currencies of Arabic)
+    "**\uc815\ub2f5:** {g}\uac1c", "\u7b54\u3048\uff1a{g}\u500b", "\u0110\u00e1p s\u1ed1: {g} qu\u1ea3",
+    "**\u0627\u0644\u0625\u062c\u0627\u0628\u0629:** {g} \u0631\u064a\u0627\u0644", "#### {g}\uac1c",
 ]
 _CURRENCY_RIVALS = [" \u0438\u043b\u0438 {r}", " o {r}", " oder {r}", "\u6216 {r}", " \u0e2b\u0e23\u0e37\u0e2d {r}", ", not {r}"]
 
@@ -121,7 +124,10 @@ def r16_choice_lead(draw: st.DrawFn) -> Case:
     right = draw(st.booleans())
     text = draw(st.sampled_from(["La respuesta correcta es la {l}.", "La respuesta es la opci\u00f3n {l}.",
                                  "\u0110\u00e1p \u00e1n \u0111\u00fang l\u00e0 {l}.", "\u0110\u00e1p \u00e1n l\u00e0 {l}.",
-                                 "\u0110\u00e1p \u00e1n cu\u1ed1i c\u00f9ng l\u00e0 {l}."]))
+                                 "\u0110\u00e1p \u00e1n cu\u1ed1i c\u00f9ng l\u00e0 {l}.", "\u7b54\u6848\u9009 {l}\u3002",
+                                 "\u6b63\u89e3\u306f {l} \u3067\u3059\u3002", "Option {l} is correct.",
+                                 "\u0627\u0644\u0625\u062c\u0627\u0628\u0629 \u0627\u0644\u0635\u062d\u064a\u062d\u0629 \u0647\u064a ({l}).",
+                                 "\u0938\u0939\u0940 \u0909\u0924\u094d\u0924\u0930 ({l}) \u0939\u0948\u0964"]))
     gold = letter if right else chr(ord(letter) + 1)
     return Case(text.format(l=letter), gold, "paid" if right else "not_paid", ("r16_choice_lead", str(right)))
 
@@ -132,7 +138,7 @@ def r16_answer_table(draw: st.DrawFn) -> Case:
     alone, never with a rival row or a second value in the cell."""
     g = draw(st.integers(2, 9999))
     rival = draw(st.booleans())
-    label = draw(st.sampled_from(["Answer", "Final answer", "Total", "**Answer**"]))
+    label = draw(st.sampled_from(["Answer", "Final answer", "Total", "**Answer**", "**Final answer**", "\u7b54\u6848"]))
     rows = [f"| {label} | {g} |"]
     if rival:
         how = draw(st.sampled_from(["row", "cell", "maybe"]))
@@ -142,8 +148,33 @@ def r16_answer_table(draw: st.DrawFn) -> Case:
             rows[0] = f"| {label} | {g + 1} or {g} |"
         else:
             rows[0] = f"| {label} | {g} (maybe {g + 1}) |"
-    text = "First, 18 + 19 = 37.\n\n| Quantity | Value |\n|---|---|\n" + "\n".join(rows)
+    shape = draw(st.sampled_from(["rows", "rule after", "column"]))
+    if shape == "column":  # "| Answer |\n|---|\n| 45 |"
+        cells = [f"| {g} |"] if not rival else [f"| {g + 1} |", f"| {g} |"]
+        text = f"First, 18 + 19 = 37.\n\n| {label} |\n|---|\n" + "\n".join(cells)
+    elif shape == "rule after":  # "| **Final answer** | **677** |\n|---|---|"
+        text = "First, 18 + 19 = 37.\n\n" + "\n".join(rows) + "\n|---|---|"
+    else:
+        text = "First, 18 + 19 = 37.\n\n| Quantity | Value |\n|---|---|\n" + "\n".join(rows)
     return Case(text, str(g), "not_paid" if rival else "paid", ("r16_answer_table", str(rival)))
+
+
+@st.composite
+def r16_derivation_before(draw: st.DrawFn) -> Case:
+    """A relation right before the commitment equates a side of plain arithmetic or a whole
+    number with it (``2 + 3 = \\boxed{6}``, ``**7** \u2248 #### 5``, ``The total is 4 * 5 =
+    \\boxed{21}``): paid only when the side equals the gold."""
+    a, b = draw(st.integers(1, 99)), draw(st.integers(1, 99))
+    op = draw(st.sampled_from(["+", "*", "-"]))
+    v = a + b if op == "+" else a * b if op == "*" else a - b
+    right = draw(st.booleans())
+    g = v if right else v + draw(st.sampled_from([-1, 1, 10]))
+    side = draw(st.sampled_from([f"{a} {op} {b}", f"**{v}**", f"{v}"]))
+    relation = draw(st.sampled_from([" = ", " \u2248 "]))
+    text = draw(st.sampled_from(["{s}{r}\\boxed{{{g}}}", "The total is {s}{r}\\boxed{{{g}}}.", "${s}{r}\\boxed{{{g}}}$",
+                                 "So {s}{r}#### {g}"]))
+    return Case(text.format(s=side, r=relation, g=g), str(g), "paid" if right else "not_paid",
+                ("r16_derivation_before", relation.strip()))
 
 
 R16_PROPERTIES: list[Property] = [
@@ -156,4 +187,5 @@ R16_PROPERTIES: list[Property] = [
     Property("r16_gsm8k_currency_words", "gsm8k", r16_currency_words(), 150),
     Property("r16_math_choice_lead", "math", r16_choice_lead(), 100),
     Property("r16_math_answer_table", "math", r16_answer_table(), 100),
+    Property("r16_math_derivation_before", "math", r16_derivation_before(), 150),
 ]

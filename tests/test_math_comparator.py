@@ -233,8 +233,9 @@ def test_degrees_in_a_trig_argument_are_degrees(fn: str, angle: int) -> None:
         ("0", "\\frac{1}{2} \u03a6 0", False),
         ("0", r"0\alpha", False),
         (r"2\theta", "2\u03b8", True),
-        ("57", "57\u4e2a", False),  # a counter of another script is no unit read
+        ("57", "57\u597d", False),  # a word of another script is no unit read
         ("57", "57\u5143", True),  # a currency word is (57 yuan; round 16, h46)
+        ("57", "57\u4e2a", True),  # and a counter (57 items; round 16, h47)
     ],
 )
 def test_numerals_side_by_side_and_unread_characters(gold: str, pred: str, paid: bool) -> None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-from verifiers.answer_values import _TAIL_VALUE_RE, _UNIT_POWER_RE, _clean, _seen, _sentence_start
+from verifiers.answer_values import (
+    _TAIL_VALUE_RE,
+    _UNIT_POWER_RE,
+    _arithmetic_side,
+    _clean,
+    _seen,
+    _sentence_start,
+)
 from verifiers.commitment_reading import (
     MAX_BOX_CHARS,
     _box_at,
@@ -21,7 +28,7 @@ from verifiers.commitment_reading import (
     _last_marker,
     _token_around,
 )
-from verifiers.exact_numbers import find_numbers
+from verifiers.exact_numbers import find_numbers, format_fraction
 from verifiers.labelled_lines import (
     _ANSWER_NOUN,
     _COMMIT_WORD_RE,
@@ -183,6 +190,9 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     k = _before_openings(text, start)
     has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     line_start = text.rfind("\n", 0, start) + 1
+    derived = _derived_value(text, line_start, k)
+    if derived is not None:
+        return derived
     if has_or:
         k -= 2
     elif k > line_start:
@@ -233,6 +243,42 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     if value is None or not _clean(value):
         return (HEDGED, "another answer offered just before it") if has_or else None
     return _clean(value)
+
+
+# A derivation right before the commitment: "2 + 3 = \boxed{5}", "**7** \u2248 #### 5".
+_DERIVES_RE = re.compile(r"(?P<relation>=|\u2248|\\approx(?![A-Za-z]))[ \t]*(?:\*\*|__)?[ \t]*\Z")
+# The side: plain arithmetic that runs back from the relation (digits, operators, brackets).
+_ARITHMETIC_RUN_RE = re.compile(r"(?:[-+*/()\d.,\s\u00d7\u00f7\u00b7\u2212$]|\*\*|\\(?:times|cdot|div)(?![A-Za-z]))+\Z")
+# What may stand before the side: a line's start, markup, an "=" or a colon, or a word that
+# introduces a result ("The total is 4 * 5 = ..."); "20% of 50 = 10" is no side of "50".
+_SIDE_LEAD_RE = re.compile(
+    r"(?:^|\*\*|__|[=:(\n>]|\\[(\[]|\b(?i:is|are|was|were|equals?|gives?|gets?|get|so|thus|then|hence|total|sum|"
+    r"product|answer|result|compute|calculate))[ \t]*\Z")
+
+
+def _derived_value(text: str, line_start: int, k: int) -> str | None:
+    """The value of the side that a relation right before the commitment equates with it,
+    when that side is plain arithmetic or a lone number (``2 + 3 = \\boxed{6}`` offers 5,
+    ``**7** = #### 5`` offers 7): the comparator must find it equal to the gold as it does
+    the answer. ``\u2248`` equates whole numbers only (``22/7 \u2248 3.14`` rounds)."""
+    relation = _DERIVES_RE.search(text, max(line_start, k - 8), k)
+    if relation is None:
+        return None
+    lo = max(line_start, relation.start() - 200)
+    run = _ARITHMETIC_RUN_RE.search(text, lo, relation.start())
+    if run is None:
+        return None
+    side = run.group().replace("**", " ").replace("$", " ").strip(" \t\n,.")
+    start = relation.start() - len(run.group().lstrip(" \t\n,.*$"))
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_}^\\'"):
+        return None  # "r_1r_2r_3 = ...", "2y_2 = ...": a term of a variable, no side of numbers
+    led = not text[line_start:start].strip(" \t*_$>") or _SIDE_LEAD_RE.search(text, max(line_start, start - 40), start)
+    if not any(c.isdigit() for c in side) or not led:
+        return None
+    value = _arithmetic_side(side)
+    if value is None or (relation.group("relation") != "=" and (value.denominator != 1 or "." in side)):
+        return None  # "22/7 \u2248 3.14" rounds; "**7** \u2248 #### 5" equates two whole numbers
+    return format_fraction(value)
 
 
 # A list item's number alone before the commitment on its line ("1. ", "> 2) ").

@@ -13,7 +13,7 @@ import unicodedata
 
 from verifiers.answer_closing import CLOSING_WORDS, closing_run_on, unread_closing
 from verifiers.answer_values import _clean, _is_check, _seen, _sentence_start, _value_keys
-from verifiers.exact_numbers import CURRENCY_WORDS, read_words
+from verifiers.exact_numbers import DRESSING_WORDS, read_words
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
 
@@ -137,9 +137,9 @@ _FAILS_RE = re.compile(
     re.IGNORECASE)
 
 
-# A currency word of any language right after the value (``exact_numbers.CURRENCY_WORDS``).
+# A currency or counter word of any language right after the value (``exact_numbers.DRESSING_WORDS``).
 _CURRENCY_HEAD_RE = re.compile(
-    "(?:" + "|".join(re.escape(w) for w in sorted(CURRENCY_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])",
+    "(?:" + "|".join(re.escape(w) for w in sorted(DRESSING_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])",
     re.IGNORECASE)
 
 

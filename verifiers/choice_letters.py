@@ -33,11 +33,14 @@ _CHOICE_CLOSING_RE = re.compile(
     rf"(?i:{_NOUN_FIRST}(?:{_ANSWER_NOUN}|option|choice))[ \t]*"
     # ("La respuesta correcta es la B.", "Đáp án đúng là A.": "correct" or "final" after the noun,
     # an article and "option" before the letter)
-    r"(?i:(?:correct[ao]?|correcte|correta|corretta|richtige|final|finale|\u0111\u00fang|cu\u1ed1i[ \t]+c\u00f9ng)[ \t]*)?"
-    r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|l\u00e0|\u044d\u0442\u043e)(?![^\W\d_])"
-    r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294])?[ \t]*(?i:(?:la|el|le)[ \t]+)?"
+    r"(?i:(?:correct[ao]?|correcte|correta|corretta|richtige|final|finale|\u0111\u00fang|cu\u1ed1i[ \t]+c\u00f9ng|"
+    r"\u0627\u0644\u0635\u062d\u064a\u062d\u0629)[ \t]*)?"
+    r"(?:[:\uff1a]|(?i:is|es|est|ist|\u00e9|\u00e8|\u00e4r|er|jest|je|este|on|l\u00e0|\u044d\u0442\u043e|"
+    r"\u0647\u064a|\u0647\u0648)(?![^\W\d_])"
+    # ("答案选A": "choose")
+    r"|[\u662f\u4e3a\u70ba\u306f\uc740\ub294\u9009\u9078])?[ \t]*(?i:(?:la|el|le)[ \t]+)?"
     r"(?i:(?:opci\u00f3n|option|op\u00e7\u00e3o|opzione)[ \t]+)?[*_]*"
-    r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059)?[ \t]*[.!\u3002]?[ \t*_]*\Z"
+    r"(?P<letter>\(?[A-J]\)?)[*_]*[ \t]*(?:\uc785\ub2c8\ub2e4|\u3067\u3059|\u0939\u0948)?[ \t]*[.!\u3002\u0964]?[ \t*_]*\Z"
 )
 
 _OFFERED_CHOICE_RE = re.compile(
@@ -54,6 +57,12 @@ _RULED_OUT_RE = re.compile(
 _WINDOW = 2_000  # characters read back: a paragraph's options stand near its answer
 
 
+# The letter first: "Option C is correct.", "Choice (B) is the answer."
+_OPTION_CLOSING_RE = re.compile(
+    r"(?:^|(?<=[\s*_>]))(?i:option|choice)[ \t]+[*_]*(?P<letter>\(?[A-J]\)?)[*_]*[ \t]+"
+    r"(?i:is[ \t]+(?:correct|right|the[ \t]+(?:correct[ \t]+)?answer))[ \t]*[.!]?[ \t*_]*\Z")
+
+
 def choice_closing(text: str) -> tuple[str, int, int] | None:
     """``(letter, noun_start, end)`` when ``text`` ends with a choice letter after an answer
     noun (the module's closing form), else None.
@@ -61,7 +70,8 @@ def choice_closing(text: str) -> tuple[str, int, int] | None:
     >>> choice_closing("So: \u041e\u0442\u0432\u0435\u0442: B"), choice_closing("Answer, maybe, B")
     (('B', 4, 12), None)
     """
-    m = _CHOICE_CLOSING_RE.search(text, max(0, len(text) - 200))
+    m = _CHOICE_CLOSING_RE.search(text, max(0, len(text) - 200)) or _OPTION_CLOSING_RE.search(
+        text, max(0, len(text) - 200))
     return None if m is None else (m.group("letter"), m.start(), m.end())
 
 

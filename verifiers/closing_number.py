@@ -125,8 +125,23 @@ _ANSWER_ROW_RE = re.compile(
     re.IGNORECASE | re.MULTILINE)
 
 
+# A table's rule line ending the text ("| **Final answer** | **677** |\n|---|---|").
+_TRAILING_RULE_RE = re.compile(r"\n[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?[ \t]*\Z")
+# A one-column table headed by an answer's label: "| Answer |\n|---|\n| 45 |".
+_ANSWER_COLUMN_RE = re.compile(
+    rf"^[ \t]*\|[ \t*_]*(?:(?:final|the)[ \t]+)?(?:{_ANSWER_NOUN}|total|result)[ \t*_:]*\|[ \t]*\n"
+    r"[ \t]*\|[ \t]*:?-{3,}:?[ \t]*\|[ \t]*\n[ \t]*\|[ \t]*[^|\n]{1,80}?(?P<close>[ \t]*\|[ \t]*\Z)",
+    re.IGNORECASE | re.MULTILINE)
+
+
 def _bare_number(text: str) -> FinalAnswer:
-    row = _ANSWER_ROW_RE.search(text, max(0, len(text) - 200)) if text.endswith("|") else None
+    if text.endswith("|"):
+        rule = _TRAILING_RULE_RE.search(text, max(0, len(text) - 200))
+        text = text if rule is None else text[: rule.start()]
+    row = None
+    if text.endswith("|"):
+        tail = max(0, len(text) - 300)
+        row = _ANSWER_ROW_RE.search(text, tail) or _ANSWER_COLUMN_RE.search(text, tail)
     if row is not None:
         text = text[: row.start("close")]
     if _empty_list_item(text):

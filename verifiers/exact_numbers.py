@@ -144,6 +144,9 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "zloty": ("z\u0142oty", "z\u0142ote", "z\u0142otych", "z\u0142", "zloty", "zlotys"),
     "baht": ("baht", "\u0e1a\u0e32\u0e17"),
     "krone": ("krone", "kroner", "kronor", "krona"),
+    "riyal": ("riyal", "riyals", "\u0631\u064a\u0627\u0644", "\u0631\u064a\u0627\u0644\u0627\u062a"),
+    "dirham": ("dirham", "dirhams", "\u062f\u0631\u0647\u0645", "\u062f\u0631\u0627\u0647\u0645"),
+    "dinar": ("dinar", "dinars", "\u062f\u064a\u0646\u0627\u0631", "\u062f\u0646\u0627\u0646\u064a\u0631"),
     "franc": ("franc", "francs"),
     "deg": ("deg", "degree", "degrees"),
     "rad": ("rad", "rads", "radian", "radians"),
@@ -177,14 +180,26 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
 }
 _UNITS = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings}
 _CURRENCIES = ("dollar", "cent", "euro", "yen", "rupee", "yuan", "peso", "ruble", "franc", "won", "dong", "lira",
-               "zloty", "baht", "krone")
+               "zloty", "baht", "krone", "riyal", "dirham", "dinar")
 # Every spelling of a currency: a closed class of words, dressing after an amount in any language.
 CURRENCY_WORDS = frozenset(w for unit in _CURRENCIES for w in _UNIT_SPELLINGS[unit])
+# The counters of languages that count with one ("62\uac1c", "18\u500b", "18 qu\u1ea3"): a closed class,
+# dressing as an English count noun is ("62 apples"), naming no unit.
+COUNTER_WORDS = frozenset([
+    "\u4e2a", "\u500b", "\uac1c", "\uba85", "\ub9c8\ub9ac", "\uad8c", "\uc7a5", "\ub300", "\u672c", "\u679a",
+    "\u5339", "\u982d", "\u53f0", "\u4ef6", "\u53ea", "\u6761", "\u689d", "\u5f20", "\u5f35", "\u4f4d",
+    "\u4eba", "\u540d", "\u6b21", "\u5c81", "\u6b73", "\uc0b4", "\u9875", "\u9801", "\u676f", "\u74f6",
+    "\u7bb1", "\u5305", "\u888b", "\u9897", "\u9846", "\u6735", "\u68f5", "\u53cc", "\u96d9", "qu\u1ea3",
+    "c\xe1i", "con", "ng\u01b0\u1eddi", "chi\u1ebfc", "cu\u1ed1n",
+])
+# What may stand after an amount in any language: its currency or its counter.
+DRESSING_WORDS = CURRENCY_WORDS | COUNTER_WORDS
 # Dressing that names no unit worth comparing: "25 percent" is 25 as "25\%" is.
 _PLAIN_WORDS = {"percent", "per cent"}
 # Count nouns whose plural takes no "-s" ("432 people"): dressing, as "12 apples" is.
 _PLAIN_WORDS |= {"people", "children", "men", "women", "sheep", "fish", "deer", "mice", "geese",
                  "teeth", "cattle", "oxen", "staff", "aircraft", "series", "species"}
+_PLAIN_WORDS |= COUNTER_WORDS  # "62\uac1c": a count, as "62 apples" is
 # Number words multiply: "5 thousand" is 5000, never 5.
 _SCALES = {
     "hundred": 100,

@@ -144,7 +144,7 @@ LABEL_WORDS = _words(
     итоговый итоговая итог окончателен финальный kesin nihai ostateczny definitivo definitiva
     правильный правильная правильна верный richtige richtig korrekte korrekt correcta correcto
     correcte corretta corretto correta correto poprawna poprawny doğru benar đúng
-    right итого số
+    right итого số सही अंतिम صحيح الصحيحة الصحيح النهائية
     """
 )
 

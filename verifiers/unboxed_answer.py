@@ -24,7 +24,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.concluded_line import concluded_values
-from verifiers.exact_numbers import CURRENCY_WORDS, find_numbers, parse_number
+from verifiers.exact_numbers import DRESSING_WORDS, find_numbers, parse_number
 from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
     _ANSWER_NOUN,
@@ -346,17 +346,17 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
     return None
 
 
-# A currency word of another script glued to the copula after it ("정답은 94 원입니다.").
+# A currency or counter of another script glued to the copula after it ("정답은 94 원입니다.").
 _GLUED_CURRENCY_RE = re.compile(
-    "(?:" + "|".join(re.escape(w) for w in sorted(CURRENCY_WORDS, key=len, reverse=True) if not w.isascii()) + ")")
+    "(?:" + "|".join(re.escape(w) for w in sorted(DRESSING_WORDS, key=len, reverse=True) if not w.isascii()) + ")")
 
 
 def _answer_word(word: str) -> bool:
     low = word.lower()
     if _ANSWER_PHRASES_RE.fullmatch(word) or low in CONNECTIVE_WORDS or low in LABEL_WORDS:
         return True
-    if low in CURRENCY_WORDS:
-        return True  # "Ответ: 72 рубля.", "答案是 72 元。": the amount's currency
+    if low in DRESSING_WORDS:
+        return True  # "Ответ: 72 рубля.", "答案是 72 元。", "答え：18個": the amount's currency or counter
     glued = _GLUED_CURRENCY_RE.match(low)
     return glued is not None and bool(_ANSWER_PHRASES_RE.fullmatch(word[glued.end() :]))
 
