@@ -29,7 +29,8 @@ removed, and a value inside it refuses the completion (``malformed``).
                    symbols, relations or words that do not commit to it
                    ("$6$ and \boxed{5}", "**6** / \boxed{5}", "The answer is 6. \quad
                    #### 5", "5 or \boxed{6}", "not \boxed{5}"); committing words: "is",
-                   "=", "so", "gives", ... (a derivation)
+                   "=", "so", "gives", ... (a derivation, which must hold: a side of
+                   plain arithmetic or a lone number is compared too, "2 + 3 = \boxed{6}")
     lead        := on final's line and sentence, right before it: nothing, a relation, a
                    label of answer words, or a committing word ("is", "gives", "So",
                    "答案是") -- an allow-list (``verifiers.answer_lead``): "Nearly: 5",
