@@ -56,18 +56,26 @@ def test_bare_numbers(gold, pred, equal):
     assert _compare(gold, pred, 5.0)[0] is equal
 
 
-def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
-    # The dressing parser (units, words, LaTeX) is for dressed numbers: a bare "72" on both
-    # sides used to go through it three times per check (gold, prediction, and the
-    # prediction again for display).
-    calls = []
+def _record_parses(monkeypatch, *, by_name: bool) -> list[str]:
+    """Every call of the number parsers by the math reward (the entry point and the
+    comparator), recorded as the parser's name or as the text it parsed."""
+    calls: list[str] = []
     for module in (math_module, compare_module):
         for name in ("parse_quantity", "parse_number"):
             if hasattr(module, name):
                 real = getattr(module, name)
                 monkeypatch.setattr(
-                    module, name, lambda text, _real=real, _name=name: calls.append(_name) or _real(text)
+                    module, name,
+                    lambda text, _real=real, _name=name: calls.append(_name if by_name else text) or _real(text),
                 )
+    return calls
+
+
+def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
+    # The dressing parser (units, words, LaTeX) is for dressed numbers: a bare "72" on both
+    # sides used to go through it three times per check (gold, prediction, and the
+    # prediction again for display).
+    calls = _record_parses(monkeypatch, by_name=True)
     verdict = math_check("She has 8 * 9 = 72 eggs.\n#### 72", "72")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "72", "exact")
     assert calls == []
@@ -79,14 +87,7 @@ def test_a_gsm8k_check_reads_a_bare_integer_once(monkeypatch):
 def test_the_prediction_is_parsed_once(monkeypatch):
     # Stage 3 parses each side once: the value shown in the verdict is the one compared, not
     # a second parse of the prediction.
-    calls = []
-    for module in (math_module, compare_module):
-        for name in ("parse_quantity", "parse_number"):
-            if hasattr(module, name):
-                real = getattr(module, name)
-                monkeypatch.setattr(
-                    module, name, lambda text, _real=real, _name=name: calls.append(text) or _real(text)
-                )
+    calls = _record_parses(monkeypatch, by_name=False)
     verdict = math_check(r"so the answer is $\boxed{\frac{28}{6}}$.", r"\frac{14}{3}")
     assert (verdict.reward, verdict.pred, verdict.details["path"]) == (1.0, "14/3", "exact")
     assert sorted(calls) == sorted([r"\frac{14}{3}", r"\frac{28}{6}"])
