@@ -13,9 +13,9 @@ import unicodedata
 
 from verifiers.answer_closing import CLOSING_WORDS, closing_run_on, unread_closing
 from verifiers.answer_values import _clean, _is_check, _seen, _sentence_start, _value_keys
-from verifiers.exact_numbers import DRESSING_WORDS, read_words
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
+from verifiers.unit_words import DRESSING_WORDS, read_words
 
 _MODULUS_RE = re.compile(
     r"[\s$]*(?:\\[pb]?mod(?![A-Za-z])|\\pod(?![A-Za-z])|\(\s*(?:\\mod|mod)(?![A-Za-z]))\s*"

@@ -34,10 +34,10 @@ from verifiers.answer_values import (
     _sentence_start,
     _value_keys,
 )
-from verifiers.exact_numbers import read_words
 from verifiers.number_words import read_number_words
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS
 from verifiers.types import HEDGED, MALFORMED
+from verifiers.unit_words import read_words
 
 MAX_TAIL_CHARS = 50_000  # a longer text after the answer cannot be checked in time: refused
 

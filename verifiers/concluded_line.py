@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import re
 
-from verifiers.exact_numbers import parse_number, read_words
+from verifiers.exact_numbers import parse_number
 from verifiers.labelled_lines import _HEADING_WORD_RE
+from verifiers.unit_words import read_words
 
 __all__ = ["concluded_values"]
 

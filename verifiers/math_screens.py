@@ -13,8 +13,9 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from verifiers.exact_numbers import parse_quantity, read_words
+from verifiers.exact_numbers import parse_quantity
 from verifiers.latex_numeric import evaluate_constant
+from verifiers.unit_words import read_words
 
 __all__ = [
     "RELATION_RE",

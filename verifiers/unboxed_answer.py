@@ -24,7 +24,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.concluded_line import concluded_values
-from verifiers.exact_numbers import DRESSING_WORDS, find_numbers, parse_number
+from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
     _ANSWER_NOUN,
@@ -37,6 +37,7 @@ from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS
 from verifiers.paragraph_commitments import _LABEL_RE, _bare_paragraph_before, _revised_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
+from verifiers.unit_words import DRESSING_WORDS
 from verifiers.unread_slots import unread_slot_words
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
