@@ -82,6 +82,7 @@ _CURRENCY_ANSWERS = [
     # (h47: counters, and currencies of Arabic)
     "**\uc815\ub2f5:** {g}\uac1c", "\u7b54\u3048\uff1a{g}\u500b", "\u0110\u00e1p s\u1ed1: {g} qu\u1ea3",
     "**\u0627\u0644\u0625\u062c\u0627\u0628\u0629:** {g} \u0631\u064a\u0627\u0644", "#### {g}\uac1c",
+    "\u067e\u0627\u0633\u062e {g} \u0627\u0633\u062a.",  # (h48: a Persian copula)
 ]
 _CURRENCY_RIVALS = [" \u0438\u043b\u0438 {r}", " o {r}", " oder {r}", "\u6216 {r}", " \u0e2b\u0e23\u0e37\u0e2d {r}", ", not {r}"]
 
@@ -130,6 +131,19 @@ def r16_choice_lead(draw: st.DrawFn) -> Case:
                                  "\u0938\u0939\u0940 \u0909\u0924\u094d\u0924\u0930 ({l}) \u0939\u0948\u0964"]))
     gold = letter if right else chr(ord(letter) + 1)
     return Case(text.format(l=letter), gold, "paid" if right else "not_paid", ("r16_choice_lead", str(right)))
+
+
+@st.composite
+def r16_choice_with_text(draw: st.DrawFn) -> Case:
+    """A marked choice letter followed by its option's text (``The answer is (A) 37.``) commits
+    to the letter: paid for that letter; never when the text names another letter or an
+    alternative (``Answer: (B) D``, ``(A) 37 or 38``)."""
+    letter = draw(st.sampled_from("ABCD"))
+    kind = draw(st.sampled_from(["value", "letter", "or", "wrong"]))
+    other = chr(ord(letter) + 1)
+    text = {"value": f"The answer is ({letter}) 37.", "letter": f"Answer: ({letter}) {other}",
+            "or": f"The answer is ({letter}) 37 or 38.", "wrong": f"The answer is ({other}) 37."}[kind]
+    return Case(text, letter, "paid" if kind == "value" else "not_paid", ("r16_choice_with_text", kind))
 
 
 @st.composite
@@ -188,4 +202,5 @@ R16_PROPERTIES: list[Property] = [
     Property("r16_math_choice_lead", "math", r16_choice_lead(), 100),
     Property("r16_math_answer_table", "math", r16_answer_table(), 100),
     Property("r16_math_derivation_before", "math", r16_derivation_before(), 150),
+    Property("r16_math_choice_with_text", "math", r16_choice_with_text(), 60),
 ]

@@ -248,7 +248,8 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
 # A derivation right before the commitment: "2 + 3 = \boxed{5}", "**7** \u2248 #### 5".
 _DERIVES_RE = re.compile(r"(?P<relation>=|\u2248|\\approx(?![A-Za-z]))[ \t]*(?:\*\*|__)?[ \t]*\Z")
 # The side: plain arithmetic that runs back from the relation (digits, operators, brackets).
-_ARITHMETIC_RUN_RE = re.compile(r"(?:[-+*/()\d.,\s\u00d7\u00f7\u00b7\u2212$]|\*\*|\\(?:times|cdot|div)(?![A-Za-z]))+\Z")
+_ARITHMETIC_RUN_RE = re.compile(
+    r"(?:[-+*/()\d.,\s\u00d7\u00f7\u00b7\u2212$]|\*\*|\\[()]|\\(?:times|cdot|div)(?![A-Za-z]))+\Z")
 # What may stand before the side: a line's start, markup, an "=" or a colon, or a word that
 # introduces a result ("The total is 4 * 5 = ..."); "20% of 50 = 10" is no side of "50".
 _SIDE_LEAD_RE = re.compile(
@@ -268,8 +269,10 @@ def _derived_value(text: str, line_start: int, k: int) -> str | None:
     run = _ARITHMETIC_RUN_RE.search(text, lo, relation.start())
     if run is None:
         return None
-    side = run.group().replace("**", " ").replace("$", " ").strip(" \t\n,.")
-    start = relation.start() - len(run.group().lstrip(" \t\n,.*$"))
+    side = run.group().replace("**", " ").replace("$", " ").replace("\\(", " ").replace("\\)", " ").strip(" \t\n,.")
+    body = run.group().lstrip(" \t\n,.*$")
+    body = body[2:].lstrip(" \t$") if body.startswith("\\(") else body  # "\\(1 + 1\\) \u2248"
+    start = relation.start() - len(body)
     if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_}^\\'"):
         return None  # "r_1r_2r_3 = ...", "2y_2 = ...": a term of a variable, no side of numbers
     led = not text[line_start:start].strip(" \t*_$>") or _SIDE_LEAD_RE.search(text, max(line_start, start - 40), start)
@@ -299,7 +302,8 @@ def _value_ending_at(text: str, q: int) -> str | None:
             return _clean(text[box[0] : box[1]])
     if text.startswith("$", q):  # q is just before a closing "$" (spaces were skipped)
         open_ = _last_bare_dollar(text, q)
-        if open_ >= 0 and q - open_ <= MAX_BOX_CHARS:
+        # (a span never crosses a paragraph: "$x = 25$. ... 3175.\n\n答えは$3175$" pairs no "$")
+        if open_ >= 0 and q - open_ <= MAX_BOX_CHARS and "\n\n" not in text[open_:q]:
             # "$AB = \frac{5}{4} = 1\frac{1}{4}$": the last side is the value offered
             return _clean(text[open_ + 1 : q].rsplit("=", 1)[-1])
     closing = _VALUE_CLOSE_RE.search(text, max(line_start, q - 9), q)

@@ -487,7 +487,7 @@ _COMMITMENT_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])|####|<answer>|\banswe
 
 def commented_commitment(text: str) -> str | None:
     """The first TeX ``%`` comment (to the end of its line) that holds a commitment (a box,
-    ``####``, ``<answer>``, "answer"), or None. Plain text shows it and LaTeX hides it, so
+    ``####``, ``<answer>``, "answer") or ends the text holding a value, or None. Plain text shows it and LaTeX hides it, so
     what it commits to differs between viewers: a reader refuses it rather than guess
     (``So it is 6.`` then ``% \\boxed{5}``). ``50%`` and ``\\%`` are percent signs.
 
@@ -499,6 +499,9 @@ def commented_commitment(text: str) -> str | None:
     if "%" not in text:
         return None
     for m in _TEX_COMMENT_RE.finditer(text):
-        if _COMMITMENT_RE.search(m.group()):
+        # (a value in a comment that ends the text is where the last value is read: "So it
+        # is 1. % x = 0" shows 0 as plain text, 1 as LaTeX)
+        last = not text[m.end() :].strip() and any(c.isdigit() for c in m.group())
+        if last or _COMMITMENT_RE.search(m.group()):
             return m.group().strip()[:60]
     return None

@@ -132,10 +132,12 @@ def _concluded_other_script(sentence: str) -> str | None:
     """The amount a sentence of another language concludes, or None (its grammar above)."""
     if _OTHER_SCRIPT_HEDGE_RE.search(sentence):
         return None
-    numbers = _OTHER_SCRIPT_NUMBER_RE.findall(sentence)  # (a CJK letter glues to the digits)
+    first = _OTHER_SCRIPT_NUMBER_RE.search(sentence)  # (a CJK letter glues to the digits)
     m = _OTHER_SCRIPT_RESULT_RE.search(sentence)
-    if m is None or len(numbers) != 1:
+    if m is None or first is None:
         return None
+    if first.start() < m.start() and not _COMPUTATION_RE.fullmatch(sentence, first.start(), m.start()):
+        return None  # several amounts, no one result (one computation may lead to it: "25 + 3150 = 3175")
     word = _WORD_BEFORE_RE.search(sentence, 0, m.start())
     if word is not None and (_HEADING_WORD_RE.fullmatch(word.group(1)) or word.group(1).endswith("\u7b2c")):
         return None  # "Step 1.", "第3": a part's number

@@ -137,6 +137,13 @@ _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ|\u00b0|\\degree")
 _CLOSED_AT_INFINITY_RE = re.compile(r"\[\s*-\s*\\infty|\\infty\s*\]")
 
 
+# A marked choice letter and its option's text, no other letter: "(A) 37", "B) \\frac{1}{2}".
+# (the text is no operand: "(C) \\cdot 1" is an expression of the letter)
+_CHOICE_WITH_TEXT_RE = re.compile(
+    r"\(([A-J])\)[ \t]+(?![+*/^_=]|-(?!\d)|\\(?:cdot|times|div|pm|mp)(?![A-Za-z]))"
+    r"(?![^\n]*(?<![A-Za-z\\])[A-J](?![A-Za-z])|[^\n]*\b(?i:or)\b)[^\n]{1,40}")
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -236,6 +243,8 @@ def _compare(
         # "[0, \infty]" is closed where no real number is: not the gold's "[0, \infty)"
         return False, WRONG, {"path": "shape", "shape": "an interval closed at infinity"}
     g_choice, p_choice = choice_letter(gold), choice_letter(pred)
+    if g_choice is not None and p_choice is None and (labelled := _CHOICE_WITH_TEXT_RE.fullmatch(pred.strip())):
+        p_choice = (labelled.group(1), True)  # "(A) 37": the marked letter, then its option's text
     if g_choice is not None:
         # A choice is its letter however it is marked; nothing else ("C^1", "c") is a choice.
         equal = p_choice is not None and p_choice[0] == g_choice[0]

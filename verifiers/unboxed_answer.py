@@ -324,7 +324,7 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
         if value and (value in before or _TAIL_VALUE_RE.search(value)) and same is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
-    leading = _LEADING_NUMBER_RE.match(text, start)
+    leading = _FIRST_NUMBER_RE.search(text, start, start + 80)  # (a math span's "$" may open it)
     concluded = concluded_values(text, start, leading.group(0)) if leading is not None else ()
     if concluded:  # "Vậy tổng số táo là 821.\n\n**Đáp án:** 820"
         return HEDGED, f"the working's last sentence concludes another amount: {concluded[0]!r}"
@@ -403,6 +403,7 @@ _LONE_VARIABLE_SIDE_RE = re.compile(
     r"(?<![\w\\.,)}/*^+\-])(?<!\d[ \t])[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*=[\s$*(]*\Z")
 
 
+_FIRST_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
 _LEADING_NUMBER_RE = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
 
 
