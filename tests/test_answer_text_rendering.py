@@ -141,6 +141,11 @@ SLOW_SHAPES = {
     "latin-run": "a" * MB + ":\n646",
     "spaced-letters": "a " * (MB // 2) + "\n#### 646",
     "digit-run": "1" * MB + " 5",
+    # a closing line of answer words, currencies or Vietnamese syllables repeated (each
+    # occurrence was judged alone: 1 MB of "số " took 1 s)
+    "answer-word-line": "\u7b54\u6848\u662f 72 " + "\u662f " * (MB // 2),
+    "currency-line": "\u041e\u0442\u0432\u0435\u0442: 72 " + "\u0440\u0443\u0431\u043b\u044f " * (MB // 6),
+    "syllable-line": "\u0110\u00e1p s\u1ed1: 72 " + "s\u1ed1 " * (MB // 4),
 }
 LIMIT_S = 1.5  # 0.5 s on an idle machine, x3 for shared CPUs (as test_adversarial_extract)
 

@@ -341,10 +341,22 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
     line = text[line_start : len(text) if stop is None else stop.start()]
     if line.isascii():
         return None
-    for m in _FOREIGN_WORD_RE.finditer(line):
-        if not (_answer_word(m.group(0)) or _answer_word(_whole_word(line, m.start(), m.end()))):
-            return m.group(0)
+    # each different word judged once (a 1 MB line of one answer word is one word); a word
+    # that is no answer phrase may still stand in one ("số": "s" and "ố"), so only those are
+    # read in place, in order
+    unread = {w for w in set(_FOREIGN_WORD_RE.findall(line)) if not _answer_word(w)}
+    if not unread:
+        return None
+    for run in dict.fromkeys(_LETTER_RUN_RE.findall(line)):  # each run of letters once, in order
+        for m in _FOREIGN_WORD_RE.finditer(run):
+            if m.group(0) in unread and not _answer_word(_whole_word(run, m.start(), m.end())):
+                return m.group(0)
     return None
+
+
+# A run of letters of any script with their marks: every foreign word, and every letter
+# ``_whole_word`` may reach from it, stands inside one.
+_LETTER_RUN_RE = re.compile(r"(?:[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
 
 
 # A currency or counter of another script glued to the copula after it ("정답은 94 원입니다.").
