@@ -137,8 +137,8 @@ _FAILS_RE = re.compile(
     re.IGNORECASE)
 
 
-# A currency or counter word of any language right after the value (``exact_numbers.DRESSING_WORDS``).
-_CURRENCY_HEAD_RE = re.compile(
+# A currency or counter word of any language right after the value (``unit_words.DRESSING_WORDS``).
+_DRESSING_HEAD_RE = re.compile(
     "(?:" + "|".join(re.escape(w) for w in sorted(DRESSING_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])",
     re.IGNORECASE)
 
@@ -166,7 +166,7 @@ def _own_sentence(rest: str, answers: tuple[str, ...]) -> tuple[str, str] | None
     body = own[i:]
     # "Die Antwort ist 108 Euro.", "Đáp án: 108 đồng.": the amount's currency (other scripts'
     # closing words are read by ``unboxed_answer``)
-    currency = _CURRENCY_HEAD_RE.match(body) if _LATIN_WORD_RE.match(body) else None
+    currency = _DRESSING_HEAD_RE.match(body) if _LATIN_WORD_RE.match(body) else None
     if currency is not None and not body[currency.end() :].strip(" \t.!*_\u3002"):
         return None
     if _FAILS_RE.match(body):
@@ -532,7 +532,9 @@ _COUNTERS = (
     "человека?|людей|рубл(?:ей|я|ь)|руб|долларов|доллара?|штук[аи]?|лет|года?|дней|дня|день|"
     "часов|часа?|минуты?|минут|метров|метра?|километров|килограммов|граммов|"
     "रुपये|रुपए|लोग|साल|वर्ष|दिन|घंटे|मिनट|मीटर|"
-    "دولارا?|دولارات|ريالا?|درهما?|شخصا?|أشخاص|سنة|سنوات|يوما?|أيام"
+    "دولارا?|دولارات|ريالا?|درهما?|شخصا?|أشخاص|سنة|سنوات|يوما?|أيام|"
+    # and every currency or counter of another script the comparators read (``unit_words``)
+    + "|".join(re.escape(w) for w in sorted(DRESSING_WORDS, key=len, reverse=True) if not w.isascii())
 )
 _COUNTED_RE = re.compile(f"(?:{_COUNTERS})(?:{_ANSWER_PHRASES})*", re.IGNORECASE)
 

@@ -36,11 +36,11 @@ import re
 
 from verifiers.exact_numbers import parse_number
 from verifiers.labelled_lines import _HEADING_WORD_RE
+from verifiers.paragraph_commitments import _CALCULATOR_NOTE_RE
 from verifiers.unit_words import read_words
 
 __all__ = ["concluded_values"]
 
-_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
 _STOP_RE = re.compile(r"[.!?](?=\s|$)|[\n\u3002\uff01]")
 _NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # The amount, its noun and up to five more words, an optional ", so", the stop.
@@ -114,11 +114,11 @@ _OTHER_SCRIPT_HEDGE_RE = re.compile(
     "\u5982\u679c|\u5047\u5982|\u82e5|\u5047\u8bbe|\u5927\u7ea6|\u7ea6|\u7d04|\u5927\u6982|\u6216|"
     "\u8fd8\u662f|\u4e0d|\u6ca1|\u6c92|\u672a|\u68c0\u67e5|\u9a8c\u8bc1|\u9a57\u8b49|\u3082\u3057|"
     "\u305f\u3089|\u304f\u3089\u3044|\u3050\u3089\u3044|\u307b\u3069|\u307e\u305f\u306f|\u307e\u305b\u3093|"
-    "\u306a\u3044|\u7d04|\ub9cc\uc57d|\uc57d|\ub610\ub294|\uc54a|\uc5c6|\u0435\u0441\u043b\u0438|"
+    "\u306a\u3044|\ub9cc\uc57d|\uc57d|\ub610\ub294|\uc54a|\uc5c6|\u0435\u0441\u043b\u0438|"
     "\u043e\u043a\u043e\u043b\u043e|\u0438\u043b\u0438|\u043d\u0435|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e|"
     "\u043f\u0440\u043e\u0432\u0435\u0440|"
-    # (Hindi, Arabic, and the Latin-script languages: if, about, or, not)
-    # (whole words: "या", or, ends "संख्या", number)
+    # (Hindi, Arabic, and the Latin-script languages: if, about, or, not; whole words: "या",
+    # or, ends "संख्या", number)
     "(?<![\u0900-\u097f])(?:\u0905\u0917\u0930|\u092f\u0926\u093f|\u0932\u0917\u092d\u0917|\u092f\u093e|"
     "\u0928\u0939\u0940\u0902)(?![\u0900-\u097f])|"
     "(?<![\u0600-\u06ff])(?:\u0625\u0630\u0627|\u0644\u0648|\u062d\u0648\u0627\u0644\u064a|\u0623\u0648|"
@@ -176,13 +176,15 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
         if cut < 0 or any(c.isdigit() for c in own) or len(own.split()) > 6:
             return ()  # the commitment's own sentence holds the working, or none stands before it
         window = window[: len(window) - len(own)]
-    sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _NOTE_RE.sub("", _last_sentence(window)))
+    sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", _last_sentence(window)))
     found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)
     if found is None:
         return ()
     amount = found.replace(",", "")
-    if _unit_of(sentence) is not None and _unit_of(text[at : text.find("\n", at) % (len(text) + 1)]) not in (
-            None, _unit_of(sentence)):
+    unit = _unit_of(sentence)
+    line_end = text.find("\n", at)
+    if unit is not None and _unit_of(text[at : len(text) if line_end < 0 else line_end]) not in (None, unit):
         return ()  # "150,000 meters\nTelegraph is 150 km longer": the amount in another unit
-    same = parse_number(amount) is not None and parse_number(amount) == parse_number(answer)
-    return () if same or amount == answer else (amount,)
+    value = parse_number(amount)
+    same = amount == answer or (value is not None and value == parse_number(answer))
+    return () if same else (amount,)

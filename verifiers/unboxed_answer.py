@@ -13,7 +13,12 @@ import re
 
 from verifiers.answer_commitments import _APPROX_BEFORE_RE
 from verifiers.answer_lead import _DIGIT_RE, lead_start, uncommitted_lead
-from verifiers.answer_sentence import _ANSWER_PHRASES_RE, _FOREIGN_WORD_RE, _condition_before
+from verifiers.answer_sentence import (
+    _ANSWER_PHRASES_RE,
+    _COUNTED_RE,
+    _FOREIGN_WORD_RE,
+    _condition_before,
+)
 from verifiers.answer_tail import _DENIED_BEFORE_RE
 from verifiers.answer_values import (
     _SENTENCE_END_RE,
@@ -37,7 +42,6 @@ from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS
 from verifiers.paragraph_commitments import _LABEL_RE, _bare_paragraph_before, _revised_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
-from verifiers.unit_words import DRESSING_WORDS
 from verifiers.unread_slots import unread_slot_words
 
 _APPROX_SIGN_BEFORE_RE = re.compile(
@@ -359,19 +363,11 @@ def _foreign_words(text: str, line_start: int, start: int) -> str | None:
 _LETTER_RUN_RE = re.compile(r"(?:[^\W\d_]|[\u0900-\u0dff\u0e00-\u0e7f])+")
 
 
-# A currency or counter of another script glued to the copula after it ("정답은 94 원입니다.").
-_GLUED_CURRENCY_RE = re.compile(
-    "(?:" + "|".join(re.escape(w) for w in sorted(DRESSING_WORDS, key=len, reverse=True) if not w.isascii()) + ")")
-
-
 def _answer_word(word: str) -> bool:
     low = word.lower()
-    if _ANSWER_PHRASES_RE.fullmatch(word) or low in CONNECTIVE_WORDS or low in LABEL_WORDS:
-        return True
-    if low in DRESSING_WORDS:
-        return True  # "Ответ: 72 рубля.", "答案是 72 元。", "答え：18個": the amount's currency or counter
-    glued = _GLUED_CURRENCY_RE.match(low)
-    return glued is not None and bool(_ANSWER_PHRASES_RE.fullmatch(word[glued.end() :]))
+    # (an amount's currency or counter, maybe glued to the copula after it: "72 рубля.",
+    # "答え：18個", "정답은 94 원입니다.")
+    return bool(_ANSWER_PHRASES_RE.fullmatch(word) or _COUNTED_RE.fullmatch(word)) or low in CONNECTIVE_WORDS or low in LABEL_WORDS
 
 
 def _whole_word(line: str, start: int, end: int) -> str:
