@@ -65,6 +65,15 @@ SHAPES: dict[str, str] = {
     "commas-before-value": "The answer is" + ", " * (MB // 2 - 10) + " 5",
     "spacing-commands-after-colon": _padded(":" + "\\:" * 19_000 + " 5"),
     "stars-after-clause": "The answer is " + "*" * (MB - 15),  # h38: 0.58 s before (a char loop)
+    # round 16 (h47): a run of letters with no space, which a repeated word pattern could
+    # split four ways (150 CJK characters took 4 s), and closing lines of one word repeated
+    "cjk-run": "\u7b54" * (MB // 3) + "\nThe answer is 5.",
+    "cyrillic-run": "\u044f" * (MB // 2) + "\nThe answer is 5.",
+    "latin-run": "a" * MB + ":\n5",
+    "spaced-letters": "a " * (MB // 2) + "\n#### 5",
+    "answer-word-line": "\u7b54\u6848\u662f 5 " + "\u662f " * (MB // 2),
+    "currency-line": "\u041e\u0442\u0432\u0435\u0442: 5 " + "\u0440\u0443\u0431\u043b\u044f " * (MB // 6),
+    "syllable-line": "\u0110\u00e1p s\u1ed1: 5 " + "s\u1ed1 " * (MB // 4),
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart
