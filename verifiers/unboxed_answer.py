@@ -477,7 +477,8 @@ def _continued_line(text: str, line_start: int) -> tuple[str, str] | None:
     sentence is a second one on offer."""
     if line_start < 2:
         return None
-    prev_start = text.rfind("\n", 0, line_start - 1) + 1
+    # (read back as far as every other reader of the paragraph: a 1 MB line took 0.4 s)
+    prev_start = max(text.rfind("\n", 0, line_start - 1) + 1, line_start - 1 - READ_BACK_CHARS)
     prev = text[prev_start : line_start - 1].rstrip(" \t*$")
     if not prev or not (prev[-1].isalpha() or prev[-1] == ":"):
         return None
