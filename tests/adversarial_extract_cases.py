@@ -179,7 +179,9 @@ CASES: list[tuple[str, str, float, str]] = [
     # two bare answer paragraphs offer two answers (issue 30 round 4, h18); a revision says so
     ("6", r"\boxed{5}" + "\n\n" + r"\boxed{6}", 0.0, "early_answer"),
     ("6", r"\boxed{5}" + "\n\n" + r"Hmm, recounting: \boxed{6}", 1.0, "early_answer"),
-    ("6", r"\boxed{5}" + "\n\n" + "So 2 + 4 gives\n\n" + r"\boxed{6}", 1.0, "early_answer"),
+    # (round 17, h49: reasoning alone takes no answer back; a revision says so in words)
+    ("6", r"\boxed{5}" + "\n\n" + "So 2 + 4 gives\n\n" + r"\boxed{6}", 0.0, "early_answer"),
+    ("6", r"\boxed{5}" + "\n\n" + "Wait: 2 + 4 gives\n\n" + r"\boxed{6}", 1.0, "early_answer"),
     ("5", r"\boxed{5}" + "\n\n" + r"\boxed{6}", 0.0, "early_answer"),
     ("5", "Answer: 5" + PAD, 1.0, "padding"),
     ("5", PAD + r"\boxed{5}", 1.0, "padding"),

@@ -323,3 +323,10 @@ from reward_grammar_r16 import R16_PROPERTIES  # noqa: E402
 
 for _prop in R16_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r17 (issue 30 round 17, the blind h49 set): an answer committed in an earlier paragraph stands
+# unless a revision said in words takes it back (``reward_grammar_r17``).
+from reward_grammar_r17 import R17_PROPERTIES  # noqa: E402
+
+for _prop in R17_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

@@ -28,6 +28,7 @@ from verifiers.commitment_reading import (
     _last_marker,
     _token_around,
 )
+from verifiers.earlier_answers import standing_answers
 from verifiers.exact_numbers import find_numbers, format_fraction
 from verifiers.labelled_lines import (
     _ANSWER_NOUN,
@@ -375,7 +376,7 @@ def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, st
     if isinstance(alternative, tuple):
         return alternative
     # (no labelled lines: a countdown completion's "Target: 16" names the goal, not an answer)
-    values = _paragraph_values(text, start, labelled_lines=False)
+    values = (*_paragraph_values(text, start, labelled_lines=False), *standing_answers(text, start))
     return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
 
 

@@ -326,6 +326,7 @@ def unclosed_reasoning(text: str) -> bool:
 
 
 # Between two digits: a comment holding no digit, or an element with no content.
+_TAG_OPEN_RE = re.compile(r"<[A-Za-z!]")
 _NOTHING_BETWEEN_DIGITS_RE = re.compile(
     r"(?<=\d)(?:<!--(?:(?!-->)[^\d<>]){0,100}-->|<([A-Za-z]\w{0,20})(?:\s[^<>\d]{0,200})?></\1>)+(?=\d)"
 )
@@ -452,7 +453,7 @@ def read_visible(text: str, *, tex_comments: bool = False,
     if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):
         text, after_end = _end_of_turn(text)
         hidden = hidden or after_end
-    if "<" in text:
+    if "<" in text and _TAG_OPEN_RE.search(text):  # (GSM8K's "<<4*2=8>>" opens none)
         # "44<!-- -->27", "270<span></span>5" render one number: what draws nothing between
         # two digits reads as nothing, not as a space (a digit inside is a hidden value: below)
         text = _NOTHING_BETWEEN_DIGITS_RE.sub("", text)

@@ -295,12 +295,16 @@ _CHECKING_RE = re.compile(
 )
 
 
+_GLUED_LABEL_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
 def _opens_clause(text: str, m: re.Match[str]) -> bool:
     """Whether the "answer is" match ``m`` opens a clause that commits to a value: not part
     of a word or a rate ("points/answer = 48"), not a judgement ("our answer is correct"),
     not a check ("we check our answer: ...")."""
     start = m.start()
-    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/"):
+    # (a label of a script written without spaces stands glued to the word before: "最终答案:")
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/") and not _GLUED_LABEL_RE.match(m.group()):
         return False
     if _NOT_A_VALUE_RE.match(text, m.end()):
         return False

@@ -246,7 +246,7 @@ def _extract(completion: str, policy: str, accept: Accept | None = None) -> _Fou
         return _Found(final.answer, final.source, final.problem)
     if final.answer is None:
         return _Found(None, final.source)
-    return _committed(final.answer, final.source, final.alternatives)
+    return _committed(final.answer, final.source, (*final.alternatives, *final.standing))
 
 
 def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:

@@ -207,6 +207,11 @@ _MATH_DELIMITER_RE = re.compile(r"\\[()\[\]]|(?<!\\)\$\$?")
 TEX_COMMENT = _HIDDEN_FORMS["tex_comment"][0]
 
 
+# The forms that open with a TeX command ("\\"): every alternative of each pattern does.
+_COMMAND_FORMS = frozenset(
+    ("conditional", "comment_env", "definition", "label", "hook", "transform", "color", "phantom", "shift", "unlisted")
+)
+_ELEMENT_OPEN_RE = re.compile(r"<[A-Za-z]")  # every element's tag opens so
 _GROUP_PERCENT_RE = re.compile(r"(?<!\\)\{[ \t]*%")
 
 
@@ -214,8 +219,11 @@ def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
     has_percent = "%" in text
     if _ANY_HINT_RE.search(text) is None and not has_percent:
         return ()  # one C pass decides for most texts
+    has_command = "\\" in text
     forms = []
     for name in _HIDDEN_FORMS:
+        if name in _COMMAND_FORMS and not has_command:
+            continue  # (a text without a backslash holds no TeX form: one test, not a dozen)
         if name == "tex_comment":
             if tex_comments and has_percent:
                 forms.append(name)
@@ -226,6 +234,9 @@ def hidden_forms_in(text: str, tex_comments: bool) -> tuple[str, ...]:
             unlisted = _unlisted_form(text) if "\\" in text else None
             if unlisted is not None:
                 forms.append(unlisted)
+        elif name == "element":
+            if "<" in text and _ELEMENT_OPEN_RE.search(text):  # (not GSM8K's "<<4*2=8>>")
+                forms.append(name)
         elif any(h in text for h in _HIDDEN_FORMS[name][1]):
             forms.append(name)
     return tuple(forms)

@@ -22,6 +22,7 @@ from verifiers.spelled_numbers import (
     TAIL_WORD,
     spelled_value,
 )
+from verifiers.word_hints import folded, holds_any
 
 __all__ = ["labelled_values", "value_first_values"]
 
@@ -97,16 +98,27 @@ _DISPLAY_VALUE_RE = re.compile(
 # ("One more possible final answer here: 6", "The other answer that also works 6.",
 # "另一个 可能 的 最终 答案 493."): a label longer than the four words above offers it too,
 # unless the words between bound or deny it ("The answer is less than 10.").
-_ANSWER_NOUN = (r"(?:answer|antwort|\u0111\u00e1p\s+\u00e1n|jibu|sagot|v\u00e1lasz|odpov\u011b\u010f|r\u0103spuns|"
+_ANSWER_NOUN = (r"(?:answer|antwort|antwoord|jawapan|yan\u0131t|atsakymas|atbilde|vastus|odpove\u010f|odgovor|"
+                r"\u043e\u0442\u0433\u043e\u0432\u043e\u0440|\u0111\u00e1p\s+\u00e1n|jibu|sagot|v\u00e1lasz|odpov\u011b\u010f|r\u0103spuns|"
                 r"\u05ea\u05e9\u05d5\u05d1\u05d4|\u067e\u0627\u0633\u062e|\u0989\u09a4\u09cd\u09a4\u09b0|respuesta|r[\u00e9e]ponse|resposta|risposta|jawaban|svar|cevap|"
                 r"odpowied\w*|vastaus|\u043e\u0442\u0432\u0435\u0442|\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|"
-                r"\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\uc815?\ub2f5|\u0627\u0644\u062c\u0648\u0627\u0628|"
+                r"\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\uc815?\ub2f5|(?:\u0627\u0644)?\u062c\u0648\u0627\u0628|"
                 r"\u0627\u0644\u0625\u062c\u0627\u0628\u0629|\u0909\u0924\u094d\u0924\u0930|"
                 r"\u0e04\u0e33\u0e15\u0e2d\u0e1a|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7)")
 # The nouns' first letters, tested once per position before the alternation's branches are
 # (a 1 MB paragraph of "**Final Answer**" lines tries the nouns at every character).
-_NOUN_FIRST = "(?=[aAjJsSvVoOrRcC\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\u6b63\uc815\ub2f5\u0627\u0909\u0e04\u03b1\u0391])"
+_NOUN_FIRST = "(?=[aAjJsSvVoOrRcCyY\u0131\u0130\u0433\u0413\u062c\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\u6b63\uc815\ub2f5\u0627\u0909\u0e04\u03b1\u0391])"
 _ANSWER_NOUN_RE = re.compile(_ANSWER_NOUN, re.IGNORECASE)
+# Substrings, one of which every text holding an answer noun holds once ``folded``: most
+# paragraphs hold none, and the patterns built on the noun are then not run (speed).
+NOUN_CORES = ("answer", "antwort", "antwoord", "jawapan", "yanit", "atsakymas", "atbilde", "vastus", "odpove\u010f",
+              "odgovor", "\u043e\u0442\u0433\u043e\u0432\u043e\u0440", "\u0111\u00e1p", "jibu", "sagot", "v\u00e1lasz", "odpov\u011b\u010f", "r\u0103spuns",
+              "\u05ea\u05e9\u05d5\u05d1\u05d4", "\u067e\u0627\u0633\u062e", "\u0989\u09a4\u09cd\u09a4\u09b0",
+              "respuesta", "ponse", "resposta", "risposta", "jawaban", "svar", "cevap", "odpowied", "vastaus",
+              "\u043e\u0442\u0432\u0435\u0442", "\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c",
+              "\u7b54\u6848", "\u7b54\u3048", "\u6b63\u89e3", "\ub2f5", "\u062c\u0648\u0627\u0628",
+              "\u0627\u0644\u0625\u062c\u0627\u0628\u0629", "\u0909\u0924\u094d\u0924\u0930",
+              "\u0e04\u0e33\u0e15\u0e2d\u0e1a", "\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7")
 _ANSWER_LINE_RE = re.compile(
     rf"^(?P<lead>[^\n\d]{{0,200}}?{_NOUN_FIRST}{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
     r"(?P<value>[-+\u2212]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"
@@ -207,7 +219,7 @@ def labelled_values(text: str, para_start: int, start: int) -> list[str] | None:
             value = m.group("value") or m.group("number")
             found.append(spelled_value(value) or value)
     own_line = text.rfind("\n", 0, start)
-    if own_line > para_start:
+    if own_line > para_start and holds_any(folded(text, para_start, own_line), NOUN_CORES):
         for count, m in enumerate(_anchored(_WORD_ANSWER_LINE_RE, text, para_start, own_line, lines)):
             if count >= _MAX_LABELLED_LINES:
                 return None
@@ -258,10 +270,11 @@ _VALUE_FIRST_RE = re.compile(
 # An earlier sentence of the final paragraph that commits to a value in a few words: an
 # answer noun of any language, or "it is" ("It is 6.", "Cevap 8.", "Svaret är 5.",
 # "उत्तर है 1.", "jibu ni 6."), then the next sentence goes on: two answers in one paragraph.
-_CLAUSE_SENTENCE_RE = re.compile(
-    # (possessive letter runs: a 16 KB word of letters and combining marks must cost one pass)
-    rf"(?:^|(?<=[.!?\u3002])[ \t]*+)[*_ \t>]*+(?:(?:{_LETTER}++[ \t]+){{0,2}}{_LETTER}{{0,2}}{_ANSWER_NOUN}{_LETTER}*+"
-    rf"(?:[ \t]+{_LETTER}++){{0,2}}|(?:{_LETTER}++(?:['\u2019]{_LETTER}++)?[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
+_NOUN_CLAUSE_LEAD = (  # (possessive letter runs: a 16 KB word of letters and marks must cost one pass)
+    rf"(?:{_LETTER}++[ \t]+){{0,2}}{_LETTER}{{0,2}}{_ANSWER_NOUN}{_LETTER}*+(?:[ \t]+{_LETTER}++){{0,2}}|")
+_CLAUSE_SENTENCE = (
+    rf"(?:^|(?<=[.!?\u3002])[ \t]*+)[*_ \t>]*+(?:@NOUN_LEAD@"
+    rf"(?:{_LETTER}++(?:['\u2019]{_LETTER}++)?[:,]?[ \t]+){{0,2}}(?:(?:it|that|this)(?:[ \t]+(?:is|was)|['\u2019]s)"
     r"|c['\u2019]est|(?:es|das)[ \t]+ist|es|det[ \t]+(?:\u00e4r|er)|(?:het|dit)[ \t]+is|jest|to[ \t]+jest|ini|itu|"
     r"\u044d\u0442\u043e)|\u662f)[ \t]*+[:\uff1a]?[ \t*$]*+"
     rf"(?:(?P<number>[-+\u2212]?\d+(?:[.,]\d+)?)(?![\d.,]\d)|(?P<word>{SPELLED_VALUE}))[^\W\d_A-Za-z]{{0,4}}[*$ \t]*"
@@ -270,9 +283,11 @@ _CLAUSE_SENTENCE_RE = re.compile(
     r"(?:,[^.!?\n\d=]{0,30})?"
     # ("$3! \times 5!$" is a factorial: a "!" right after a digit ends a sentence only before a
     # line end or a capital)
-    r"(?:[.?\u3002]|(?<!\d)!|(?<=\d)!(?=[ \t]*(?:\n|$|[A-Z])))(?=\s)",
-    re.MULTILINE | re.IGNORECASE,
+    r"(?:[.?\u3002]|(?<!\d)!|(?<=\d)!(?=[ \t]*(?:\n|$|[A-Z])))(?=\s)"
 )
+_CLAUSE_SENTENCE_RE = re.compile(_CLAUSE_SENTENCE.replace("@NOUN_LEAD@", _NOUN_CLAUSE_LEAD), re.MULTILINE | re.IGNORECASE)
+# The same without the answer noun's lead, for a paragraph that holds no noun (speed).
+_COPULA_SENTENCE_RE = re.compile(_CLAUSE_SENTENCE.replace("@NOUN_LEAD@", ""), re.MULTILINE | re.IGNORECASE)
 
 
 # A short sentence that ends with a value after one or two words ("Maybe 23.", "Maybe nine?",
@@ -310,6 +325,17 @@ _CANDIDATES_RE = re.compile(
     rf"[ \t*$]*(?P<c>{_VALUE})(?:[*$ \t]*(?:,|;|/|\band\b|\bor\b)[ \t*$]*(?P<d>{_VALUE}))",
     re.IGNORECASE,
 )
+
+# What every match of _CANDIDATES_RE holds: a digit, then an "or" (a first branch), or a word
+# of candidates (the second; in ``folded`` text). The "or" words' first letters are tested
+# once per digit before the alternation's branches are.
+_OR_AFTER_DIGIT_RE = re.compile(
+    r"\d[*$ \t]*,?[ \t]*(?=[oeuvnalstyhOEUVNALSTYH\u0130\u0131\u017f\u0438\u043b\u0430\u0418\u041b\u0410"
+    r"\u03ae\u0389\u0623\u05d0\u092f\u0e2b\ub610\u304b\u6216\u8fd8\u9084])"
+    rf"(?:(?:{_OR_WORDS})(?![^\W\d_])|\u6216|\u8fd8\u662f|\u9084\u662f)",
+    re.IGNORECASE,
+)
+_CANDIDATE_WORDS = ("possible", "candidate", "option", "choice", "alternative", "potential")
 
 
 # An "or" between two values offers both when its sentence is short or names what it offers
@@ -398,7 +424,10 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         if m.end() < start and not _LIST_MARKER_RE.match(text, text.rfind("\n", 0, m.end()) + 1) and (
                 not _used_later(text, m.group(1), m.end(), min(hi, m.end() + _CONSUMED_WINDOW))):
             found.append(spelled_value(m.group(1)) or m.group(1))
-    for count, m in enumerate(_CANDIDATES_RE.finditer(text, para_start, start)):
+    low = folded(text, para_start, start)
+    candidates = _OR_AFTER_DIGIT_RE.search(text, para_start, start) is not None or holds_any(
+        low, _CANDIDATE_WORDS)  # (most paragraphs offer none: one C pass)
+    for count, m in enumerate(_CANDIDATES_RE.finditer(text, para_start, start) if candidates else ()):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.group("a") is not None and (m.group("a") == m.group("b") or not _offers_pair(text, m)):
@@ -417,7 +446,8 @@ def value_first_values(text: str, para_start: int, start: int) -> list[str] | No
         elif m.group("number") is not None and not _used_later(
                 text, m.group("number"), m.end(), min(hi, m.end() + _CONSUMED_WINDOW)):
             found.append(m.group("number"))
-    for count, m in enumerate(_anchored(_CLAUSE_SENTENCE_RE, text, para_start, start, starts)):
+    clause_re = _CLAUSE_SENTENCE_RE if holds_any(low, NOUN_CORES) else _COPULA_SENTENCE_RE
+    for count, m in enumerate(_anchored(clause_re, text, para_start, start, starts)):
         if count >= _MAX_LABELLED_LINES:
             return None
         if m.group("word") is not None:  # "It's two.", "Answer: тринадцать."

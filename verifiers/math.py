@@ -224,6 +224,15 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         if not same:
             why = f"another answer offered just before it: {alternative[:40]!r}"
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
+    for answer in found.standing if equal else ():
+        # an answer committed in an earlier paragraph and never taken back: right alone too
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = f"no time left to compare the earlier answers (timeout {timeout} s)"
+            return Verdict(0.0, TIMEOUT, pred, gold, {**details, "path": "hedge", "problem": why})
+        if not _compare(gold, _assigned_value(answer, gold), left)[0]:
+            why = f"an earlier paragraph's answer still stands: {answer[:40]!r}"
+            return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)
     p_num = None

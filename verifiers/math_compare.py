@@ -144,6 +144,17 @@ _CHOICE_WITH_TEXT_RE = re.compile(
     r"(?![^\n]*(?<![A-Za-z\\])[A-J](?![A-Za-z])|[^\n]*\b(?i:or)\b)[^\n]{1,40}")
 
 
+_BOX_MARK_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
+
+
+def _one_box(pred: str) -> bool:
+    """Whether ``pred`` is one box and nothing else ("\\boxed{5}", "$\\boxed{5}$.")."""
+    content = last_boxed(pred)
+    bare = pred.strip().strip("$").strip().rstrip(".").strip().strip("$").strip().replace(" ", "")
+    return content is not None and len(_BOX_MARK_RE.findall(pred)) == 1 and bare in (
+        f"\\boxed{{{content}}}".replace(" ", ""), f"\\fbox{{{content}}}".replace(" ", ""))
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -166,6 +177,10 @@ def _compare(
         # First, so that every in-process step below reads at most this much.
         why = f"prediction: answer longer than {MAX_ANSWER_CHARS} characters"
         return False, TIMEOUT, {"path": "guard", "guard": why}
+    if "box" in pred and _BOX_MARK_RE.search(pred) and not _one_box(pred):
+        # a box among other text ("1, \boxed{G}, 3"): the symbolic reader would read the box
+        # alone, and pay a list that merely holds the gold
+        return False, HEDGED, {"path": "hedge", "problem": "a box among other values in the prediction"}
     g_plain, p_plain = _plain_number(gold), _plain_number(pred)
     if g_plain is not None and p_plain is not None:
         # The exact path below, without the screens that both sides pass unchanged.

@@ -129,6 +129,7 @@ from verifiers.commitment_reading import (
     _unwrap_box,
 )
 from verifiers.concluded_line import concluded_values
+from verifiers.earlier_answers import shaped_before, standing_answers
 from verifiers.json_answer import JsonAnswer, json_answer
 from verifiers.json_notes import qualifying_note
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
@@ -366,12 +367,15 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
+    standing: tuple[str, ...] = ()
     # (what else the paragraph offers matters only to an answer that nothing refused yet)
     earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)
     if before_at is not None and problem is None:  # "(E) is correct. \boxed{B}": other letters
         earlier = (*earlier, *offered_choices(text, before_at, answer))
     if earlier_at is not None and problem is None:  # "883 apples left.\n#### 881": the working concludes
-        earlier = (*earlier, *concluded_values(text, earlier_at, answer))
+        earlier = (*earlier, *concluded_values(text, earlier_at, answer), *shaped_before(text, earlier_at))
+        # "\boxed{21}\n\n...\n\n\boxed{12}": each must be right alone (no set spelled across paragraphs)
+        standing = tuple(a if a[:1].isdigit() else spelled_value(a) or a for a in standing_answers(text, earlier_at))  # "\boxed{21}\n\n...\n\n\boxed{12}"
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
     spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
     alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
@@ -381,7 +385,7 @@ def _finish(
         problem = hedge_after(text, end, (answer, *alternatives)) or _condition_before(text, start)
     if problem is None and source == "####" and "." in answer:
         problem = _later_denial(answer, ())  # "#### 147. Ignore the above."
-    return FinalAnswer(answer, source, end, problem, alternatives)
+    return FinalAnswer(answer, source, end, problem, alternatives, standing=standing)
 
 
 def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
@@ -541,7 +545,7 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
         return FinalAnswer(found.answer, "json", found.end, problem)
     # the values the working offers beside it must each be the answer too (the comparator's)
     alternatives = tuple(dict.fromkeys((*found.alternatives, *inner.alternatives)))
-    return FinalAnswer(found.answer, "json", found.end, None, alternatives)
+    return FinalAnswer(found.answer, "json", found.end, None, alternatives, standing=found.standing)
 
 
 def _last_answer_tag(text: str) -> re.Match[str] | None:

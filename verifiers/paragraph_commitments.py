@@ -116,6 +116,9 @@ _NEXT_LEAD_RE = re.compile(
 )
 
 
+# A value that opens a clause and is no operand ("534 The ...", not "15 * 8 = 120").
+_LEADING_VALUE_RE = re.compile(
+    r"[ \t*_$]*(?P<v>[-+\u2212]?\$?\d[\d,]*(?:\.\d+)?%?)(?![\d.,]\d)(?![ \t$*_]*[-+*/\u00d7\u00f7^=<>(\\!\d])")
 _CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
 
 
@@ -178,6 +181,9 @@ def _paragraph_values(
         runs_on = para_start + stop >= (math_open or 0) and _runs_on(text, para_start + m.end(), math_open)
         if not _opens_clause(head, m) or runs_on:
             continue
+        leading = _LEADING_VALUE_RE.match(head, m.end())
+        if leading is not None:  # "Answer: 534 The leather seats are ...": the value it opens with
+            values.append(_clean(leading.group("v")))
         clause = _read_clause(head[m.start() : min(stop, m.end() + MAX_BOX_CHARS)], m.end() - m.start())
         if clause is None:
             continue

@@ -169,7 +169,8 @@ _CJK_RUN = CJK_NUMERAL = "[" + "".join(_CJK_DIGITS) + "".join(_CJK_SCALES) + "]+
 # A value in words in a slot where a sentence or line holds one value (regex piece,
 # case-insensitive): a word of the table, an English number phrase, a CJK numeral, raised digits.
 SPELLED_VALUE = (
-    rf"(?=[^\W\d_]|[{RAISED_DIGITS}])(?:(?<![A-Za-z])(?:{_ENGLISH})(?:[ \t-]+(?:{_ENGLISH}|and)(?![A-Za-z]))*(?![A-Za-z])"
+    rf"(?=[^\W\d_]|[{RAISED_DIGITS}])(?:(?=[{_first_chars(set(_ENGLISH.split('|')))}])(?<![A-Za-z])(?:{_alternation(set(_ENGLISH.split('|')))})"
+    rf"(?:[ \t-]+(?:{_alternation(set(_ENGLISH.split('|')))}|and)(?![A-Za-z]))*(?![A-Za-z])"
     rf"|{SPELLED_WORD}|{_CJK_RUN})"
 )
 

@@ -76,7 +76,9 @@ class FinalAnswer:
     ``answer_is``, ``math_span``, ``last_number``, or ``none``); ``problem`` is
     ``(reason, why)`` when the answer must score 0 whatever it is (``hedged``, ``malformed``);
     ``alternatives`` are values offered next to it ("1\frac{1}{4}, or \boxed{1.25}"): the
-    answer counts only if each of them is right too (the same answer written twice).
+    answer counts only if each of them is right too (the same answer written twice);
+    ``standing`` are answers committed in earlier paragraphs and never taken back
+    (``verifiers.earlier_answers``): each must be right on its own, never as part of a set.
     """
 
     answer: str | None
@@ -85,6 +87,7 @@ class FinalAnswer:
     problem: tuple[str, str] | None = None
     alternatives: tuple[str, ...] = ()
     rejected: bool = False  # the caller's ``accept`` said the answer is wrong: not read further
+    standing: tuple[str, ...] = ()
     unit: str | None = None  # a unit word that ends the last number's sentence ("36 kg.")
 
 

@@ -29,6 +29,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.concluded_line import concluded_values
+from verifiers.earlier_answers import standing_answers
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
@@ -322,7 +323,8 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str
     if unread:
         return HEDGED, f"the final paragraph offers a value it does not read before it: {unread[0][:40]!r}"
     # a value of any form ("Result: \u00bd"), in the paragraph before or on the line before
-    before = [*_bare_paragraph_before(text, para_start, start), *filter(None, [line_before_value(text, para_start, start)])]
+    before = [*_bare_paragraph_before(text, para_start, start), *filter(None, [line_before_value(text, para_start, start)]),
+              *standing_answers(text, start)]  # "TL;DR: 30\n\n...\n\nSo the total is 20."
     for value in [*before, *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
