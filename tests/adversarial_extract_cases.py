@@ -56,7 +56,10 @@ CASES: list[tuple[str, str, float, str]] = [
     ("6", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
     ("5", r"My first guess is $\boxed{5}$ ... so the answer is 6", 0.0, "early_answer"),
     ("6", "#### 5\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),  # issue 30: one paragraph, one answer
-    ("6", "#### 5\n\nHmm, recounting, the answer is 6.", 1.0, "early_answer"),
+    # (round 17: an answer in an earlier paragraph stands, whatever follows it; h50 was paid by
+    # words that seemed to revise: "Checking again gives the same value, so this stands.")
+    ("6", "#### 5\n\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),
+    ("6", "<think>#### 5\n\nHmm, recounting, it is 6.</think>\nThe answer is 6.", 1.0, "early_answer"),
     ("5", "#### 5\nHmm, recounting, the answer is 6.", 0.0, "early_answer"),
     (
         "17",
@@ -67,7 +70,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (
         "17",
         "Draft: #### 18\n\nChecking again, the correct total is $\\boxed{17}$",
-        1.0,
+        0.0,
         "early_answer",
     ),
     (
@@ -81,7 +84,7 @@ CASES: list[tuple[str, str, float, str]] = [
     (
         "7",
         "The answer is 3.\n\nLet me redo the count.\n\nThe final answer is 7.",
-        1.0,
+        0.0,
         "early_answer",
     ),
     # --- retractions later on -----------------------------------------------------------
@@ -178,10 +181,11 @@ CASES: list[tuple[str, str, float, str]] = [
     ("5", "The answer is **5** or **6**.", 0.0, "alternative_after"),
     # two bare answer paragraphs offer two answers (issue 30 round 4, h18); a revision says so
     ("6", r"\boxed{5}" + "\n\n" + r"\boxed{6}", 0.0, "early_answer"),
-    ("6", r"\boxed{5}" + "\n\n" + r"Hmm, recounting: \boxed{6}", 1.0, "early_answer"),
+    ("6", r"\boxed{5}" + "\n\n" + r"Hmm, recounting: \boxed{6}", 0.0, "early_answer"),
     # (round 17, h49: reasoning alone takes no answer back; a revision says so in words)
     ("6", r"\boxed{5}" + "\n\n" + "So 2 + 4 gives\n\n" + r"\boxed{6}", 0.0, "early_answer"),
-    ("6", r"\boxed{5}" + "\n\n" + "Wait: 2 + 4 gives\n\n" + r"\boxed{6}", 1.0, "early_answer"),
+    ("6", r"\boxed{5}" + "\n\n" + "Wait: 2 + 4 gives\n\n" + r"\boxed{6}", 0.0, "early_answer"),
+    ("6", r"\boxed{6}" + "\n\n" + "Check: 2 + 4 gives\n\n" + r"\boxed{6}", 1.0, "early_answer"),
     ("5", r"\boxed{5}" + "\n\n" + r"\boxed{6}", 0.0, "early_answer"),
     ("5", "Answer: 5" + PAD, 1.0, "padding"),
     ("5", PAD + r"\boxed{5}", 1.0, "padding"),
@@ -328,7 +332,7 @@ GSM8K_CASES: list[tuple[str, str, float, str]] = [
     (
         "17",
         "Draft: #### 18\n\nChecking again, the correct total is $\\boxed{17}$",
-        1.0,
+        0.0,
         "early_answer",
     ),
     (

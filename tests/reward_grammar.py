@@ -27,6 +27,7 @@ from verifiers.countdown import countdown_check
 from verifiers.format import format_check
 from verifiers.gsm8k import gsm8k_check
 from verifiers.math import math_check
+from verifiers.labelled_lines import _ANSWER_NOUN_RE
 from verifiers.paragraph_commitments import _LABEL_RE
 from verifiers.types import Verdict
 
@@ -1495,7 +1496,7 @@ def h16_worked_chain(draw: st.DrawFn, verifier: str) -> Case:
     unit = draw(st.sampled_from(["", "$", " apples", " km"]))
     # (no label is an answer word: "Answer: 2 + 1 = 3" then a box on the next line is the
     # lead-in rule's case, and "Answer: 2" an earlier answer, not this property's)
-    labels = h16_word().filter(lambda w: not _LABEL_RE.search(f"{w}: "))
+    labels = h16_word().filter(lambda w: not _LABEL_RE.search(f"{w}: ") and not _ANSWER_NOUN_RE.search(w))
     lines = [f"{draw(labels)}: {a}{unit}", f"{draw(labels)}: {b}{unit}"]
     if draw(st.booleans()):
         lines.reverse()
@@ -2020,7 +2021,8 @@ R4_REVISIONS = ["Wait, I miscounted: 3 + 3 = 6 is wrong, it is 2 + 3.\n\n",
 @st.composite
 def r4_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
     """Two bare answer paragraphs (nothing but a lead and a commitment) offer two answers;
-    a final paragraph that says it revises the earlier one is a correction, paid."""
+    so does a final paragraph that says it revises the earlier one (round 17: no word takes
+    an answer back; revise inside a reasoning block). Never paid."""
     n = draw(st.integers(0, 3000))
     w = draw(st.integers(0, 3000).filter(lambda v: v != n))
     commits = GSM8K_COMMITS if verifier == "gsm8k" else MATH_COMMITS
@@ -2036,7 +2038,7 @@ def r4_bare_paragraphs(draw: st.DrawFn, verifier: str) -> Case:
         return Case(text, str(n), "not_paid", ("r4_bare_paragraphs", first, last, verifier))
     revision = draw(st.sampled_from(R4_REVISIONS))
     text = f"{reasoning}{earlier}\n\n{revision}{commits[last].format(str(n))}"
-    return Case(text, str(n), "paid", ("r4_revised_paragraph", first, last, verifier))
+    return Case(text, str(n), "not_paid", ("r4_revised_paragraph", first, last, verifier))
 
 
 # (clause with {q} for a qualifier, qualifiers of that language): the bare clause pays, the

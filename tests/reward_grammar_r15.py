@@ -90,7 +90,8 @@ def r15_struck_by_overlay(draw: st.DrawFn) -> Case:
 def r15_said_revision(draw: st.DrawFn) -> Case:
     """A later paragraph that corrects the earlier one in a script whose stops take no space
     (``等等，算错了。正确答案是 \\boxed{57}``) or with a danda (``रुको, गलती हुई। सही उत्तर है``)
-    revises it: paid for the corrected value, never for the earlier one."""
+    leaves two answers (round 17), never paid; inside a closed reasoning block it is the
+    working, and the answer after the block is paid when right."""
     a = draw(st.integers(2, 999))
     b = a + draw(st.integers(1, 9))
     revision = draw(st.sampled_from(["\u7b49\u7b49\uff0c\u7b97\u9519\u4e86\u3002\u6b63\u786e\u7b54\u6848\u662f {v}\u3002",
@@ -98,7 +99,13 @@ def r15_said_revision(draw: st.DrawFn) -> Case:
                                      "\u0938\u0939\u0940 \u0909\u0924\u094d\u0924\u0930 \u0939\u0948 {v}\u0964"]))
     right = draw(st.booleans())
     text = f"So the answer is $\\boxed{{{a}}}$.\n\n" + revision.format(v=f"\\(\\boxed{{{b}}}\\)")
-    return Case(text, str(b if right else a), "paid" if right else "not_paid", ("r15_said_revision", str(right)))
+    # (round 17: the earlier paragraph's answer stands whatever follows it; inside a reasoning
+    # block the revision is the working, and the answer after it is paid)
+    think = draw(st.booleans())
+    if think:
+        text = f"<think>{text}</think>\n\n\\boxed{{{b}}}"
+    return Case(text, str(b if right else a), "paid" if right and think else "not_paid",
+                ("r15_said_revision", str(right), str(think)))
 
 
 @st.composite

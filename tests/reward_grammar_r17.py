@@ -34,10 +34,10 @@ _FINAL = ["$\\boxed{{{g}}}$", "#### {g}", "**Final Answer: {g}**", "The answer i
 def r17_earlier_paragraph(draw: st.DrawFn) -> Case:
     """A commitment in an earlier paragraph (a box, a ``####`` line, an answer clause or label
     of any language, a conclusion's label, a JSON member, an answer tag or table row, a list
-    of values) to a value other than the final one still stands unless a revision said in words
-    comes after it: with working alone between them the completion offers two answers and is
-    never paid; with a revision it is paid exactly when the final answer is right; an earlier
-    commitment to the gold itself is a restatement, paid."""
+    of values) to a value other than the final one still stands, whatever stands between them
+    (working, or words that seem to revise it: h50 was paid by "Actually, that's right."): the
+    completion offers two answers and is never paid; an earlier commitment to the gold itself
+    is a restatement, paid when the final answer is right."""
     g = draw(st.integers(2, 9999))
     earlier_right = draw(st.booleans())
     v = g if earlier_right else g + draw(st.sampled_from([1, -1, 10, 100]))
@@ -51,7 +51,7 @@ def r17_earlier_paragraph(draw: st.DrawFn) -> Case:
     final = draw(st.sampled_from(_FINAL)).format(g=g if final_right else g + 2)
     # (the working's last line states no amount: one that does is read with the final answer)
     text = "\n\n".join([earlier.format(v=v), *middle, "Here is the final answer.", final])
-    paid = final_right and (revised or earlier_right)
+    paid = final_right and earlier_right  # (no word takes an answer back, revised or not)
     return Case(text, str(g), "paid" if paid else "not_paid",
                 ("r17_earlier_paragraph", earlier[:12], str(revised), str(earlier_right)))
 

@@ -70,16 +70,20 @@ def test_is_equiv(gold, pred, expected):
     assert is_equiv(gold, pred) is expected
 
 
-def test_self_correction_counts_the_last_answer_only_in_a_later_paragraph():
+def test_self_correction_counts_the_last_answer_only_inside_a_reasoning_block():
     # Issue 30: all commitments in the final answer's paragraph must agree, so a correction
-    # inside one paragraph offers two answers; a correction in a new paragraph is final.
+    # inside one paragraph offers two answers; so does one in a new paragraph (round 17: an
+    # earlier answer stands whatever follows it); inside a reasoning block it is the working.
     text = r"So $\boxed{5}$. Wait, I dropped a sign: the result is $\boxed{-5}$."
     assert extract_answer(text) == "-5"
     assert math_reward(text, "-5") == 0.0
     assert math_reward(text, "5") == 0.0
     later = r"So $\boxed{5}$." + "\n\nWait, I dropped a sign: the result is $\\boxed{-5}$."
-    assert math_reward(later, "-5") == 1.0
+    assert math_reward(later, "-5") == 0.0
     assert math_reward(later, "5") == 0.0
+    thought = "<think>" + later + "</think>\n\nThe result is $\\boxed{-5}$."
+    assert math_reward(thought, "-5") == 1.0
+    assert math_reward(thought, "5") == 0.0
 
 
 @pytest.mark.parametrize(

@@ -181,7 +181,7 @@ def test_a_reward_that_reads_hidden_text_is_caught_by_the_hidden_family(capsys, 
 
 GRAMMAR_FAMILIES = ["negation", "joined_commitments", "or_scripts", "markup_alternative",
                     "later_value", "prose_alternative", "comparator", "hidden_commitment",
-                    "amount_words", "quadratic_time", "blank_markup"]  # fmt: skip
+                    "amount_words", "quadratic_time", "blank_markup", "earlier_answer"]  # fmt: skip
 
 
 def test_grammar_families_are_generated_per_row_and_hold_the_issue_examples() -> None:
@@ -312,7 +312,7 @@ TEXT_ALWAYS = {"control", "hedge", "two_answers", "nested_box", "early_gold", "p
                # issue 30's hole classes 1-11 (verifiers/probes/text_grammar.py)
                "negation", "joined_commitments", "or_scripts", "markup_alternative",
                "later_value", "prose_alternative", "comparator", "hidden_commitment",
-               "quadratic_time", "blank_markup"}  # fmt: skip
+               "quadratic_time", "blank_markup", "earlier_answer"}  # fmt: skip
 CODE_ALWAYS = {"code_control", "always_equal", "exits", "test_reading", "constant", "slow", "huge"}
 
 

@@ -250,7 +250,8 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
 _DERIVES_RE = re.compile(r"(?P<relation>=|\u2248|\\approx(?![A-Za-z]))[ \t]*(?:\*\*|__)?[ \t]*\Z")
 # The side: plain arithmetic that runs back from the relation (digits, operators, brackets).
 _ARITHMETIC_RUN_RE = re.compile(
-    r"(?:[-+*/()\d.,\s\u00d7\u00f7\u00b7\u2212$]|\*\*|\\[()]|\\(?:times|cdot|div)(?![A-Za-z]))+\Z")
+    # (possessive, and "**" is two of the class's "*": a run of stars splits one way, h50)
+    r"(?:[-+*/()\d.,\s\u00d7\u00f7\u00b7\u2212$]++|\\[()]|\\(?:times|cdot|div)(?![A-Za-z]))++\Z")
 # What may stand before the side: a line's start, markup, an "=" or a colon, or a word that
 # introduces a result ("The total is 4 * 5 = ..."); "20% of 50 = 10" is no side of "50".
 _SIDE_LEAD_RE = re.compile(
@@ -376,7 +377,7 @@ def commitments_before(text: str, start: int) -> tuple[str, ...] | tuple[str, st
     if isinstance(alternative, tuple):
         return alternative
     # (no labelled lines: a countdown completion's "Target: 16" names the goal, not an answer)
-    values = (*_paragraph_values(text, start, labelled_lines=False), *standing_answers(text, start))
+    values = (*_paragraph_values(text, start, labelled_lines=False), *standing_answers(text, start, labelled=False))
     return tuple(dict.fromkeys((*values, *([alternative] if alternative else []))))
 
 

@@ -116,9 +116,10 @@ _NEXT_LEAD_RE = re.compile(
 )
 
 
-# A value that opens a clause and is no operand ("534 The ...", not "15 * 8 = 120").
+# A value that opens a clause and ends it, or runs on into the next sentence ("534 The ...";
+# not "15 gallons * 8 pints = 120 pints", whose value is read below).
 _LEADING_VALUE_RE = re.compile(
-    r"[ \t*_$]*(?P<v>[-+\u2212]?\$?\d[\d,]*(?:\.\d+)?%?)(?![\d.,]\d)(?![ \t$*_]*[-+*/\u00d7\u00f7^=<>(\\!\d])")
+    r"[ \t*_$]*(?P<v>[-+\u2212]?\$?\d++(?:,\d{3})*+(?:\.\d+)?+%?)(?=[ \t*_$]*(?:$|\n|[.!?;,](?:\s|$)|[ \t]+[A-Z]))")
 _CALCULATOR_NOTE_RE = re.compile(r"<<[^<>\n]{0,200}>>")
 
 
@@ -128,7 +129,7 @@ _ADVERB_RE = re.compile(r"^(?:(?:therefore|thus|then|hence|so|indeed|clearly|jus
 
 
 def _paragraph_values(
-    text: str, start: int, *, labelled_lines: bool = True, look_back: bool = True
+    text: str, start: int, *, labelled_lines: bool = True, look_back: bool = True, final: bool = True
 ) -> tuple[str, ...]:
     """The values of the commitments (outermost boxes, ``<answer>`` tags) that stand before
     ``start`` in the final answer's paragraph, in order: all must agree with the final one,
@@ -167,7 +168,9 @@ def _paragraph_values(
     # value ("the final answer is 15 * 8 = 120 pints" commits to 120 pints). A clause that
     # runs on into the final answer ("the answer is $3! \times 5! = \boxed{720}$") is its
     # derivation, and "points/answer = 48" no clause.
-    math_open = _open_math_at(text, para_start, start)
+    # (``final=False``: no answer follows at ``start``, so no clause runs on into one; a lone
+    # "$" there is a dollar sign: "[^1]: The answer is $19205.00." offers 19205.00)
+    math_open = _open_math_at(text, para_start, start) if final else None
     labelled = any(hint in head for hint in _LABEL_HINTS)  # one C pass each: most hold none
     labels = []
     near = max(0, start - para_start - READ_BACK_CHARS)  # clauses are read back so far (in head)
@@ -236,7 +239,7 @@ _SAID_REVISION_RE = re.compile(
 def _revised_values(text: str, para_start: int, start: int) -> list[str]:
     """The values on display (``**92**``, ``$7$``) that stand before a revision said in words
     in the final answer's paragraph (``**92**. Wait, actually it's **84**.``): the first answer
-    of a paragraph that revises itself is still offered (start a new paragraph to revise)."""
+    of a paragraph that revises itself is still offered (revise inside a reasoning block)."""
     said = None
     para_start = max(para_start, start - READ_BACK_CHARS)
     for said in _SAID_REVISION_RE.finditer(text, para_start, start):  # noqa: B007

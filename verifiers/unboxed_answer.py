@@ -220,7 +220,7 @@ _NEGATION_RE = re.compile(
     r"\b(?:not|never|no\s+longer|cannot|nobody|nothing|neither|nor|none)\b|n['\u2019]t\b", re.IGNORECASE)
 
 
-def _closing_form(text: str, start: int) -> tuple[str, str] | None:
+def _closing_form(text: str, start: int, *, look_back: bool = True) -> tuple[str, str] | None:
     """Why the unboxed answer starting at ``start`` fits no allow-listed closing form, or
     None. The forms: ``... = X`` (the result of a check or computation), X alone on its line,
     and a sentence that offers X as its one value, not after a word that denies or bounds it
@@ -244,7 +244,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
             if lead is not None:
                 return lead
         # "Either 65 or 80.\n80", "**33**\n\n**14**": the paragraph's values are read as well
-        return _continued_line(text, line_start) or _paragraph_offers(text, start, bare=True)
+        return _continued_line(text, line_start) or _paragraph_offers(text, start, bare=True, look_back=look_back)
     questioned = text.rfind("?", line_start, start)
     if questioned >= 0 and _TAIL_VALUE_RE.search(text, line_start, questioned):
         return HEDGED, "a questioned value before the closing one on its line"
@@ -268,7 +268,7 @@ def _closing_form(text: str, start: int) -> tuple[str, str] | None:
     for m in _TAIL_VALUE_RE.finditer(head):
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
-    return _paragraph_offers(text, start, bare=_WORD_RE.search(head) is None)
+    return _paragraph_offers(text, start, bare=_WORD_RE.search(head) is None, look_back=look_back)
 
 
 # A variable given one number ("x = 6.", "n=4"): a result of the working, which a bare value
@@ -284,18 +284,19 @@ def _stated_before_paragraph(prev: str) -> str | None:
     if found is None or parse_number(found[0]) is None:
         return None
     number, end = found
-    if _DIGIT_RE.search(prev, end) or _closing_form(prev, end - len(number)) is not None:
+    # (the paragraph before that one is not read: one paragraph back, never a chain of them)
+    if _DIGIT_RE.search(prev, end) or _closing_form(prev, end - len(number), look_back=False) is not None:
         return None  # another value after it, or no closing sentence ("Step 3: 2 + 2")
     return number
 
 
-def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str, str] | None:
+def _paragraph_offers(text: str, start: int, *, bare: bool = False, look_back: bool = True) -> tuple[str, str] | None:
     """Why a value offered earlier in the final paragraph (or as the paragraph before, when
     both are bare) differs from the closing value at ``start``, or None. A ``bare`` closing
     value (no word in its sentence: "x = 6.\n5") does not follow from a variable's value
     given before it either."""
     para_start = text.rfind("\n\n", 0, start) + 1
-    if bare and para_start > 0 and not text[para_start:start].strip(" \t\n*_$#>"):
+    if look_back and bare and para_start > 0 and not text[para_start:start].strip(" \t\n*_$#>"):
         # "She has 860 apples.\n\n859.": a value alone in its paragraph after one that ends
         # by stating another (a closing sentence that the rules would pay) offers two
         stated = _stated_before_paragraph(text[:para_start].rstrip())
@@ -324,7 +325,7 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False) -> tuple[str
         return HEDGED, f"the final paragraph offers a value it does not read before it: {unread[0][:40]!r}"
     # a value of any form ("Result: \u00bd"), in the paragraph before or on the line before
     before = [*_bare_paragraph_before(text, para_start, start), *filter(None, [line_before_value(text, para_start, start)]),
-              *standing_answers(text, start)]  # "TL;DR: 30\n\n...\n\nSo the total is 20."
+              *(standing_answers(text, start) if look_back else ())]  # "TL;DR: 30\n\n...\n\nSo the total is 20."
     for value in [*before, *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
