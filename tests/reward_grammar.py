@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from verifiers.countdown import countdown_check
 from verifiers.format import format_check
 from verifiers.gsm8k import gsm8k_check
-from verifiers.math import math_check
 from verifiers.labelled_lines import _ANSWER_NOUN_RE
+from verifiers.math import math_check
 from verifiers.paragraph_commitments import _LABEL_RE
 from verifiers.types import Verdict
 

@@ -327,6 +327,7 @@ def unclosed_reasoning(text: str) -> bool:
 
 # Between two digits: a comment holding no digit, or an element with no content.
 _TAG_OPEN_RE = re.compile(r"<[A-Za-z!]")
+_BLANK_LINE_RE = re.compile(r"\n[ \t]++(?=\n)")
 _NOTHING_BETWEEN_DIGITS_RE = re.compile(
     r"(?<=\d)(?:<!--(?:(?!-->)[^\d<>]){0,100}-->|<([A-Za-z]\w{0,20})(?:\s[^<>\d]{0,200})?></\1>)+(?=\d)"
 )
@@ -473,6 +474,10 @@ def read_visible(text: str, *, tex_comments: bool = False,
         if "```" in text:  # a fence line and its language name ("```text") draw nothing
             text = _FENCE_LINE_RE.sub("", text)
         text = _INLINE_CODE_RE.sub(r"**\1**", text)
+    if "\n " in text or "\n\t" in text:
+        # a line of spaces is a blank line, as markdown renders it: it ends a paragraph
+        # ("\\boxed{21}\n \n...\n \n\\boxed{12}" is three paragraphs, as with "\n\n", h50)
+        text = _BLANK_LINE_RE.sub("\n", text)
     return text, hidden
 
 
