@@ -70,6 +70,12 @@ SHAPES: dict[str, str] = {
     "cjk-run": "\u7b54" * (MB // 3) + "\nThe answer is 5.",
     "cyrillic-run": "\u044f" * (MB // 2) + "\nThe answer is 5.",
     "latin-run": "a" * MB + ":\n5",
+    # round 17 (h50): a run of stars before a paragraph break (two patterns split it every way:
+    # 40 stars took 6 s), a chain of bare paragraphs (recursed once per paragraph), and many
+    # short paragraphs before the answer (the earlier-answer reader's loop)
+    "stars-then-answer": "*" * (MB - 20) + "\n\nThe answer is 5.",
+    "bare-paragraphs": "5\n\n" * (MB // 3),
+    "word-paragraphs": "word\n\n" * (MB // 6) + "The answer is 5.",
     "spaced-letters": "a " * (MB // 2) + "\n#### 5",
     "answer-word-line": "\u7b54\u6848\u662f 5 " + "\u662f " * (MB // 2),
     "currency-line": "\u041e\u0442\u0432\u0435\u0442: 5 " + "\u0440\u0443\u0431\u043b\u044f " * (MB // 6),

@@ -317,7 +317,8 @@ def standing_answers(text: str, start: int, *, labelled: bool = True) -> list[st
     hit = _CANDIDATE_RE.search(low, lo - window, para_start - window)
     while hit is not None:
         at = window + hit.start()
-        begin = max(lo, text.rfind("\n\n", lo, at) + 2 if text.rfind("\n\n", lo, at) >= 0 else lo)
+        cut = text.rfind("\n\n", lo, at)
+        begin = lo if cut < 0 else cut + 2
         end = text.find("\n\n", at, para_start)
         end = para_start if end < 0 else end
         spans.append((begin, end))

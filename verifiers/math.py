@@ -214,24 +214,17 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         value.clear()
         equal, reason, details = _compare(gold, pred, timeout, value)
     details = {"source": source, **details}
-    for alternative in alternatives if equal else ():
-        # "1\frac{1}{4}, or \boxed{1.25}": one answer written twice only if both are right.
+    # Each other value offered must be right too, one by one: "1\frac{1}{4}, or \boxed{1.25}"
+    # is one answer written twice; an earlier paragraph's answer stands whatever follows it.
+    others = [(a, "another answer offered just before it") for a in alternatives]
+    others += [(a, "an earlier paragraph's answer still stands") for a in found.standing]
+    for other, said in others if equal else ():
         left = deadline - time.monotonic()
         if left <= 0:
             why = f"no time left to compare the other answers (timeout {timeout} s)"
             return Verdict(0.0, TIMEOUT, pred, gold, {**details, "path": "hedge", "problem": why})
-        same, _, _ = _compare(gold, _assigned_value(alternative, gold), left)
-        if not same:
-            why = f"another answer offered just before it: {alternative[:40]!r}"
-            return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
-    for answer in found.standing if equal else ():
-        # an answer committed in an earlier paragraph and never taken back: right alone too
-        left = deadline - time.monotonic()
-        if left <= 0:
-            why = f"no time left to compare the earlier answers (timeout {timeout} s)"
-            return Verdict(0.0, TIMEOUT, pred, gold, {**details, "path": "hedge", "problem": why})
-        if not _compare(gold, _assigned_value(answer, gold), left)[0]:
-            why = f"an earlier paragraph's answer still stands: {answer[:40]!r}"
+        if not _compare(gold, _assigned_value(other, gold), left)[0]:
+            why = f"{said}: {other[:40]!r}"
             return Verdict(0.0, HEDGED, pred, gold, {**details, "path": "hedge", "problem": why})
     if equal is None:
         return Verdict(None, reason, pred, gold, details)

@@ -77,7 +77,7 @@ class FinalAnswer:
     ``(reason, why)`` when the answer must score 0 whatever it is (``hedged``, ``malformed``);
     ``alternatives`` are values offered next to it ("1\frac{1}{4}, or \boxed{1.25}"): the
     answer counts only if each of them is right too (the same answer written twice);
-    ``standing`` are answers committed in earlier paragraphs and never taken back
+    ``standing`` are answers committed in earlier paragraphs, which stand whatever follows them
     (``verifiers.earlier_answers``): each must be right on its own, never as part of a set.
     """
 
