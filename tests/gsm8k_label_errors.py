@@ -9,6 +9,8 @@ LABEL_ERRORS: dict[str, tuple[str, str]] = {
     "gsm8k/train/2770": ("108", "106"),  # "they spend $70 + $38 = $108 in all."
     "gsm8k/train/3334": ("8600", "7200"),  # "Mr. Mathews made $4200+$3000 = $8600"
     "gsm8k/train/4796": ("120", "140"),  # "there are 100+20 = 120 trucks and tanks in the yard."
+    "gsm8k/train/1154": ("207.00", "1035"),  # "the stockings will cost 162+45 = $<<162+45=207.00>>207.00"
+    "gsm8k/train/6157": ("100", "110"),  # "over 100 acts, 70 + 40 = 100 people have reappeared in all."
     "gsm8k/train/7444": ("140", "280"),  # "So he played 14*20=140 minutes"
     "gsm8k/test/1038": ("6", "4"),  # "it will take 300,000/50,000=6 years"
 }

@@ -1692,7 +1692,7 @@ from verifiers.answer_closing import (  # noqa: E402
     OTHER_SCRIPT_WORDS,
     PRONOUN_I_NEXT,
 )
-from verifiers.answer_text import read_visible  # noqa: E402
+from verifiers.answer_text import NUMBER_EMOJI, read_visible  # noqa: E402
 
 _H15_OTHER_SCRIPT_RE = re.compile("(?:" + "|".join(map(re.escape, OTHER_SCRIPT_WORDS)) + ")+")
 
@@ -1735,8 +1735,8 @@ def _roman(n: int) -> str:
 h15_unicode_words = st.text(
     alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Lo", "Lm")), min_size=1,
     max_size=8).filter(lambda w: not _h15_closing_word(w))
-h15_emoji = st.characters(min_codepoint=0x1F300, max_codepoint=0x1FAFF).filter(
-    lambda c: unicodedata.category(c) == "So")
+# (a pictograph that names a number: any other is tone, read as a space, ``reward_grammar_r18``)
+h15_emoji = st.sampled_from(sorted(map(chr, NUMBER_EMOJI)))
 h15_roman = st.builds(lambda n, lower: _roman(n).lower() if lower else _roman(n),
                       st.integers(2, 3999), st.booleans())
 h15_roman_chars = st.characters(min_codepoint=0x2160, max_codepoint=0x2188)

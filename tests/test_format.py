@@ -233,9 +233,26 @@ def test_invisible_characters_are_not_content(blank):
     assert (v.reward, rule(v), v.details["tag"]) == (0.0, "empty_tag", "answer")
 
 
-@pytest.mark.parametrize("blank", INVISIBLE, ids=lambda c: ascii(c))
+@pytest.mark.parametrize("blank", [b for b in INVISIBLE if "answer" not in b], ids=lambda c: ascii(c))
 def test_invisible_characters_outside_the_tags_are_whitespace(blank):
     assert format_reward(f"{blank}<think>a</think>{blank}<answer>4</answer>{blank}") == 1.0
+
+
+@pytest.mark.parametrize("where", ["before", "between", "after"])
+@pytest.mark.parametrize("markup", [
+    "<!-- 41 -->", "<!-- the answer is 4 -->", "<!-- forty-one -->", "<!-- B -->", "<!-- 41", "<?php 41 ?>",
+    "<![CDATA[41]]>", '<img alt="41">', "<img title='the answer'>", "\\", ".", "\u2014",
+])
+def test_a_value_or_a_mark_outside_the_tags_is_text(markup, where):
+    """A comment, processing instruction or text attribute holding a value is text that does
+    not render ('<!-- 41 -->' hides a second answer), and a dot, a dash or a backslash is
+    shown text: neither is whitespace (h50, h51). A note in a comment is."""
+    parts = {"before": "", "between": "", "after": ""}
+    parts[where] = markup
+    text = f"{parts['before']}<think>a</think>{parts['between']}<answer>4</answer>{parts['after']}"
+    assert rule(format_check(text)) in ("text_outside_tags", "hidden_tag")  # (an unclosed comment hides the tags)
+    parts[where] = "<!-- a note -->"
+    assert format_reward(f"{parts['before']}<think>a</think>{parts['between']}<answer>4</answer>{parts['after']}") == 1.0
 
 
 def test_visible_text_next_to_invisible_characters_still_counts():

@@ -324,9 +324,17 @@ from reward_grammar_r16 import R16_PROPERTIES  # noqa: E402
 for _prop in R16_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
 
-# r17 (issue 30 round 17, the blind h49 set): an answer committed in an earlier paragraph stands
-# unless a revision said in words takes it back (``reward_grammar_r17``).
+# r17 (issue 30 round 17, the blind h49 and h50 sets): an answer committed in an earlier
+# paragraph stands, whatever words follow it (``reward_grammar_r17``).
 from reward_grammar_r17 import R17_PROPERTIES  # noqa: E402
 
 for _prop in R17_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r18 (issue 30 round 18, the blind h51 set): earlier answers of any form, what stands before a
+# reasoning block, emoji after an answer, values in markup outside the format's tags
+# (``reward_grammar_r18``).
+from reward_grammar_r18 import R18_PROPERTIES  # noqa: E402
+
+for _prop in R18_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)

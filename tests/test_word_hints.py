@@ -24,9 +24,8 @@ from verifiers.labelled_lines import (
     _CLAUSE_SENTENCE_RE,
     _COPULA_SENTENCE_RE,
     _OR_AFTER_DIGIT_RE,
-    NOUN_CORES,
 )
-from verifiers.word_hints import folded, holds_any
+from verifiers.word_hints import NOUN_CORES, folded, holds_any
 
 _SCALE = max(1, int(os.environ.get("RLVR_PROPERTY_SCALE", "1")))
 PROPERTY = settings(

@@ -104,7 +104,8 @@ _RELATION_END_RE = re.compile(
 )
 # Markup that may close the lead: spacing, math openers, bold, quotes, a box's own opening.
 _TRAILING_MARKUP = " \t*_$#>`~{(['\"\u201c\u00ab\u3000"
-_OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?![A-Za-z])|\{)\Z")
+# (a lone backslash before the value is an escaped dollar's: "greater than \$110")
+_OPENERS_RE = re.compile(r"(?:\\[(\[]|\\(?:displaystyle|text(?:bf)?|mathbf|bf)(?![A-Za-z])|\{|\\(?<!\\\\))\Z")
 # A digit dressed by a combining enclosing mark or keycap ("1\u20dd", "7\ufe0f\u20e3") is a value.
 _ENCLOSED_DIGIT_RE = re.compile(r"\d[\ufe0e\ufe0f]?[\u20dd-\u20e4][\W_]*\Z")
 # A command, and a colour's name ("\textcolor{red}{Note:}"), is no word of the prose.

@@ -61,6 +61,7 @@ __all__ = [
     "MAX_CURRENCY_SIGNS",
     "MAX_GLUED_SIGNS",
     "MAX_HIDDEN_FORMS",
+    "NUMBER_EMOJI",
     "NUMERIC_CHARS",
     "commented_commitment",
     "read_visible",
@@ -94,6 +95,12 @@ _KEPT_TAGS = ("<super>", "<sub>", "<fraction>")
 # into two signs that render the same, so phrase tables would stop matching.
 _KEPT_CHARS = frozenset("\u0e33\u0eb3")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2796\ufe58\ufe63\uff0d\u02d7\u207b\u208b"
+
+
+# The pictographs that name a number, read as themselves (a value the readers refuse as an
+# unread symbol): keycap ten, hundred points, input numbers, the 8 ball, the three medals and
+# the clock faces. Every other pictograph is tone and reads as a space.
+NUMBER_EMOJI = frozenset({0x1F51F, 0x1F4AF, 0x1F522, 0x1F3B1, 0x1F947, 0x1F948, 0x1F949, *range(0x1F550, 0x1F568)})
 
 
 class _ReadAs(dict[int, "str | None"]):
@@ -403,19 +410,32 @@ def _vulgar_as_decimal(m: re.Match[str]) -> str:
 # a paragraph separator, which no reading sees (the translation above makes every one in the
 # input a line end before markup is read).
 REASONING_END_MARK = "\u2029"
+# Where the block that it closes opened (``<think>``): a line separator, which no reading sees
+# either. What stands before it is part of the answer, not of the working.
+REASONING_START_MARK = "\u2028"
 
 
-def _markup_to_space(m: re.Match[str], first_end: int = -1, mark: str = "") -> str:
+_DOLLAR_CODE_RE = re.compile(r"\bUS(?:D[ \t]?|\$)(?=\d)")
+_EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u200d\ufe0f]++(?=\\d)")  # (any pictograph)
+# An opening tag named for an answer ("<final_answer>", "<result>", "<final>"), read as its label.
+_ANSWER_TAG_NAME_RE = re.compile(r"<[A-Za-z_]*(?:answer|final|result)[A-Za-z_]*[\s>]", re.IGNORECASE)
+
+
+def _markup_to_space(m: re.Match[str], first_end: int = -1, mark: str = "", opening: int = -1) -> str:
     words = m.group("words")
     if words is None:
         # Only the first end of reasoning ends it: what follows is the answer, and a later
         # stray "</think>" does not hide the values before it ("</think>**2**</think>\boxed{7}").
+        if m.start() == opening and mark:
+            return "\n" + REASONING_START_MARK
+        if mark and _ANSWER_TAG_NAME_RE.match(m.group(0)):
+            return "\nAnswer: "  # "<final_answer>(a+3)(b+2)</final_answer>" commits as a label does
         return "\n" + mark if m.start() == first_end else " "
     return f" {words} "
 
 
-def read_visible(text: str, *, tex_comments: bool = False,
-                 mark_reasoning_end: bool = False) -> tuple[str, str | None]:
+def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: bool = False,
+                 emoji_as_space: bool = False) -> tuple[str, str | None]:
     """``(visible, hidden)``: what a reader of the rendered ``text`` sees, normalised for
     reading (module doc), and the first value hidden from view (a digit or a box in content
     that does not render), or None. A reward refuses a completion that hides a value: what
@@ -425,7 +445,9 @@ def read_visible(text: str, *, tex_comments: bool = False,
     are mostly plain text, where "multiply by 100% to ..." is no comment).
     ``mark_reasoning_end=True`` follows the line end that the first end of reasoning
     (``</think>``) reads as with ``REASONING_END_MARK``, so that a reader can split the working
-    from the answer there."""
+    from the answer there. ``emoji_as_space=True`` reads a pictograph as a space (tone after an
+    answer: "The answer is 5. \U0001f60a"), except those that name a number (``NUMBER_EMOJI``);
+    the format reward keeps them as text outside its tags."""
     hidden = None
     if not text.isascii():
         chars = set(text)
@@ -433,6 +455,11 @@ def read_visible(text: str, *, tex_comments: bool = False,
             hidden = _bidi_near_value(text)
         if hidden is None and any(0xE0000 <= ord(c) <= 0xE01EF for c in chars):
             hidden = _invisible_payload(text)
+        tone = {ord(c): " " for c in chars if 0x1F300 <= ord(c) <= 0x1FAFF and ord(c) not in NUMBER_EMOJI}
+        if tone and emoji_as_space:  # (a pictograph is tone, no value: "The answer is 5. \U0001f60a")
+            if _EMOJI_BETWEEN_DIGITS_RE.search(text):
+                text = _EMOJI_BETWEEN_DIGITS_RE.sub(" | ", text)  # "1\U0001f60a000" is two numbers, not "1 000"
+            text = text.translate(tone)
         # a plain table of the characters present: translate looks each one up in C
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
@@ -449,6 +476,8 @@ def read_visible(text: str, *, tex_comments: bool = False,
             for sign, (before, as_word, after, word) in _CURRENCY_SUBS.items():
                 if 0 < text.count(sign) <= MAX_CURRENCY_SIGNS:
                     text = after.sub(word, before.sub(as_word, text))
+    if ("USD" in text or "US$" in text) and text.count("US") <= MAX_CURRENCY_SIGNS:
+        text = _DOLLAR_CODE_RE.sub("$", text)  # "USD 13" is "$13", a dollar amount
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
     if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):
@@ -469,7 +498,11 @@ def read_visible(text: str, *, tex_comments: bool = False,
         end = _REASONING_END_RE.search(text)
         first_end = -1 if end is None else end.start()
         mark = REASONING_END_MARK if mark_reasoning_end else ""
-        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark), text)
+        opening = -1
+        if end is not None and mark:  # the block's opening: the last "<think>" before its end
+            for opened in _REASONING_OPEN_RE.finditer(text, 0, first_end):
+                opening = opened.start()
+        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark, opening), text)
     if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
         if "```" in text:  # a fence line and its language name ("```text") draw nothing
             text = _FENCE_LINE_RE.sub("", text)

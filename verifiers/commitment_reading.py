@@ -184,7 +184,7 @@ def _read_clause(text: str, start: int) -> tuple[str, int, int] | None:
     for left, right in _DELIMITERS:
         if text.startswith(left, i):
             close = _find_close(text, right, i + len(left), min(len(text), i + MAX_BOX_CHARS))
-            if close > 0:
+            if close > 0 and text.find("\n\n", i, close) < 0:  # (no span runs past its paragraph: "$73\n\n... =$75")
                 end = close + len(right)
                 while text.startswith("**", end):
                     end += 2

@@ -55,11 +55,23 @@ _DOLLARS_RESULT_RE = re.compile(
 )
 # Before the amount, when the sentence holds other numbers: one computation ending in "=".
 _COMPUTATION_RE = re.compile(r"[\d\s+\-*/x\u00d7\u00f7().,$%]*=[ \t]*\Z")
+_COMPUTATION_END_RE = re.compile(r"=[ \t$]*\Z")
+# The computation that ends right before the amount: operands and operators after a word.
+_LAST_COMPUTATION_RE = re.compile(r"(?<![\w$.,])\$?\d[\d.,]*(?:[ \t]*[-+*/x\u00d7\u00f7][ \t]*\$?\d[\d.,]*)+[ \t]*=[ \t]*\Z")
+# A computation's result ending the sentence, no noun after it ("because 12 x 2 = 27").
+_BARE_RESULT_RE = re.compile(r"=[ \t]*(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)[ \t*_]*[.!]?[ \t*_]*\Z")
+# A step's or a list item's label before the sentence ("**Step 4:**", "### Step 3", "2.").
+_STEP_LABEL_RE = re.compile(r"\A[ \t*_#>]*(?:(?:step|part)[ \t]*\d+[ \t]*[:.)]?|\d{1,2}[.)])[ \t*_]*", re.IGNORECASE)
 _NOT_A_CONCLUSION_RE = re.compile(
     r"\b(?:if|suppose|supposing|assum\w*|check\w*|verif\w*|without|instead|otherwise|originally|"
-    r"initially|or|not|than|per|each|every|maybe|about|around|approximately|roughly)\b",
+    r"initially|or|not|per|each|every|maybe|about|around|approximately|roughly)\b",
     re.IGNORECASE,
 )
+# A bound before the amount ("more than 5 apples"); after it, "than" compares the amount
+# concluded ("Harry slept 9 - 6 = 4 hours more than James.").
+_BOUND_BEFORE_RE = re.compile(r"\bthan\b", re.IGNORECASE)
+# Arithmetic in math reads as plain arithmetic ("$6 \\cdot 10 = 61$ handshakes").
+_MATH_ARITHMETIC_RE = re.compile(r"\$((?:[\d \t+\-*/().,=]|\\(?:cdot|times|div)(?![A-Za-z])){3,200})\$")
 # A number alone in math reads as the number ("the total is $998$.", "合計は $683$ 個です").
 _MATH_NUMBER_RE = re.compile(r"\$[ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\$|\\\([ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\\\)")
 # A quantity named, then a copula, then the amount: "Therefore, the total number of apples is 998."
@@ -84,18 +96,31 @@ def _last_sentence(text: str) -> str:
     return body[cut + 1 :].strip()
 
 
+def _bare_result(sentence: str) -> re.Match[str] | None:
+    """The result that ends ``sentence`` after a computation ("because 12 x 2 = 27"; not a
+    variable's value, "x = 10")."""
+    m = _BARE_RESULT_RE.search(sentence)
+    return m if m is not None and _LAST_COMPUTATION_RE.search(sentence, 0, m.start() + 1) else None
+
+
 def _concluded(sentence: str) -> str | None:
     """The amount ``sentence`` concludes, or None."""
+    sentence = _STEP_LABEL_RE.sub("", sentence)  # "**Step 4:** Janet has 32 + 54 + 12 = 97 pens now"
     m = _RESULT_RE.search(sentence)
-    if m is not None and read_words(m.group("noun")) is None:
-        m = None  # "883 is", "5 times": no count noun or unit
-    m = m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence)
-    if m is None or _NOT_A_CONCLUSION_RE.search(sentence):
+    if m is not None and read_words(m.group("noun")) is None and not (
+            m.group("noun") == "times" and _COMPUTATION_END_RE.search(sentence, 0, m.start())):
+        m = None  # "883 is", "5 times": no count noun or unit ("= 24500 times" counts)
+    m = m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence) or _bare_result(sentence)
+    if m is None or _NOT_A_CONCLUSION_RE.search(sentence) or _BOUND_BEFORE_RE.search(sentence, 0, m.start()):
         return None
     before = sentence[: m.start()]
     first = _NUMBER_RE.search(before)
     if first is not None and not _COMPUTATION_RE.fullmatch(before, first.start()):
-        return None  # "3 boxes hold 48 eggs": several amounts, no one result
+        # "3 boxes hold 48 eggs": several amounts, no one result; a computation right before
+        # the amount is its one result ("During the 5 years, she collected 12 * 5 = 59 shells.")
+        computation = _LAST_COMPUTATION_RE.search(before)
+        if computation is None or _NUMBER_RE.search(before, 0, computation.start()) is None:
+            return None
     if first is None and _VARIABLE_BEFORE_RE.search(before):
         return None  # "Y = 12 cm": a variable's value, a step of the working
     return ("-" if m.group("sign") else "") + m.group("value")
@@ -159,6 +184,10 @@ def _unit_of(text: str) -> str | None:
     return unit
 
 
+def _plain_arithmetic(m: re.Match[str]) -> str:
+    return re.sub(r"\\(?:cdot|times)", "*", m.group(1)).replace("\\div", "/")
+
+
 def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
     """The amount that the working's last sentence before the commitment at ``at`` concludes,
     when it differs from ``answer`` (module doc), else ``()``."""
@@ -177,6 +206,8 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
             return ()  # the commitment's own sentence holds the working, or none stands before it
         window = window[: len(window) - len(own)]
     sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", _last_sentence(window)))
+    if "$" in sentence:
+        sentence = _MATH_ARITHMETIC_RE.sub(_plain_arithmetic, sentence)
     found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)
     if found is None:
         return ()

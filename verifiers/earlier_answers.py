@@ -37,20 +37,31 @@ import re
 from verifiers.answer_values import _clean
 from verifiers.commitment_reading import _BOX_RE, _unwrap_box
 from verifiers.json_answer import json_answer
-from verifiers.labelled_forms import any_form_value
 from verifiers.labelled_lines import (
     _ANSWER_LINE_RE,
     _ANSWER_NOUN,
-    _ANSWER_NOUN_RE,
     _BOUND_GAP_RE,
     _CANDIDATES_RE,
     _LONE_VALUE_LINE_RE,
-    NOUN_CORES,
     READ_BACK_CHARS,
 )
 from verifiers.paragraph_commitments import _LABEL_HINTS, MAX_COMMITMENTS, _paragraph_values
 from verifiers.spelled_numbers import spelled_value
-from verifiers.word_hints import folded, holds_any
+from verifiers.value_shapes import (
+    _ANSWER_HEADING_ALONE_RE,
+    _CURRENCY_CODE_RE,
+    _NUMBER_WORDS_AFTER_RE,
+    _PART_MARK_RE,
+    _PART_WORD_RE,
+    _VALUE,
+    _answer_column,
+    _any_form,
+    _either_values,
+    _listed_values,
+    _lone_math,
+    _one_line_values,
+)
+from verifiers.word_hints import NOUN_CORES, folded, holds_any
 
 __all__ = ["shaped_before", "standing_answers"]
 
@@ -59,7 +70,7 @@ __all__ = ["shaped_before", "standing_answers"]
 # ("Cevap: 24", "**Final Answer: 21**"), a conclusion's label ("TL;DR: 450", "最终答案：17"), an
 # answer heading over a value alone ("## Answer\n20"), a JSON member or a tag of an answer key
 # ('{"answer": 13}', "<final>1.1</final>"), and a table's answer row ("| final answer | -72 |").
-_VALUE = r"[-+\u2212]?\$?\d++(?:,\d{3})*+(?:\.\d+)?+%?"  # (possessive: "$40 + 10" reads 40, never 4)
+# (the values they offer are read by ``verifiers.value_shapes``)
 _CONCLUSION_LINE_RE = re.compile(
     r"^[^\w\n]*(?:tl;?dr|final(?:[ \t]+\w+)?|result|summary|in[ \t]+short|short[ \t]+answer|bottom[ \t]+line|conclusion|"
     r"\u6700\u7ec8\w{0,3}|\u6700\u7d42\w{0,3}|\u7ed3\u8bba|\u7d50\u8ad6|\u0438\u0442\u043e\u0433\w*|endergebnis|"
@@ -74,12 +85,8 @@ _CONCLUSION_MATH_RE = re.compile(
     r"[^\n\d\\$]{0,20}?[:=\uff1a\u2192][ \t*_]*(?P<m>[$\\][^\n]{0,80})$",
     re.IGNORECASE | re.MULTILINE,
 )
-_MATH_WRAP_RE = re.compile(r"\\\$|\$+|\\[\[\]()]|\\(?:displaystyle|left|right)(?![A-Za-z])")  # (and "\\$", a dollar sign)
-_TOP_LEVEL_COMMAS_RE = re.compile(r"[^,()\[\]{}]*(?:,[^,()\[\]{}]*){2,}")
-_RELATION_RE = re.compile(r"[=<>\u2264\u2265\u2260]|\\(?:le|ge|leq|geq|neq|ne|approx|sim|in|to)(?![A-Za-z])")
-_LETTER_OUTSIDE_COMMAND_RE = re.compile(r"(?<![\\A-Za-z])[^\W\d_]|[|:]")  # (a letter of any script; a table, a label)
 _ANSWER_HEADING_RE = re.compile(
-    rf"^[ \t#*_>]*(?:final[ \t]+)?{_ANSWER_NOUN}[ \t*_:\uff1a]*\n[ \t*_$]*(?P<v>{_VALUE})[ \t*_$.]*$",
+    rf"^[ \t#*_>]*(?:final[ \t]+)?{_ANSWER_NOUN}[ \t*_:\uff1a]*\n(?P<line>[^\n]{{1,90}})$",
     re.IGNORECASE | re.MULTILINE,
 )
 _ANSWER_LIST_RE = re.compile(
@@ -88,10 +95,13 @@ _ANSWER_LIST_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _LIST_VALUE_RE = re.compile(rf"(?:^|(?<=[,;&/\n])|\band\b|\bor\b)[ \t]*(?:[-*\u2022][ \t]|\d{{1,2}}[.)][ \t])?[ \t*_$]*(?P<v>{_VALUE})")
+# What may end an answer noun: a suffix ("Jawabannya", "Svaret") or a particle or copula that
+# Chinese, Japanese and Korean write without a space ("答案是", "答えは", "답은").
+_NOUN_ENDING = r"(?:nya|et|en|[\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00])?"
 # An answer noun of any language and, a few characters on, a value ("الإجابة هي 2402 units.",
 # "La risposta è 352", "La réponse est \\frac{1}{8}."): words between that bound it do not.
 _NOUN_VALUE_RE = re.compile(
-    rf"{_ANSWER_NOUN}(?:nya)?(?![^\W\d_])(?P<gap>[^\n\d\\$.!?,;\u2212-]{{0,12}}?)(?P<v>{_VALUE}|\$[^$\n]{{1,60}}\$|"
+    rf"{_ANSWER_NOUN}{_NOUN_ENDING}(?![^\W\d_])(?P<gap>[^\n\d\\$.!?,;\u2212-]{{0,12}}?)(?P<v>{_VALUE}|\$[^$\n]{{1,60}}\$|"
     r"[-\u2212]?\\[dt]?frac\{[^{}\n]{1,20}\}\{[^{}\n]{1,20}\}|[-\u2212]?\\sqrt\{[^{}\n]{1,20}\})"
     # (the value ends its clause, a unit word or two after it at most: "answer was 600*2" is
     # an operand, "answer is $3 \cdot 4$" a product)
@@ -103,35 +113,22 @@ _NOUN_VALUE_RE = re.compile(
 # words after it, a number in words, LaTeX without prose): "Jawabannya adalah eight.",
 # "TL;DR: sixteen", "Conclusion: \\sqrt{51}", "_Summary: 298 units_".
 _NAMED_ANY_RE = re.compile(
-    rf"(?:{_ANSWER_NOUN}(?:nya)?(?![^\W\d_])|tl;?dr|summary|conclusion|final[ \t]+(?:answer|result|value)|"
+    rf"(?:{_ANSWER_NOUN}{_NOUN_ENDING}(?![^\W\d_])|tl;?dr|summary|conclusion|final[ \t]+(?:answer|result|value)|"
     r"\u6700\u7ec8\w{0,3}|\u6700\u7d42\w{0,3}|\u0438\u0442\u043e\u0433\w*)"
-    r"(?P<after>[^\n.!?\u3002]{1,90})",
+    r"(?P<after>(?:[^\n.!?\u3002\u0964]|\.(?=\d++(?!\.\.))){1,90})",  # (a decimal point ends no sentence; "33.333..." is read as before)
     re.IGNORECASE,
 )
-_PLAIN_VALUE_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
+_COPULAS = frozenset(("is", "was", "be", "es", "est", "\u00e9", "\u00e8", "ist", "\u00e4r", "er", "adalah", "ialah", "l\u00e0",
+                     "je", "jest", "\u0435", "\u044d\u0442\u043e", "on", "olan", "ir", "yra", "hai", "\u0939\u0948",
+                     "\u0647\u064a", "\u0647\u0648"))  # (Arabic "hiya", "huwa")
+_PARTICLES = "\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00"
+_SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a]")
+_GAP_WORDS_RE = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]*)*")  # (words of a copula: "adalah", "\u00e4r")
 _LEAD_SPLIT_RE = re.compile(r"^(?:[ \t:=\uff1a\u2192*_]|[-\u2013\u2014](?=[ \t]))+|[ \t]+")  # ("Answer \u2014 1")
-_NUMBER_WORDS_AFTER_RE = re.compile(rf"(?P<v>{_VALUE})(?:[ \t]+[^\W\d_]+){{0,2}}")
-_PARTICLE_RE = re.compile(r"[ \t]*(?:[^\W\d_A-Za-z\u00c0-\u024f]{1,4}|\u0939\u0948)[ \t]*\Z")  # "です", "है"
-
-
-def _any_form(rest: str) -> str | None:
-    """``rest`` as one value of any form, or None (prose)."""
-    rest = _PARTICLE_RE.sub("", rest.strip(" \t*_")).strip(" \t*_$")
-    if not rest:
-        return None
-    number = _NUMBER_WORDS_AFTER_RE.fullmatch(rest)
-    if number is not None:
-        return number.group("v")
-    if rest.startswith("\\") or "$" in rest:
-        return _lone_math(rest)
-    side = spelled_value(rest) or any_form_value(rest)  # "eight", "4 / 2" (as 2)
-    return side if side is not None and _PLAIN_VALUE_RE.fullmatch(side) else None
-
-
 _KEYED_VALUE_RE = re.compile(
     r"\"(?:final[ _-]?)?(?:answer|result)\"[ \t]*:[ \t]*\"?(?P<v>[^\"\n,}]{1,80})"
     r"|<(?P<tag>[A-Za-z_]*(?:answer|final|result|solution)[A-Za-z_]*)>\s*(?P<t>[^<\n]{1,80}?)\s*</(?P=tag)>"
-    rf"|^[ \t]*\|[ \t*_]*(?:final[ \t]+)?{_ANSWER_NOUN}[ \t*_:]*\|[ \t*_$]*(?P<r>{_VALUE})[ \t*_$]*\|[ \t]*$",
+    rf"|^[ \t]*\|[ \t*_]*(?:(?:final[ \t]+)?{_ANSWER_NOUN}|final|result)[ \t*_:]*\|(?P<r>[^|\n]{{1,80}})\|[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 # (bold's "**" closing the value is no product: "**TL;DR: 7**")
@@ -144,8 +141,11 @@ _FENCE_LINE_RE = re.compile(r"^[ \t]*(?:```|~~~)[\w+-]*[ \t]*(?:\n|\Z)", re.MULT
 _HINTS = ("\\boxed", "\\fbox", "<answer>", "####", *(h.lower() for h in _LABEL_HINTS), *NOUN_CORES,
           "tl;dr", "tldr", "final", "summary", "in short", "bottom line", "conclusion", "result", "solution",
           "\u6700\u7ec8", "\u6700\u7d42", "\u7ed3\u8bba", "\u7d50\u8ad6", "\u0438\u0442\u043e\u0433", "ergebnis", "k\u1ebft qu\u1ea3")
-# A paragraph that may commit holds a hint or a digit (in ``folded`` text, one C scan).
-_CANDIDATE_RE = re.compile("|".join(map(re.escape, _HINTS)) + r"|\d")
+# English number words, one of which a paragraph that is a number in words holds ("eighteen").
+_NUMBER_WORD = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|fif|eigh)teen|"
+                r"(?:four|six|seven|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million)")
+# A paragraph that may commit holds a hint, a digit or a number word (in ``folded`` text, one C scan).
+_CANDIDATE_RE = re.compile("|".join(map(re.escape, _HINTS)) + r"|\d|" + _NUMBER_WORD)
 # Paragraphs that may commit, read back at most: a longer run of them is a wall, not a solution.
 _MAX_PARAGRAPHS = 2_000
 # How far back before the final paragraph earlier paragraphs are read (a tenth of a megabyte:
@@ -164,36 +164,40 @@ def _other_commitments(paragraph: str, *, earlier: bool = True) -> list[str]:
     values = [m.group("m") for m in _CONCLUSION_MATH_RE.finditer(paragraph) if _lone_math(m.group("m"))]
     values += [m.group("v") for m in _CONCLUSION_LINE_RE.finditer(paragraph)
               if not _OPERAND_RE.match(m.group("rest")) and not (steps and m.group(0).lstrip("*_# \t>-").lower().startswith("result"))]
-    values += [m.group("v") or m.group("t") or m.group("r") for m in _KEYED_VALUE_RE.finditer(paragraph)]
+    for m in _KEYED_VALUE_RE.finditer(paragraph):  # (a table's cell holds a value of any form: "| Answer | 7\\pi |")
+        value = m.group("v") or m.group("t") or _any_form(m.group("r"))
+        if value is not None:
+            values.append(value)
     if not earlier:
         return [_clean(v.strip('"')) for v in values]
-    values += [m.group("v") for m in _ANSWER_HEADING_RE.finditer(paragraph)]
+    values += [v for m in _ANSWER_HEADING_RE.finditer(paragraph) if (v := _any_form(m.group("line"))) is not None]
     for m in _ANSWER_LIST_RE.finditer(paragraph):  # "Answers: 16, 18", "answer:\n  - 500\n  - 501"
         values += [item.group("v") for item in _LIST_VALUE_RE.finditer(m.group("list").strip())]
-    values += [m.group("value") for m in _ANSWER_LINE_RE.finditer(paragraph) if not _BOUND_GAP_RE.search(m.group("gap"))]
+    values += [m.group("value") for m in _ANSWER_LINE_RE.finditer(paragraph) if not _BOUND_GAP_RE.search(m.group("gap")) and not _PART_WORD_RE.search(m.group("gap"))]
     values += [m.group("v").strip("$") for m in _NOUN_VALUE_RE.finditer(paragraph)
-               if not _BOUND_GAP_RE.search(m.group("gap")) and (m.group("v")[:1].isdigit() or _lone_math(m.group("v")))]
+               if not _BOUND_GAP_RE.search(m.group("gap")) and not _PART_WORD_RE.search(m.group("gap")) and (m.group("v")[:1].isdigit() or _lone_math(m.group("v")))]
     for m in _NAMED_ANY_RE.finditer(paragraph):
         # the value after the label, its colon, and up to two words of copula ("adalah", "is")
         words = _LEAD_SPLIT_RE.sub(" ", m.group("after")).split(" ")
-        for k in range(3):
-            gap, rest = " ".join(words[:k]), " ".join(words[k:])
-            if len(gap) > 12 or _BOUND_GAP_RE.search(gap):
-                break
-            value = _any_form(rest)
+        # (a word alone is a value after a colon, a copula or a glued particle: "R\u00e9ponse : even",
+        # "\u0110\u00e1p \u00e1n l\u00e0 ellipse", "\u7b54\u3048\u306f ellipse"; "\u0627\u0644\u062c\u0648\u0627\u0628 voil\u00e0" is prose)
+        separated = _SEPARATOR_RE.match(m.group("after")) is not None or m.group(0)[: m.start("after") - m.start()][-1:] in _PARTICLES
+        value = None
+        for wide in (False, True):  # (a number after the copula before math that holds it)
+            for k in range(3):
+                gap, rest = " ".join(words[:k]), " ".join(words[k:])
+                if len(gap) > 12 or _BOUND_GAP_RE.search(gap) or _PART_WORD_RE.search(gap) or (
+                        wide and not _GAP_WORDS_RE.fullmatch(gap)):  # ("Answer Step 1." names a step)
+                    break
+                value = _any_form(rest, wide=wide, word=separated or gap.strip().lower() in _COPULAS)
+                if value is not None:
+                    values.append(value)
+                    break
             if value is not None:
-                values.append(value)
                 break
     return [_clean(v.strip('"')) for v in values]
 
 
-# A paragraph that only lists values, each on its line: bare or after a list's marker ("1. 67",
-# "- 5", "(b) 21", "Q2: -1430"), or after labels of which one names the answer ("answer: 7" /
-# "result: 17"), and no arithmetic: a list of answers, each offered.
-_LISTED_RE = re.compile(
-    r"[ \t>*_]*(?:(?:\d{1,2}[.)]|\(?[a-z]\)|[a-h]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]|[-*\u2022]|q\d{1,2}[:.)]?|"
-    r"(?:part|question|problem)[ \t]*\(?\w\)?[:.)]?)[ \t]+)?"
-    rf"[*_$ \t]*(?P<v>{_VALUE})[*_$ \t.]*", re.IGNORECASE)
 _SHORT_PARAGRAPH = 200
 _NAMED_VALUE_RE = re.compile(
     rf"(?P<v>{_VALUE})[ \t*_$]*(?:is|was|would\s+be)[ \t]+(?:our|the|my)[ \t]+(?:final[ \t]+)?answer"
@@ -204,26 +208,6 @@ _NAMED_VALUE_RE = re.compile(
 _SHORT_CONCLUSION_RE = re.compile(
     r"[*_ \t>]*(?:therefore|thus|hence|so|finally|total|in[ \t]+total|altogether|overall)[,:]?[ \t*_$]*"
     rf"(?P<v>{_VALUE})[ \t*_$]*[.!]?", re.IGNORECASE)
-_PART_MARK_RE = re.compile(r"[ \t*_]*\(?(?:[a-h]|i{1,3}|iv|vi{0,3})[.)]", re.IGNORECASE)
-_LABELLED_RE = re.compile(rf"[ \t>*_-]*(?P<label>[^\W\d][^\n:=\d]{{0,40}}?)[ \t*_]*[:\uff1a=][ \t*_$]*(?P<v>{_VALUE})[ \t*_$.]*")
-
-
-def _listed_values(paragraph: str) -> list[str]:
-    lines = [line for line in paragraph.strip().split("\n") if line.strip()]
-    if len(lines) == 1 and _PART_MARK_RE.match(lines[0]):
-        # "(i) 66, (ii) 660", "a) 216; b) 218", "(a) 5 (b) 6"
-        lines = re.split(r"(?:[,;][ \t]*|[ \t]+)(?=\(?[a-z0-9]{1,3}[.)])", lines[0], flags=re.IGNORECASE)
-    if len(lines) < 2:
-        return []
-    listed = [_LISTED_RE.fullmatch(line) for line in lines]
-    if all(listed):
-        return [m.group("v") for m in listed]  # type: ignore[union-attr]
-    labelled = [_LABELLED_RE.fullmatch(line) for line in lines]
-    if all(labelled) and any(_ANSWER_NOUN_RE.search(m.group("label")) for m in labelled):  # type: ignore[union-attr]
-        return [m.group("v") for m in labelled]  # type: ignore[union-attr]
-    return []
-
-
 def _unboxed(value: str) -> str:
     """A clause's value that is a box ("the answer is $\\boxed{5}$.") as the box's content."""
     if not _BOX_RE.match(value):
@@ -238,19 +222,6 @@ def shaped_before(text: str, start: int) -> list[str]:
     para_start = text.rfind("\n\n", 0, start) + 1
     head = text[max(para_start, start - READ_BACK_CHARS) : start]
     return _other_commitments(head, earlier=False) if holds_any(folded(head), _HINTS) else []
-
-
-def _lone_math(text: str) -> str | None:
-    """``text`` as one math value when it is one: a digit, no relation, no letter outside a
-    command (``\\frac{11}{3}``, ``$(2, 3)$``, ``\\[ \\sqrt{2} \\]``; not ``x^2 + 1``)."""
-    inner = _MATH_WRAP_RE.sub("", text).strip(" \t*_.")
-    if not inner or len(inner) > 80 or not any(c.isdigit() for c in inner) or _RELATION_RE.search(inner):
-        return None
-    if inner.count("{") != inner.count("}") or "\\boxed" in inner:
-        return None  # a piece of math cut at a "!" or a sentence stop, or a box read on its own
-    if _TOP_LEVEL_COMMAS_RE.fullmatch(inner):
-        return None  # "17, 26, 35, 44": an enumeration of the working (a tuple is bracketed)
-    return None if _LETTER_OUTSIDE_COMMAND_RE.search(inner) else inner
 
 
 def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
@@ -269,6 +240,10 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         values.append(math)
     elif "\n" in shown or _PART_MARK_RE.match(shown):
         values += _listed_values(shown)
+    elif (amount := _NUMBER_WORDS_AFTER_RE.fullmatch(shown.strip(" \t*_>").rstrip(".!"))) is not None:
+        values.append(amount.group("v"))  # "161 dollars" alone in its paragraph
+    elif len(shown) <= 80 and (word := spelled_value(shown.strip(" \t*_>.!"))) is not None:
+        values.append(word)  # "eighteen" alone in its paragraph
     elif (said := _SHORT_CONCLUSION_RE.fullmatch(shown)) is not None:  # "Therefore 63."
         values.append(said.group("v"))
     elif len(shown) <= _SHORT_PARAGRAPH and "\n" not in shown:
@@ -276,7 +251,12 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         # value named the answer ("Which means -40 is our answer.", "the required value is -15")
         for m in _CANDIDATES_RE.finditer(shown):
             values += [v for v in m.group("a", "b", "c", "d") if v is not None]
+        values += [] if values else _either_values(shown)  # (of any form: "either \\frac{1}{3} or \\frac{1}{2}")
         values += [m.group("v") or m.group("w") for m in _NAMED_VALUE_RE.finditer(shown)]
+    if len(shown) <= _SHORT_PARAGRAPH and "\n" not in shown and not values:
+        values += _one_line_values(shown)
+    elif "|" in shown and "\n" in shown:
+        values += _answer_column(shown)
     if holds_any(folded(paragraph), _HINTS):
         values += _paragraph_values(paragraph, len(paragraph.rstrip()), labelled_lines=False, look_back=False, final=False)
         values += _other_commitments(paragraph)
@@ -327,12 +307,19 @@ def standing_answers(text: str, start: int, *, labelled: bool = True) -> list[st
         hit = _CANDIDATE_RE.search(low, end - window, para_start - window) if end < para_start else None
     values: list[str] = []
     for begin, end in reversed(spans):
+        first = end + len(text[end:para_start]) - len(text[end:para_start].lstrip())
+        if first < para_start and _ANSWER_HEADING_ALONE_RE.fullmatch(text, begin, end):
+            # "## Answer\n\n3, 5, 7": the first line under an answer heading is its value
+            line_end = text.find("\n", first, para_start)
+            value = _any_form(text[first : para_start if line_end < 0 else line_end])
+            if value is not None:
+                values = list(dict.fromkeys([*values, value]))
         if end - begin > READ_BACK_CHARS:  # a paragraph longer than a solution's: its end is read
             if holds_any(folded(text, begin, end - READ_BACK_CHARS), _HINTS):
                 return [*values, "\\ldots"]  # and a commitment may stand before that
             begin = end - READ_BACK_CHARS
         # (emphasis around a sentence ends it: "_In summary, the answer is 55^\\circ._")
-        read = (_unboxed(v).rstrip(" _*.") or v for v in _read_paragraph(text[begin:end], labelled))
+        read = (_clean(_CURRENCY_CODE_RE.sub("", _unboxed(v).rstrip(" _*."))) or v for v in _read_paragraph(text[begin:end], labelled))
         values = list(dict.fromkeys([*values, *read]))
         if len(values) > MAX_COMMITMENTS:
             return [*values, "\\ldots"]  # a wall of commitments: more answers than one can be

@@ -29,14 +29,20 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 - ``empty_tag``: every tag holds some visible text.
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``. A code fence (```` ``` ```` or ``~~~``) is never whitespace:
-  it shows the tags as code.
+  it shows the tags as code. Nor is text that does not render: a comment, processing
+  instruction or CDATA section that holds a value (a digit, a number word, an answer noun, a
+  choice letter: ``<!-- 41 -->``; ``<!-- a note -->`` is whitespace), an attribute value that
+  does (``<img alt="41">``, ``<a href='7'></a>``), markdown alt text or a reference definition
+  that does (``![7](x.png)``, ``[//]: # (7)``), an element that never renders, ``\iffalse``.
+  Nor is what shows a mark: a dot, a dash or a backslash, a heading mark, a bullet, a quote
+  or a thematic break (``#``, ``-``, ``>``, ``---``) on a line of its own.
 
 "Whitespace" here includes everything that shows nothing, told by Unicode category, not by a
 list: format characters (Cf: zero-width space U+200B, joiners, BOM, bidi marks, tag
 characters), combining marks with no base (U+034F, the variation selectors U+FE0F and
 U+180B), controls, unassigned code points, the Hangul fillers and the blank braille pattern
 (by their Unicode names), and markup that renders as nothing: ``&nbsp;`` and other entities
-of such characters, ``<!-- comments -->`` and bare tags (``<br>``), and markdown/LaTeX that
+of such characters, empty comments (``<!-- -->``) and bare tags (``<br>``), and markdown/LaTeX that
 draws nothing (``$$``, ``**``, backticks, ``{}``, ``\,``, ``\quad``, ``\phantom{x}``, an
 empty ``\text{}``). Otherwise a policy learns
 that ``<answer>\u200b</answer>`` passes the emptiness rule.
@@ -62,6 +68,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verifiers.answer_text import markup_flood, visible_text
+from verifiers.hidden_content import holds_value
 from verifiers.types import CORRECT, Verdict, not_a_string
 
 __all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
@@ -151,13 +158,50 @@ _OVERLAID_RE = re.compile("[^\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20e6][\u0334
 # in it): an element that never renders, "\\iffalse ... \\fi", a phantom of something.
 _HIDDEN_CONTENT_RE = re.compile(
     r"<\s*(?:noscript|details|object|iframe|svg|math)\b|\\iffalse|\\(?:[hv]?phantom)\s*\{\s*[^{}\s]", re.IGNORECASE)
+# Markup text that does not render, or renders only where an image is missing: a comment, a
+# processing instruction or CDATA that holds a value (a digit, a number word, an answer noun,
+# a choice letter: '<!-- 41 -->'), an attribute whose value does ('<img alt="41">',
+# "<a href='7'></a>"), markdown's alt text and reference definitions. Unclosed, each runs to the
+# end, as a browser reads it ('<!-- note -->' is a note: whitespace).
+_MARKUP_TEXT_OPENERS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"))
+# An attribute's value ("<a href='7'></a>", '<img alt="41">'): text a reader never sees as text.
+_ATTRIBUTE_RE = re.compile(r"<[A-Za-z][\w:-]{0,30}(?P<attrs>[^<>]{1,2000})>")
+_ATTRIBUTE_VALUE_RE = re.compile(r"=\s*(?:\"(?P<d>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^\s\"'>]+))")
+# Markdown that shows no text of its own: an image's alt text ("![7](x.png)" where the image
+# loads) and a reference definition or comment ("[//]: # (7)").
+_MARKDOWN_HIDDEN_RE = re.compile(r"!\[(?P<alt>[^\]\n]{0,500})\]\(|^[ \t]{0,3}\[[^\]\n]{1,200}\]:[^\n]*", re.MULTILINE)
+
+
+def _text_in_markup(piece: str) -> bool:
+    for opener, closer in _MARKUP_TEXT_OPENERS:
+        at = piece.find(opener)
+        while at >= 0:  # (one pass: each search starts where the last one ended)
+            end = piece.find(closer, at + len(opener))
+            if holds_value(piece, at + len(opener), len(piece) if end < 0 else end):
+                return True
+            at = -1 if end < 0 else piece.find(opener, end + len(closer))
+    if ("![" in piece or "]:" in piece) and any(
+            holds_value(piece, m.start(), m.end()) for m in _MARKDOWN_HIDDEN_RE.finditer(piece)):
+        return True
+    if "<" not in piece or "=" not in piece:
+        return False
+    for tag in _ATTRIBUTE_RE.finditer(piece):
+        for value in _ATTRIBUTE_VALUE_RE.finditer(piece, tag.start("attrs"), tag.end("attrs")):
+            group = "d" if value.group("d") is not None else "s" if value.group("s") is not None else "u"
+            if holds_value(piece, value.start(group), value.end(group)):
+                return True
+    return False
+
+
 # The marks that draw nothing on their own, taken out once the forms and names above are
 # (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
+_BLANK_MARKS_OUTSIDE_RE = re.compile(r"[*_`~$#{}]")  # (a backslash left alone is shown)
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
 # empty blockquote ("> >") or a thematic break ("---", "- - -"); "*" and "_" are marks above.
 # ("--" and "+-" are text: a list marker needs a space or the line's end after it.)
 _PLACEHOLDER_RE = re.compile(r"[\s.\u2026?!\u00bf\u00a1\-\u2010-\u2015\u00b7\u2022~,;:]*")
+_BLOCK_MARK_LINE_RE = re.compile(r"^[ \t]*(?:#{1,6}|[-+*>]|(?:[-*_][ \t]*){3,})[ \t]*$", re.MULTILINE)
 _EMPTY_BLOCK_LINE_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-+](?:[ \t]+|$))*|(?:-[ \t]*){3,})$", re.MULTILINE)
 
 
@@ -209,14 +253,17 @@ _UNRENDERED_ELEMENT_RE = re.compile(
 )
 
 
-def _is_blank(text: str) -> bool:
+def _is_blank(text: str, *, placeholder: bool = True) -> bool:
     """Whether ``text`` shows nothing: whitespace, invisible characters, HTML comments, bare
-    markup tags and entities that decode to those."""
+    markup tags and entities that decode to those; with ``placeholder``, also what stands for
+    nothing in a tag ("...", "?", "--"). Outside the tags a dot, a dash or a backslash is text."""
     if _only_blank_chars(text):
         return True
     # What renders: hidden content (white text, \phantom, comments) out, spacing commands
     # (\strut, \kern1em, \hfill, \hbox{}) and tags to spaces; the reading math uses.
     shown = visible_text(text)
+    if not placeholder and _BLOCK_MARK_LINE_RE.search(shown):
+        return False  # outside the tags, a heading mark, bullet, quote or rule is shown markup
     if "<" in shown or "&" in shown:
         shown = _MARKUP_TAG_RE.sub("", _without_comments(shown))
         if "&" in shown:
@@ -230,21 +277,21 @@ def _is_blank(text: str) -> bool:
         # a frame or wrapper draws only its content: without their names, "\\boxed{}",
         # "\\fbox{\\boxed{\\phantom{0}}}" and any nest of them are the braces that remain
         shown = _WRAPPER_NAME_RE.sub("", shown)
-    shown = _BLANK_MARKS_RE.sub("", shown)
+    shown = (_BLANK_MARKS_RE if placeholder else _BLANK_MARKS_OUTSIDE_RE).sub("", shown)
     if _only_blank_chars(shown):
         return True
     if ("-" in shown or "+" in shown or ">" in shown) and _only_blank_chars(_EMPTY_BLOCK_LINE_RE.sub("", shown)):
         return True
     # dots, dashes or question marks alone ("...", "…", "?", "--") are a placeholder
-    return _PLACEHOLDER_RE.fullmatch(shown) is not None
+    return placeholder and _PLACEHOLDER_RE.fullmatch(shown) is not None
 
 
 def _hidden_content(piece: str) -> bool:
     """Whether ``piece`` holds content that does not render: an element that never does
     (``<script>x</script>``, ``<div hidden>x</div>``), ``\\iffalse x \\fi`` or a phantom."""
-    if ("<" not in piece and "\\" not in piece) or not piece.strip():
+    if ("<" not in piece and "\\" not in piece and "]" not in piece) or not piece.strip():
         return False
-    if _HIDDEN_CONTENT_RE.search(piece):
+    if _HIDDEN_CONTENT_RE.search(piece) or _text_in_markup(piece):
         return True
     for element in _UNRENDERED_ELEMENT_RE.finditer(piece):
         close = piece.find("<", element.end())
@@ -344,7 +391,7 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
         for piece in outside:
             # a code fence draws nothing itself but turns the tags into shown code: the
             # completion is a code block, not the structure asked for
-            if not _is_blank(piece) or _FENCE_RE.search(piece) or _hidden_content(piece):
+            if not _is_blank(piece, placeholder=False) or _FENCE_RE.search(piece) or _hidden_content(piece):
                 shown = piece.strip()[:40]
                 return _fail(
                     "text_outside_tags",

@@ -27,6 +27,7 @@ from verifiers.hidden_forms import (
     _hidden_regex,
 )
 from verifiers.latex_commands import RENDERING_COMMANDS
+from verifiers.word_hints import NOUN_CORES, folded, holds_any
 
 __all__ = ["MAX_HIDDEN_FORMS", "holds_value", "without_hidden"]
 
@@ -445,6 +446,8 @@ def holds_value(text: str, start: int, end: int) -> bool:
     if not region.isascii() and any(c.isnumeric() for c in set(region)):
         return True  # a numeral of any script: each distinct character tested once
     low = region.lower()
+    if holds_any(folded(region), NOUN_CORES):
+        return True  # '<span style="display:none">The answer is \\text{Evelyn}.</span>': a hidden commitment
     for word in _VALUE_WORDS:
         if word in low:
             for m in _VALUE_WORD_RES[word].finditer(low):

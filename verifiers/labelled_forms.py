@@ -53,7 +53,9 @@ def any_form_value(rest: str) -> str | None:
         >>> any_form_value("3/4 + 1/4 = 1"), any_form_value("multiply 3 by 4"), any_form_value("see below")
         ('1', None, None)
     """
-    side = rest.rsplit("=", 1)[-1].strip(" \t*_`$()")
+    side = rest.rsplit("=", 1)[-1].strip(" \t*_`$")
+    if not (side[:1] in "([" and side[-1:] in ")]" and "," in side):  # (a tuple or interval keeps its brackets)
+        side = side.strip("()")
     if not side or not (any(ch.isnumeric() for ch in side) or any(
             spelled_value(w) is not None for w in _WORD_RE.findall(side))):
         return None

@@ -22,7 +22,7 @@ from verifiers.spelled_numbers import (
     TAIL_WORD,
     spelled_value,
 )
-from verifiers.word_hints import folded, holds_any
+from verifiers.word_hints import NOUN_CORES, folded, holds_any
 
 __all__ = ["labelled_values", "value_first_values"]
 
@@ -109,16 +109,6 @@ _ANSWER_NOUN = (r"(?:answer|antwort|antwoord|jawapan|yan\u0131t|atsakymas|atbild
 # (a 1 MB paragraph of "**Final Answer**" lines tries the nouns at every character).
 _NOUN_FIRST = "(?=[aAjJsSvVoOrRcCyY\u0131\u0130\u0433\u0413\u062c\u0111\u0110\u05ea\u067e\u0989\u043e\u041e\u0432\u0412\u7b54\u6b63\uc815\ub2f5\u0627\u0909\u0e04\u03b1\u0391])"
 _ANSWER_NOUN_RE = re.compile(_ANSWER_NOUN, re.IGNORECASE)
-# Substrings, one of which every text holding an answer noun holds once ``folded``: most
-# paragraphs hold none, and the patterns built on the noun are then not run (speed).
-NOUN_CORES = ("answer", "antwort", "antwoord", "jawapan", "yanit", "atsakymas", "atbilde", "vastus", "odpove\u010f",
-              "odgovor", "\u043e\u0442\u0433\u043e\u0432\u043e\u0440", "\u0111\u00e1p", "jibu", "sagot", "v\u00e1lasz", "odpov\u011b\u010f", "r\u0103spuns",
-              "\u05ea\u05e9\u05d5\u05d1\u05d4", "\u067e\u0627\u0633\u062e", "\u0989\u09a4\u09cd\u09a4\u09b0",
-              "respuesta", "ponse", "resposta", "risposta", "jawaban", "svar", "cevap", "odpowied", "vastaus",
-              "\u043e\u0442\u0432\u0435\u0442", "\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c",
-              "\u7b54\u6848", "\u7b54\u3048", "\u6b63\u89e3", "\ub2f5", "\u062c\u0648\u0627\u0628",
-              "\u0627\u0644\u0625\u062c\u0627\u0628\u0629", "\u0909\u0924\u094d\u0924\u0930",
-              "\u0e04\u0e33\u0e15\u0e2d\u0e1a", "\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7")
 _ANSWER_LINE_RE = re.compile(
     rf"^(?P<lead>[^\n\d]{{0,200}}?{_NOUN_FIRST}{_ANSWER_NOUN})(?P<gap>[^\n\d]{{0,80}}?)"
     r"(?P<value>[-+\u2212]?(?:\\?\$|[\u20ac\u00a3\u00a5\u20b9])?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\\?\$|%)?)"

@@ -8,7 +8,9 @@ removed, and a value inside it refuses the completion (``malformed``).
 
 **Stage 2, read** (this module, once), by this grammar::
 
-    completion  := text* final [tail]             (no commitment: closing)
+    completion  := text* [block] text* final [tail]   (no commitment: closing)
+    block       := "<think>" working "</think>": with an answer after it, what it
+                   tries on the way is not read; what stands before it is
     commitment  := box | answer_tag | hashes_line | answer_clause
     box         := ("\boxed" | "\fbox") group   the outermost box; a box that is its
                                                   box's whole content is unwrapped
@@ -24,6 +26,9 @@ removed, and a value inside it refuses the completion (``malformed``).
                    runs on into final; the working's last sentence before final commits
                    to the amount it concludes ("883 apples left.\n#### 881" offers two:
                    ``verifiers.concluded_line``)
+    earlier     := every commitment of the paragraphs before final's (and before a
+                   block), in any shape and value form, stands: each must equal the
+                   gold on its own; no word takes one back
     before      := on final's line, no value on display (number, number word, bold,
                    math, code, commitment) joined to final by spacing, punctuation,
                    symbols, relations or words that do not commit to it
@@ -70,7 +75,8 @@ condition opening the answer's sentence), ``verifiers.answer_values`` (a value, 
 spellings, a check ``... = X``), ``verifiers.unboxed_answer`` (closing, the last math span
 and the last number), ``verifiers.box_in_expression`` (a box glued into a larger expression)
 ``verifiers.closing_number`` (the last number when nothing commits, and check lines after it)
-``verifiers.concluded_line`` (the working's concluding sentence)
+``verifiers.concluded_line`` (the working's concluding sentence),
+``verifiers.earlier_answers`` (earlier; the values it reads by ``verifiers.value_shapes``)
 and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
@@ -103,6 +109,7 @@ from verifiers.answer_tail import (
 )
 from verifiers.answer_text import (
     REASONING_END_MARK,
+    REASONING_START_MARK,
     commented_commitment,
     markup_flood,
     read_visible,
@@ -416,12 +423,13 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
         return FinalAnswer(None, "none", 0, (MALFORMED, flood))
     if unclosed_reasoning(text):
         return FinalAnswer(None, "none", 0, (NO_ANSWER, "the reasoning block never closes: no final answer"))
-    text, hidden = read_visible(text, mark_reasoning_end=True)
+    text, hidden = read_visible(text, mark_reasoning_end=True, emoji_as_space=True)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))
     working, marked, answer_part = text.partition(REASONING_END_MARK)
-    text = working + answer_part
+    before, opened, working = working.rpartition(REASONING_START_MARK)
+    text = before + working + answer_part
     commented = commented_commitment(text)
     if commented is not None:
         why = f"a commitment in a TeX comment (shown as text, hidden by LaTeX): {commented!r}"
@@ -431,16 +439,21 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
         # the block tried on the way ("<think>The answer is 5? ...</think> \boxed{4}") does not
         # compete with it. With no answer after it, the block's own answer is the answer.
         after = _read(answer_part, accept)
+        if after.answer is not None and after.problem is None and not after.rejected and before.strip():
+            # what stands before the block is no working: its commitments stand
+            # ("Answer: 73\n\n<think>...</think>\n\n75" offers two answers)
+            earlier = standing_answers(before + "\n\n.", len(before) + 2)
+            after = replace(after, standing=tuple(dict.fromkeys((*after.standing, *earlier))))
         if after.answer is not None or after.problem is not None:
             return after
     return _read(text, accept)
 
 
-# An answer label alone on its line, the value alone on the text's last line: one answer line
-# ("**Answer:**\n\n898" is "**Answer:** 898").
+# An answer label alone on its line, the value alone on the text's last line or on a short line
+# of its own: one answer line ("**Answer:**\n\n898" is "**Answer:** 898").
 _LABEL_ALONE_RE = re.compile(
-    rf"^[ \t>*_#]*(?i:(?:final[ \t]+)?{_NOUN_FIRST}{_ANSWER_NOUN})[ \t*_]*[:\uff1a][ \t*_]*"
-    r"(?P<gap>(?:[ \t]*\n)+[ \t]*)(?=[^\n]+\n?\Z)", re.MULTILINE)
+    rf"^[ \t>*_#]*(?i:(?:the[ \t]+)?(?:final[ \t]+)?{_NOUN_FIRST}{_ANSWER_NOUN}(?:[ \t]+is)?)[ \t*_]*[:\uff1a][ \t*_]*"
+    r"(?P<gap>(?:[ \t]*\n)+[ \t]*)(?=[^\n]+\n?\Z|(?=[^\n]{0,10}[\d$\\])[^\n]{1,40}(?:\n|\Z))", re.MULTILINE)
 
 
 def _read(text: str, accept: Accept | None) -> FinalAnswer:

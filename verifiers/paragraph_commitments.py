@@ -360,6 +360,8 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
     words_before = list(re.finditer(r"[^\W\d_]+", line[: named.start("value")])) if named is not None else []
     numbered = bool(words_before) and _HEADING_WORD_RE.fullmatch(words_before[-1].group()) is not None and (
         _NUMBERING_GAP_RE.fullmatch(line, words_before[-1].end(), named.start("value")) is not None)  # type: ignore[union-attr]
+    if numbered and not line[named.end("value") :].strip(" \t.:*_"):  # type: ignore[union-attr]
+        return []  # "الجواب Step 1.": a heading that numbers a step, no answer
     if named is not None and not numbered:
         # "Răspunsul este 41.", "উত্তর: 82", "Final answer → 30": an answer line of any
         # language ("... Step 1.", "Answer 2" number a step: only spacing between)

@@ -235,7 +235,8 @@ def _closing_form(text: str, start: int, *, look_back: bool = True) -> tuple[str
         return HEDGED, f"the closing sentence holds words outside the answer phrases: {foreign!r}"
     if _EQUALS_BEFORE_RE.search(head):
         return (_unit_equated(text, start) or _stated_before_variable(head, _LEADING_NUMBER_RE.match(text, start).group(0))
-                or _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start]))
+                or _assigned_twice(text[text.rfind("\n\n", 0, start) + 1 : start])
+                or (_earlier_other(text, start) if look_back else None))  # "Antwort: 11\n\n...\n\nSo x = 5."
     if not text[line_start:start].strip(" \t*#>$-"):
         opener = lead_start(text, line_start)
         if opener < line_start:  # "Maybe,\n9.", "If n is odd,\n9.": the line before opens it
@@ -290,6 +291,16 @@ def _stated_before_paragraph(prev: str) -> str | None:
     return number
 
 
+def _earlier_other(text: str, start: int) -> tuple[str, str] | None:
+    """Why an answer committed in an earlier paragraph that is not the value at ``start``
+    refuses it (``verifiers.earlier_answers``), or None."""
+    for value in standing_answers(text, start):
+        value = value.rstrip(".!\u3002 ")
+        if value and re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:]) is None:
+            return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
+    return None
+
+
 def _paragraph_offers(text: str, start: int, *, bare: bool = False, look_back: bool = True) -> tuple[str, str] | None:
     """Why a value offered earlier in the final paragraph (or as the paragraph before, when
     both are bare) differs from the closing value at ``start``, or None. A ``bare`` closing
@@ -300,7 +311,8 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False, look_back: b
         # "She has 860 apples.\n\n859.": a value alone in its paragraph after one that ends
         # by stating another (a closing sentence that the rules would pay) offers two
         stated = _stated_before_paragraph(text[:para_start].rstrip())
-        value = _LEADING_NUMBER_RE.match(text, start).group(0)  # type: ignore[union-attr]
+        opened = _SPAN_OPENER_RE.match(text, start).end()  # type: ignore[union-attr] - ("$6$": its digits)
+        value = _LEADING_NUMBER_RE.match(text, opened).group(0)  # type: ignore[union-attr]
         if stated is not None and parse_number(stated) != parse_number(value):
             return HEDGED, f"the paragraph before states another value: {stated[:40]!r}"
     if bare:
@@ -415,6 +427,7 @@ _LONE_VARIABLE_SIDE_RE = re.compile(
 
 
 _FIRST_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
+_SPAN_OPENER_RE = re.compile(r"(?:[ \t$*_]|\\[(\[])*")
 _LEADING_NUMBER_RE = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
 
 

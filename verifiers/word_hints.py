@@ -15,7 +15,19 @@ True
 
 from __future__ import annotations
 
-__all__ = ["folded", "holds_any"]
+__all__ = ["NOUN_CORES", "folded", "holds_any"]
+
+# Substrings, one of which every text holding an answer noun (``labelled_lines._ANSWER_NOUN``,
+# any language) holds once ``folded``: most paragraphs hold none, and the patterns built on the
+# noun are then not run (speed).
+NOUN_CORES = ("answer", "antwort", "antwoord", "jawapan", "yanit", "atsakymas", "atbilde", "vastus", "odpove\u010f",
+              "odgovor", "\u043e\u0442\u0433\u043e\u0432\u043e\u0440", "\u0111\u00e1p", "jibu", "sagot", "v\u00e1lasz", "odpov\u011b\u010f", "r\u0103spuns",
+              "\u05ea\u05e9\u05d5\u05d1\u05d4", "\u067e\u0627\u0633\u062e", "\u0989\u09a4\u09cd\u09a4\u09b0",
+              "respuesta", "ponse", "resposta", "risposta", "jawaban", "svar", "cevap", "odpowied", "vastaus",
+              "\u043e\u0442\u0432\u0435\u0442", "\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c",
+              "\u7b54\u6848", "\u7b54\u3048", "\u6b63\u89e3", "\ub2f5", "\u062c\u0648\u0627\u0628",
+              "\u0627\u0644\u0625\u062c\u0627\u0628\u0629", "\u0909\u0924\u094d\u0924\u0930",
+              "\u0e04\u0e33\u0e15\u0e2d\u0e1a", "\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7")
 
 # What re.IGNORECASE matches with a letter other than its str.lower(): the Turkish dotted and
 # dotless i, the long s, the Kelvin sign, Greek variant forms and old Cyrillic letter forms.

@@ -376,20 +376,28 @@ def blank_markup(row: ProbeRow) -> Iterator[Item]:
 
 _EARLIER_FORMS = ["\\boxed{{{w}}}", "#### {w}", "**Final Answer: {w}**", "The answer is {w}.", "TL;DR: {w}",
                   "<answer>{w}</answer>", '{{"answer": {w}}}', "Answer: {w}", "{w}", "\u6700\u7ec8\u7b54\u6848\uff1a{w}",
-                  "**Summary**\n- Answer: {w}", "It's either {w} or {a}.", "(a) {a} (b) {w}"]
+                  "**Summary**\n- Answer: {w}", "It's either {w} or {a}.", "(a) {a} (b) {w}",
+                  # round 18: other shapes and values of any form
+                  "Odpowied\u017a: ${w}$.", "\ub2f5\uc740 {w}\uc785\ub2c8\ub2e4.", "## Answer\n\n${w}$",
+                  "| Answer |\n|---|\n| ${w}$ |", "- ${w}$ (final)", "`${w}$` is the answer.", "**${w}$**",
+                  "<final_answer>\n{w}\n</final_answer>"]
 _EARLIER_MIDDLES = ["All steps check out.", "Let me explain the working.", "---", "### Work",
                     "We wait for the result.", "That completes the computation."]
 
 
 @family("earlier_answer")
 def earlier_answer(row: ProbeRow) -> Iterator[Item]:
-    """Class 12 (round 17): a wrong answer committed in an earlier paragraph and never taken
-    back, then working and the right answer (``\\boxed{6}\\n\\nAll steps check out.\\n\\n
-    \\boxed{5}``): two final answers, whichever a reader takes."""
+    """Class 12 (rounds 17 and 18): a wrong answer committed in an earlier paragraph (or before
+    a reasoning block) and never taken back, in any shape, then working and the right answer
+    (``\\boxed{6}\\n\\nAll steps check out.\\n\\n\\boxed{5}``): two final answers, whichever a
+    reader takes."""
     a, w, lead = row.answer, row.wrong, _lead(row)
     items = [(f"{lead}\n\n{form.format(w=w, a=a)}\n\n{middle}\n\n\\boxed{{{a}}}", 0, "earlier_answer",
               f"{form.format(w='w', a='a')} / {middle}")
              for form, middle in product(_EARLIER_FORMS, _EARLIER_MIDDLES)]
     always = [(f"{lead}\n\n\\boxed{{{w}}}\n\nAll steps check out.\n\n\\boxed{{{a}}}", 0, "earlier_answer",
-               "\\boxed{w} / All steps check out.")]
+               "\\boxed{w} / All steps check out."),
+              # (what stands before a reasoning block is no working: round 18)
+              (f"**Answer: {w}**\n\n<think>\n{lead}\n</think>\n\n\\boxed{{{a}}}", 0, "earlier_answer",
+               "**Answer: w** / <think>...</think>")]
     yield from _sample("earlier_answer", row, items, always=always)

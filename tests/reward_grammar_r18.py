@@ -1,0 +1,132 @@
+"""Round 18 of the reward grammars (issue 30: the blind h51 set and h50's last shapes), run by
+``tests/test_reward_properties.py``. Each generator's docstring states its invariant."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from reward_grammar import Case, Property
+
+_ROMAN = {2: "II", 3: "III", 4: "IV", 6: "VI", 7: "VII", 9: "IX", 11: "XI", 12: "XII", 14: "XIV"}
+_WORDS = {2: "two", 3: "three", 4: "four", 6: "six", 7: "seven", 9: "nine", 11: "eleven", 12: "twelve", 14: "fourteen"}
+# A value other than the gold {k} (an integer) in a form no plain number reader takes.
+_OTHER_VALUES = [
+    "\\text{{east}}", "\\text{{ellipse}}", "(a+{k})(b+2)", "{k}^\\circ", "\\frac{{{k}}}{{7}}\\text{{ degrees}}",
+    "\\begin{{pmatrix}} {k} \\\\ 2 \\end{{pmatrix}}", "{roman}", "USD {k}", "{k} dollars", "{word}", "y = {k}x + 3",
+    "p - q", "2\\sqrt{{{k}}}", "\\$ {k}",
+]
+# Where an earlier paragraph commits to {x}: a label of any language (particles glued), a
+# heading over it, a table, a one-line conclusion, a bold or heading line that is the value.
+_EARLIER_SHAPES = [
+    "Answer: {x}", "Odpowied\u017a: {x}.", "R\u00e9ponse : {x}", "\ub2f5\uc740 {x}\uc785\ub2c8\ub2e4.",
+    "\u7b54\u3048\u306f {x} \u3067\u3059\u3002", "Svaret \u00e4r {x}.", "\u0909\u0924\u094d\u0924\u0930 {x} \u0939\u0948\u0964",
+    "Jawabannya adalah {x}.", "*\u0418\u0442\u0430\u043a, \u043e\u0442\u0432\u0435\u0442 ${x}$.*", "TL;DR: {x}",
+    "Summary: {x}", "Conclusion: {x}", "## Answer\n\n{x}", "### Final Answer\n{x}", "# Result\n\n{x}",
+    "| Answer | {x} |", "| Final | {x} |", "| Answer |\n|---|\n| {x} |", "- ${x}$ (final)", "`${x}$` is the answer.",
+    "_Caption: result ${x}$_", "```python\nprint({x})  # final answer\n```", "**${x}$**", "## ${x}$",
+    "<final_answer>\n{x}\n</final_answer>",
+]
+_WORKING = ["Let x be the number of apples.", "We multiply the price by the count.", "All steps check out.",
+            "That completes the computation.", "---"]
+# (an answer clause of another language is read by the closing rules: after an English "Answer:"
+# label it is a later sentence, refused; see the README's known refusals)
+_FINAL = ["$\\boxed{{{g}}}$", "#### {g}", "**Final Answer:** {g}", "The answer is {g}.", "Answer: {g}",
+          "<answer>{g}</answer>"]
+
+
+@st.composite
+def r18_earlier_any_form(draw: st.DrawFn) -> Case:
+    """An answer committed in an earlier paragraph in any form (a word, a product, an angle, a
+    matrix, a Roman numeral, a unit or a currency code after it; under a label of any language
+    with its particle glued, a heading, a table, a one-line conclusion, or a bold line that is
+    the value) stands: when it is not the gold, the completion offers two answers and is never
+    paid, whatever the final answer is. Restated as the gold in the same shape, it is paid."""
+    g = draw(st.integers(2, 14).filter(lambda n: n in _ROMAN))
+    k = draw(st.sampled_from([n for n in _ROMAN if n != g]))
+    restated = draw(st.booleans())
+    shape = draw(st.sampled_from(_EARLIER_SHAPES))
+    x = str(g) if restated else draw(st.sampled_from(_OTHER_VALUES)).format(k=k, roman=_ROMAN[k], word=_WORDS[k])
+    if shape.startswith(("```", "**$", "## $", "<final")) and not any(c.isdigit() for c in x):
+        x = str(k)  # (code prints a number; a bold or heading line of one word is a heading: "**Solution**")
+    working = draw(st.lists(st.sampled_from(_WORKING), min_size=1, max_size=2))
+    final_right = draw(st.booleans())
+    final = draw(st.sampled_from(_FINAL)).format(g=g if final_right else g + 20)
+    text = "\n\n".join([shape.format(x=x), *working, "Here is the final answer.", final])
+    paid = final_right and restated
+    return Case(text, str(g), "paid" if paid else "not_paid", ("r18_earlier_any_form", shape[:14], x[:14]))
+
+
+@st.composite
+def r18_before_reasoning(draw: st.DrawFn) -> Case:
+    """What stands before a reasoning block (``<think>``) is no working: a commitment there to
+    another value stands (two answers, never paid); the same value is a restatement (paid); a
+    commitment inside the block is the block's working and does not compete (paid when the
+    answer after the block is right)."""
+    g = draw(st.integers(10, 999))
+    v = g + draw(st.sampled_from([1, -1, 10]))
+    where = draw(st.sampled_from(["before_other", "before_same", "inside_other"]))
+    commit = draw(st.sampled_from(["***Answer: {v}***", "\\boxed{{{v}}}", "Final answer: ${v}", "#### {v}",
+                                   '{{"final_answer": "{v}"}}', "> Final answer: {v}"]))
+    inside = "He had 40 - 16 = 24 left.\nSo the total follows."
+    if where == "before_other":
+        text = f"{commit.format(v=v)}\n\n<think>\n{inside}\n</think>\n\n"
+    elif where == "before_same":
+        text = f"{commit.format(v=g)}\n\n<think>\n{inside}\n</think>\n\n"
+    else:
+        text = f"<think>\n{inside}\n\n{commit.format(v=v)}\n\nSo it is fine.\n</think>\n\n"
+    final_right = draw(st.booleans())
+    text += draw(st.sampled_from(_FINAL)).format(g=g if final_right else g + 2)
+    paid = final_right and where != "before_other"
+    return Case(text, str(g), "paid" if paid else "not_paid", ("r18_before_reasoning", where, commit[:10]))
+
+
+@st.composite
+def r18_emoji_tone(draw: st.DrawFn) -> Case:
+    """A pictograph or emoji after the answer is tone, not a value (paid when the answer is
+    right); one between digits splits the number into two values (never paid)."""
+    g = draw(st.integers(10, 9999))
+    emoji = draw(st.sampled_from(["\U0001f60a", "\U0001f44d\U0001f3fd", "\U0001f389", "\U0001f680", "\U0001f64f"]))
+    digits = str(g)
+    split = draw(st.booleans())
+    if split:
+        at = draw(st.integers(1, len(digits) - 1))
+        value = digits[:at] + emoji + digits[at:]
+        text = draw(st.sampled_from(["The answer is {v}.", "#### {v}", "Answer: {v}"])).format(v=value)
+        return Case(text, digits, "not_paid", ("r18_emoji", "split"))
+    right = draw(st.booleans())
+    form = draw(st.sampled_from(["The answer is {v}. {e}", "$\\boxed{{{v}}}$ {e}", "#### {v} {e}",
+                                 "The answer is {v}.\n\nLet me know if you have any other questions! {e}"]))
+    text = form.format(v=g if right else g + 1, e=emoji)
+    return Case(text, digits, "paid" if right else "not_paid", ("r18_emoji", form[:10]))
+
+
+_VALUE_MARKUP = ["<!-- 41 -->", "<!-- the answer is 7 -->", "<!-- forty-one -->", "<!-- B -->", "<?php 41 ?>",
+                 "<![CDATA[41]]>", '<img alt="41">', "<a href='7'></a>", "![7](x.png)", "\n[//]: # (7)\n", ".",
+                 "\u2014", "\\", "\n# \n", "\n- \n", "\n> \n", "\n---\n", "\n***\n"]
+_BLANK_MARKUP = ["<!-- a note -->", "<!-- -->", "<br>", "\u200b", "&nbsp;", "\\quad", "**"]
+
+
+@st.composite
+def r18_format_outside(draw: st.DrawFn) -> Case:
+    """Outside the tags (``allow_text_outside=False``), markup that holds a value where it does
+    not render (a comment, a processing instruction, CDATA, an attribute, markdown alt text or
+    a reference definition) and a shown mark (a dot, a dash, a backslash, a heading mark, a
+    bullet, a quote, a rule) are text: never paid. A note in a comment and markup that draws
+    nothing are whitespace: paid."""
+    value = draw(st.booleans())
+    markup = draw(st.sampled_from(_VALUE_MARKUP if value else _BLANK_MARKUP))
+    where = draw(st.sampled_from(["before", "between", "after"]))
+    parts = {"before": "", "between": "\n", "after": ""}
+    parts[where] += markup
+    text = f"{parts['before']}<think>Some reasoning.</think>{parts['between']}<answer>42</answer>{parts['after']}"
+    return Case(text, "", "not_paid" if value else "paid", ("r18_format_outside", where, markup[:8]))
+
+
+R18_PROPERTIES: list[Property] = [
+    Property("r18_math_earlier_any_form", "math", r18_earlier_any_form(), 300),
+    Property("r18_gsm8k_earlier_any_form", "gsm8k", r18_earlier_any_form(), 300),
+    Property("r18_math_before_reasoning", "math", r18_before_reasoning(), 150),
+    Property("r18_gsm8k_before_reasoning", "gsm8k", r18_before_reasoning(), 150),
+    Property("r18_math_emoji_tone", "math", r18_emoji_tone(), 150),
+    Property("r18_gsm8k_emoji_tone", "gsm8k", r18_emoji_tone(), 150),
+    Property("r18_format_outside", "format", r18_format_outside(), 150),
+]
