@@ -80,6 +80,13 @@ SHAPES: dict[str, str] = {
     "answer-word-line": "\u7b54\u6848\u662f 5 " + "\u662f " * (MB // 2),
     "currency-line": "\u041e\u0442\u0432\u0435\u0442: 5 " + "\u0440\u0443\u0431\u043b\u044f " * (MB // 6),
     "syllable-line": "\u0110\u00e1p s\u1ed1: 5 " + "s\u1ed1 " * (MB // 4),
+    # round 18: one-line conclusions, labels with a copula, pictographs between digits, values
+    # hidden in markdown outside format's tags
+    "final-marked-lines": "- $7$ (final)\n\n" * (MB // 15) + "\\boxed{5}",
+    "label-word-copula": "\u0110\u00e1p \u00e1n l\u00e0 ellipse.\n\n" * (MB // 20) + "\\boxed{5}",
+    "emoji-digits": "1\U0001f60a" * (MB // 2) + " The answer is 5.",
+    "outside-images": "<think>a</think><answer>4</answer>" + "![x](y.png)" * (MB // 11),
+    "outside-refdefs": "<think>a</think><answer>4</answer>" + "\n[x]: # (y)" * (MB // 11),
     "angle-brackets": "<" * MB,  # no tag opens "<<": h27 found it at 0.53 s
     "angle-letters": "<a" * (MB // 2),  # "<a" opens no tag without a space or ">"
     "think-angles": "<think>x</think>\n" + "<" * (MB - 17),  # the answer part read apart
