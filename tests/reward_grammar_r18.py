@@ -121,6 +121,24 @@ def r18_format_outside(draw: st.DrawFn) -> Case:
     return Case(text, "", "not_paid" if value else "paid", ("r18_format_outside", where, markup[:8]))
 
 
+@st.composite
+def r18_label_then_equals(draw: st.DrawFn) -> Case:
+    """A labelled value in the final paragraph, then a closing ``= X`` or ``x = X`` (h49's
+    random compositions: ``Respuesta: 6\nYes.\nx = 9``): two answers when they differ (never
+    paid), one restated when they agree (paid when right)."""
+    g = draw(st.integers(2, 9999))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([1, -1, 10]))
+    label = draw(st.sampled_from(["Respuesta: {v}", "Final: **{v}**", "\u7b54\u6848\uff1a{v}", '{{"answer": {v}}}',
+                                  "Answer: {v}", "- Result: {v}"])).format(v=v)
+    # (after an answer clause, a filler word is a tail the closing vocabulary may not hold:
+    # the paid case has none)
+    filler = draw(st.sampled_from(["", "Yes.\n", "Hmm.\n", "---\n"])) if not same else ""
+    closing = draw(st.sampled_from(["= {g}", "x = {g}", "So x = {g}."])).format(g=g)
+    return Case(f"Let me see.\n\n{label}\n{filler}{closing}", str(g), "paid" if same else "not_paid",
+                ("r18_label_then_equals", label[:10], closing[:4]))
+
+
 R18_PROPERTIES: list[Property] = [
     Property("r18_math_earlier_any_form", "math", r18_earlier_any_form(), 300),
     Property("r18_gsm8k_earlier_any_form", "gsm8k", r18_earlier_any_form(), 300),
@@ -129,4 +147,6 @@ R18_PROPERTIES: list[Property] = [
     Property("r18_math_emoji_tone", "math", r18_emoji_tone(), 150),
     Property("r18_gsm8k_emoji_tone", "gsm8k", r18_emoji_tone(), 150),
     Property("r18_format_outside", "format", r18_format_outside(), 150),
+    Property("r18_math_label_then_equals", "math", r18_label_then_equals(), 150),
+    Property("r18_gsm8k_label_then_equals", "gsm8k", r18_label_then_equals(), 150),
 ]

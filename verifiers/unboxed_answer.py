@@ -29,7 +29,7 @@ from verifiers.answer_values import (
 )
 from verifiers.commitment_reading import _WORD_RE, MAX_BOX_CHARS, _last_bare_dollar
 from verifiers.concluded_line import concluded_values
-from verifiers.earlier_answers import standing_answers
+from verifiers.earlier_answers import shaped_before, standing_answers
 from verifiers.exact_numbers import find_numbers, parse_number
 from verifiers.labelled_forms import line_before_value
 from verifiers.labelled_lines import (
@@ -292,9 +292,14 @@ def _stated_before_paragraph(prev: str) -> str | None:
 
 
 def _earlier_other(text: str, start: int) -> tuple[str, str] | None:
-    """Why an answer committed in an earlier paragraph that is not the value at ``start``
-    refuses it (``verifiers.earlier_answers``), or None."""
-    for value in standing_answers(text, start):
+    """Why a labelled value of the final paragraph or an answer committed in an earlier one
+    (``verifiers.earlier_answers``) that is not the value at ``start`` refuses it, or None
+    ("Respuesta: 6\nx = 9", "Antwort: 11\n\n...\n\nSo x = 5.")."""
+    para_start = text.rfind("\n\n", 0, start) + 1
+    labelled = labelled_values(text, para_start, start)
+    if labelled is None:
+        return HEDGED, "more labelled values in the final paragraph than one answer can be"
+    for value in [*labelled, *shaped_before(text, start), *standing_answers(text, start)]:
         value = value.rstrip(".!\u3002 ")
         if value and re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:]) is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"

@@ -56,7 +56,6 @@ _PLAIN_VALUE_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
 _NUMBER_WORDS_AFTER_RE = re.compile(rf"(?P<v>{_VALUE})(?:[ \t]+[^\W\d_]+){{0,2}}")
 _PARTICLE_RE = re.compile(r"[ \t]*(?:[^\W\d_A-Za-z\u00c0-\u024f]{1,4}|\u0939\u0948)[ \t]*\Z")  # "です", "है"
 
-
 # What a label's value may be beyond a number: math with no word in it ("\\text{east}" holds
 # one, "90^\\circ" a command's name), or one word alone; a word that points elsewhere is none.
 _COMMAND_NAME_RE = re.compile(_ENVIRONMENT_RE.pattern + r"|\\[A-Za-z]+")
@@ -113,6 +112,7 @@ def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
         return str(_roman_value(words[0]))  # "Final result: II"
     return rest if words or _MATH_SIGN_RE.search(rest) else None
 
+
 # A paragraph that only lists values, each on its line: bare or after a list's marker ("1. 67",
 # "- 5", "(b) 21", "Q2: -1430"), or after labels of which one names the answer ("answer: 7" /
 # "result: 17"), and no arithmetic: a list of answers, each offered.
@@ -120,7 +120,6 @@ _LISTED_RE = re.compile(
     r"[ \t>*_]*(?:(?:\d{1,2}[.)]|\(?[a-z]\)|[a-h]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]|[-*\u2022]|q\d{1,2}[:.)]?|"
     r"(?:part|question|problem)[ \t]*\(?\w\)?[:.)]?)[ \t]+)?"
     rf"[*_$ \t]*(?P<v>{_VALUE})[*_$ \t.]*", re.IGNORECASE)
-
 _PART_MARK_RE = re.compile(r"[ \t*_]*\(?(?:[a-h]|i{1,3}|iv|vi{0,3})[.)]", re.IGNORECASE)
 _LABELLED_RE = re.compile(rf"[ \t>*_-]*(?P<label>[^\W\d][^\n:=\d]{{0,40}}?)[ \t*_]*[:\uff1a=][ \t*_$]*(?P<v>{_VALUE})[ \t*_$.]*")
 
