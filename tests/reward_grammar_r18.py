@@ -139,6 +139,58 @@ def r18_label_then_equals(draw: st.DrawFn) -> Case:
                 ("r18_label_then_equals", label[:10], closing[:4]))
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+_DOUBLE_STRUCK = str.maketrans("0123456789", "".join(chr(0x1D7D8 + d) for d in range(10)))
+_CJK = "\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"
+
+
+def _numeral(k: int, form: str) -> str:
+    digits = str(k)
+    if form == "superscript":
+        return digits.translate(_SUPERSCRIPT)
+    if form == "double_struck":
+        return digits.translate(_DOUBLE_STRUCK)
+    if form == "keycap":
+        return "".join(d + "\u20e3" for d in digits)
+    if form == "circled":
+        return chr(0x2460 + k - 1)
+    if form == "cjk":
+        return "".join(_CJK[int(d)] for d in digits)
+    return _ROMAN[k] if form == "roman" else _ROMAN[k].lower()
+
+
+@st.composite
+def r18_numerals_attributes_guesses(draw: st.DrawFn) -> Case:
+    """h52's shapes: an earlier answer written in other numerals after a label (superscripts,
+    double-struck or keycap digits, circled numbers, CJK numerals, Roman numerals, after
+    "\u7b54\uff1a", "\u3010\u7b54\u6848\u3011", "Final:"), a value in an attribute named for an answer
+    (``<div answer="12">``), and a guess before the working or a reasoning block ("Hmm, maybe
+    651."): another value offered, never paid. A pictograph or star after the right answer
+    is tone: paid."""
+    g = draw(st.integers(2, 14).filter(lambda n: n in _ROMAN))
+    k = draw(st.sampled_from([n for n in _ROMAN if n != g]))
+    final = draw(st.sampled_from(_FINAL)).format(g=g)
+    kind = draw(st.sampled_from(["numeral", "attribute", "guess", "tone"]))
+    if kind == "numeral":
+        form = draw(st.sampled_from(["superscript", "double_struck", "keycap", "circled", "cjk", "roman", "small_roman"]))
+        label = draw(st.sampled_from(["\u041e\u0442\u0432\u0435\u0442: ", "\u7b54\uff1a", "\u3010\u7b54\u6848\u3011", "Final: ",
+                                      "Answer: "]))
+        text = f"We compute it directly.\n\n{label}{_numeral(k, form)}\n\n{final}"
+        return Case(text, str(g), "not_paid", ("r18_numeral", form, label))
+    if kind == "attribute":
+        name = draw(st.sampled_from(["answer", "final", "data-answer", "value", "result"]))
+        value = draw(st.sampled_from([str(k), _WORDS[k], "trece", "L"]))
+        tag = draw(st.sampled_from(["div", "span", "b", "think", "output"]))
+        text = f'<{tag} {name}="{value}"></{tag}>\n\n{final}'
+        return Case(text, str(g), "not_paid", ("r18_attribute", name, tag))
+    if kind == "guess":
+        guess = draw(st.sampled_from(["Hmm, maybe {k}.", "Actually, it is {k}.", "Perhaps {k}.", "I think it's {k}."])).format(k=k)
+        block = draw(st.sampled_from(["<think>\nLet me work it out.\n</think>", "Let me work it out."]))
+        return Case(f"{guess}\n\n{block}\n\n{final}", str(g), "not_paid", ("r18_guess", guess[:8], block[:7]))
+    mark = draw(st.sampled_from(["\u2b50", "\u2605", "\u25c6", "\u2728", "\u2611\ufe0f", "\u2705", "\U0001f389"]))
+    return Case(f"{final} {mark}", str(g), "paid", ("r18_tone", mark))
+
+
 R18_PROPERTIES: list[Property] = [
     Property("r18_math_earlier_any_form", "math", r18_earlier_any_form(), 300),
     Property("r18_gsm8k_earlier_any_form", "gsm8k", r18_earlier_any_form(), 300),
@@ -148,5 +200,7 @@ R18_PROPERTIES: list[Property] = [
     Property("r18_gsm8k_emoji_tone", "gsm8k", r18_emoji_tone(), 150),
     Property("r18_format_outside", "format", r18_format_outside(), 150),
     Property("r18_math_label_then_equals", "math", r18_label_then_equals(), 150),
+    Property("r18_math_numerals_attributes_guesses", "math", r18_numerals_attributes_guesses(), 200),
+    Property("r18_gsm8k_numerals_attributes_guesses", "gsm8k", r18_numerals_attributes_guesses(), 200),
     Property("r18_gsm8k_label_then_equals", "gsm8k", r18_label_then_equals(), 150),
 ]

@@ -46,10 +46,11 @@ _DISPLAY_CLOSE_RE = re.compile(
 
 
 _OWN_DRESSING_RE = re.compile(
-    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
+    r"(?:\s|[.,;:!]|\$|\\\)|\\\]|\*\*|__(?=[ \t]*(?:\n|$))|`|\}|\\[,;:! ]|\\q?quad(?![A-Za-z])|~(?=\s*[A-Za-z])|"
     r"\\(?:blacksquare|square|Box|qed|checkmark|quad|qquad|%)(?![A-Za-z])|%|\^\s*\{?\s*\\circ\s*\}?|"
     r"\\circ(?![A-Za-z])|\\degree(?![A-Za-z])|\u00b0|[\u220e\u25a0\u25a1\u2713\u2714\u2705]|"
-    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>|</answer>)*"
+    r"\bQ\.?E\.?D\b\.?|[\u3002\uff0e\uff01]|\\end\s*\{[A-Za-z*]{1,20}\}|<\|[a-z_]{1,20}\|>|</s>|</answer>|"
+    r"\|(?=[ \t]*(?:\n|$)))*"  # (and the pipe that ends a table row: "| Answer | 10 |")
 )
 
 

@@ -141,6 +141,8 @@ def hedge_after(text: str, end: int, answers: tuple[str, ...] = ()) -> tuple[str
     if _OPERATOR_AFTER_RE.match(text, end):
         return MALFORMED, "the answer is part of a larger expression"
     rest = text[end:].rstrip()
+    if rest.endswith("</answer>") and "<answer>" not in rest and not rest[: -len("</answer>")].strip(" \t\n$*_`"):
+        return None  # the answer tag that holds the box closes on its own line ("\\boxed{49}$\n</answer>")
     if len(rest) > MAX_TAIL_CHARS:
         return MALFORMED, f"more than {MAX_TAIL_CHARS} characters after the final answer"
     if _CONFIDENCE_HINT_RE.search(rest):

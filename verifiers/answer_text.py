@@ -54,7 +54,12 @@ import re
 import sys
 import unicodedata
 
-from verifiers.hidden_content import MAX_HIDDEN_FORMS, holds_value, without_hidden
+from verifiers.hidden_content import (
+    MAX_HIDDEN_FORMS,
+    attribute_with_value,
+    holds_value,
+    without_hidden,
+)
 from verifiers.hidden_forms import TEX_COMMENT, hidden_forms_in
 
 __all__ = [
@@ -317,7 +322,7 @@ _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 # The end of a reasoning block: what follows it starts afresh, as on a new line.
 _REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
-_REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+_REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)(?:\s[^<>]{0,200})?>", re.IGNORECASE)
 
 
 def unclosed_reasoning(text: str) -> bool:
@@ -415,8 +420,21 @@ REASONING_END_MARK = "\u2029"
 REASONING_START_MARK = "\u2028"
 
 
+_KEYCAP_RE = re.compile("(?<=[0-9#*])\ufe0f?\u20e3")
+# Pictographs and symbols that are tone, no value: the emoji blocks, the miscellaneous symbols
+# and dingbats, geometric shapes and stars (not the dingbats' circled digits, their ballot X
+# or arithmetic signs, and not the pictographs that name a number, ``NUMBER_EMOJI``).
+_TONE_RANGES = ((0x1F300, 0x1FAFF), (0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x25A0, 0x25FF))
+_NOT_TONE = frozenset({*range(0x2776, 0x2794), 0x2713, 0x2714, 0x2716, 0x2717, 0x2718, 0x274C, 0x274E, 0x2795,
+                       0x2796, 0x2797, 0x1F7F0})  # (and check and cross marks: they judge, which the tail reads)
+
+
+def _is_tone(code: int) -> bool:
+    return any(lo <= code <= hi for lo, hi in _TONE_RANGES) and code not in NUMBER_EMOJI and code not in _NOT_TONE
+
+
 _DOLLAR_CODE_RE = re.compile(r"\bUS(?:D[ \t]?|\$)(?=\d)")
-_EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u200d\ufe0f]++(?=\\d)")  # (any pictograph)
+_EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u25a0-\u25ff\u200d\ufe0f]++(?=\\d)")
 # An opening tag named for an answer ("<final_answer>", "<result>", "<final>"), read as its label.
 _ANSWER_TAG_NAME_RE = re.compile(r"<[A-Za-z_]*(?:answer|final|result)[A-Za-z_]*[\s>]", re.IGNORECASE)
 
@@ -455,7 +473,9 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
             hidden = _bidi_near_value(text)
         if hidden is None and any(0xE0000 <= ord(c) <= 0xE01EF for c in chars):
             hidden = _invisible_payload(text)
-        tone = {ord(c): " " for c in chars if 0x1F300 <= ord(c) <= 0x1FAFF and ord(c) not in NUMBER_EMOJI}
+        if "\u20e3" in chars:  # a keycap without its selector is its digit: "1\u20e39\u20e3" is 19
+            text = _KEYCAP_RE.sub("", text)
+        tone = {ord(c): " " for c in chars if _is_tone(ord(c))}
         if tone and emoji_as_space:  # (a pictograph is tone, no value: "The answer is 5. \U0001f60a")
             if _EMOJI_BETWEEN_DIGITS_RE.search(text):
                 text = _EMOJI_BETWEEN_DIGITS_RE.sub(" | ", text)  # "1\U0001f60a000" is two numbers, not "1 000"
@@ -491,6 +511,8 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
     if forms:
         text, hidden_here = without_hidden(text, forms)
         hidden = hidden or hidden_here
+    if hidden is None and "<" in text and "=" in text:
+        hidden = attribute_with_value(text)  # '<div answer="12">\\boxed{11}</div>': a value no reader sees
     if _MARKUP_HINT_RE.search(text):
         # "11,\! 111,\! 100" is one number: its spaced separators go before spacing turns to
         # space (else it reads as a list of three)

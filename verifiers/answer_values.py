@@ -44,6 +44,8 @@ def _clean(ans: str) -> str:
         if len(ans) >= len(left) + len(right) and ans.startswith(left) and ans.endswith(right):
             ans = ans[len(left) : len(ans) - len(right)].strip()
     ans = ans.strip("*").strip()
+    if ans.endswith("__") and not ans.startswith("_"):
+        ans = ans.rstrip("_").rstrip()  # the bold that closes the line: "__Final answer: 18__"
     # A sentence-final period (not a decimal point: "5." -> "5", "3.5" stays) and trailing
     # LaTeX spacing and line breaks ("185\\,", "185\\ ", "5~", "5\\\\"); a trailing backslash
     # (a control space whose space was stripped) carries nothing.

@@ -98,6 +98,10 @@ _LIST_VALUE_RE = re.compile(rf"(?:^|(?<=[,;&/\n])|\band\b|\bor\b)[ \t]*(?:[-*\u2
 # What may end an answer noun: a suffix ("Jawabannya", "Svaret") or a particle or copula that
 # Chinese, Japanese and Korean write without a space ("答案是", "答えは", "답은").
 _NOUN_ENDING = r"(?:nya|et|en|[\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00])?"
+# An answer's label over an expression, read for countdown ("Cevap: 3-22", "1. Final: 23*6").
+_ANSWER_EXPRESSION_RE = re.compile(
+    rf"(?:{_ANSWER_NOUN}{_NOUN_ENDING}|final)[ \t*_]*[:\uff1a][ \t*_$]*(?P<e>[\d(][\d \t+\-*/\u00d7\u00f7().=]{{0,80}})",
+    re.IGNORECASE)
 # An answer noun of any language and, a few characters on, a value ("الإجابة هي 2402 units.",
 # "La risposta è 352", "La réponse est \\frac{1}{8}."): words between that bound it do not.
 _NOUN_VALUE_RE = re.compile(
@@ -114,6 +118,7 @@ _NOUN_VALUE_RE = re.compile(
 # "TL;DR: sixteen", "Conclusion: \\sqrt{51}", "_Summary: 298 units_".
 _NAMED_ANY_RE = re.compile(
     rf"(?:{_ANSWER_NOUN}{_NOUN_ENDING}(?![^\W\d_])|tl;?dr|summary|conclusion|final[ \t]+(?:answer|result|value)|"
+    r"final(?=[ \t*_]*[:\uff1a])|\u7b54(?=[ \t]*[:\uff1a\u3011])|"
     r"\u6700\u7ec8\w{0,3}|\u6700\u7d42\w{0,3}|\u0438\u0442\u043e\u0433\w*)"
     r"(?P<after>(?:[^\n.!?\u3002\u0964]|\.(?=\d++(?!\.\.))){1,90})",  # (a decimal point ends no sentence; "33.333..." is read as before)
     re.IGNORECASE,
@@ -122,7 +127,7 @@ _COPULAS = frozenset(("is", "was", "be", "es", "est", "\u00e9", "\u00e8", "ist",
                      "je", "jest", "\u0435", "\u044d\u0442\u043e", "on", "olan", "ir", "yra", "hai", "\u0939\u0948",
                      "\u0647\u064a", "\u0647\u0648"))  # (Arabic "hiya", "huwa")
 _PARTICLES = "\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00"
-_SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a]")
+_SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a\u3011]")
 _GAP_WORDS_RE = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]*)*")  # (words of a copula: "adalah", "\u00e4r")
 _LEAD_SPLIT_RE = re.compile(r"^(?:[ \t:=\uff1a\u2192*_]|[-\u2013\u2014](?=[ \t]))+|[ \t]+")  # ("Answer \u2014 1")
 _KEYED_VALUE_RE = re.compile(
@@ -140,7 +145,8 @@ _FENCE_LINE_RE = re.compile(r"^[ \t]*(?:```|~~~)[\w+-]*[ \t]*(?:\n|\Z)", re.MULT
 # is not read.
 _HINTS = ("\\boxed", "\\fbox", "<answer>", "####", *(h.lower() for h in _LABEL_HINTS), *NOUN_CORES,
           "tl;dr", "tldr", "final", "summary", "in short", "bottom line", "conclusion", "result", "solution",
-          "\u6700\u7ec8", "\u6700\u7d42", "\u7ed3\u8bba", "\u7d50\u8ad6", "\u0438\u0442\u043e\u0433", "ergebnis", "k\u1ebft qu\u1ea3")
+          "\u6700\u7ec8", "\u6700\u7d42", "\u7ed3\u8bba", "\u7d50\u8ad6", "\u0438\u0442\u043e\u0433", "ergebnis", "k\u1ebft qu\u1ea3",
+          "\u7b54")
 # English number words, one of which a paragraph that is a number in words holds ("eighteen").
 _NUMBER_WORD = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|fif|eigh)teen|"
                 r"(?:four|six|seven|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million)")
@@ -204,6 +210,11 @@ _NAMED_VALUE_RE = re.compile(
     rf"|(?:final|required|resulting)[ \t]+(?:value|amount|total|result|number)[ \t]+(?:is|of|=|:)[ \t*_$]*(?P<w>{_VALUE})"
     r"(?![\d.,]\d)(?![ \t$*_]*[-+*/\u00d7\u00f7^=(])",  # (not an operand: "a final total of $40 + $10")
     re.IGNORECASE)
+# A one-sentence paragraph that offers a value as a guess or a claim.
+_GUESS_RE = re.compile(
+    r"[*_ \t>]*(?:(?:hmm+|well|so|ok(?:ay)?|wait)[,.!]?[ \t]+)?(?:maybe|perhaps|probably|possibly|likely|actually|i[ \t]+think|"
+    r"i[ \t]+guess|it(?:[ \t]+is|['\u2019]s)|that(?:[ \t]+is|['\u2019]s))[,:]?[ \t]+(?:it(?:[ \t]+is|['\u2019]s)[ \t]+)?"
+    r"(?P<v>[^\n]{1,60}?)[ \t*_]*[.!]?[ \t*_]*", re.IGNORECASE)
 # A paragraph that is one short concluding sentence with one value ("Therefore 63.", "So, 9").
 _SHORT_CONCLUSION_RE = re.compile(
     r"[*_ \t>]*(?:therefore|thus|hence|so|finally|total|in[ \t]+total|altogether|overall)[,:]?[ \t*_$]*"
@@ -230,6 +241,10 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
     values: list[str] = []
     if not labelled:
         values += _paragraph_values(paragraph, len(paragraph.rstrip()), labelled_lines=False, look_back=False, final=False)
+        # an answer heading over its line ("# \u7b54\u6848\n6+2") or an answer's label ("Cevap: 3-22",
+        # "Final: 23*6") is no target's label: it commits
+        values += [m.group("line").strip(" \t*_$") for m in _ANSWER_HEADING_RE.finditer(paragraph)]
+        values += [m.group("e").strip(" \t*_$.") for m in _ANSWER_EXPRESSION_RE.finditer(paragraph)]
         return values
     shown = _FENCE_LINE_RE.sub("", paragraph).strip() if "```" in paragraph or "~~~" in paragraph else paragraph.strip()
     lone = _LONE_VALUE_LINE_RE.fullmatch(shown)
@@ -253,6 +268,9 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
             values += [v for v in m.group("a", "b", "c", "d") if v is not None]
         values += [] if values else _either_values(shown)  # (of any form: "either \\frac{1}{3} or \\frac{1}{2}")
         values += [m.group("v") or m.group("w") for m in _NAMED_VALUE_RE.finditer(shown)]
+        guess = _GUESS_RE.fullmatch(shown)  # "Hmm, maybe 651.", "Actually, it is 12.": a value offered
+        if guess is not None and (value := _any_form(guess.group("v"), word=False)) is not None:
+            values.append(value)
     if len(shown) <= _SHORT_PARAGRAPH and "\n" not in shown and not values:
         values += _one_line_values(shown)
     elif "|" in shown and "\n" in shown:

@@ -68,7 +68,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verifiers.answer_text import markup_flood, visible_text
-from verifiers.hidden_content import holds_value
+from verifiers.hidden_content import attribute_with_value, holds_value
 from verifiers.types import CORRECT, Verdict, not_a_string
 
 __all__ = ["DEFAULT_TAGS", "extract_tag", "format_check", "format_reward"]
@@ -102,12 +102,15 @@ def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
 
 # What shows nothing, by Unicode category rather than by a list of code points: format
 # characters (Cf: zero-width space and joiners, BOM, bidi marks, soft hyphen, tag characters),
-# combining marks with nothing to combine with (Mn/Me/Mc: U+034F, variation selectors U+FE0F,
+# combining marks with nothing to combine with (Mn/Me: U+034F, variation selectors U+FE0F,
 # Mongolian U+180B), controls (Cc), separators (Z*), surrogates (Cs) and unassigned code
 # points (Cn, where the default-ignorable ranges lie). Letters that render as nothing are
 # recognised by their Unicode name: the Hangul fillers, the blank braille pattern and the
 # musical null notehead.
-_BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Mc", "Zs", "Zl", "Zp"})
+_BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Zs", "Zl", "Zp"})
+# ...but a spacing mark (Mc: "\u0903") takes room, and the prepended concatenation marks (Cf:
+# the Arabic end of ayah "\u06dd", the number sign "\u0600") draw a sign: text (h52).
+_SHOWN_FORMAT_CHARS = frozenset("\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd")
 _BLANK_NAME_WORDS = ("FILLER", "BLANK", "NULL NOTEHEAD")  # U+1D159 draws no glyph
 # Markup that shows nothing either: an HTML comment, a bare tag (<br>, <span></span>); and
 # entities are decoded first (&nbsp;, &#8203;, &zwj;).
@@ -119,6 +122,8 @@ _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]{0,30}(?:\s[^<>]{0,200})?/?>")
 
 @functools.lru_cache(maxsize=4096)
 def _is_blank_char(c: str) -> bool:
+    if c in _SHOWN_FORMAT_CHARS:
+        return False
     if c.isspace() or unicodedata.category(c) in _BLANK_CATEGORIES:
         return True
     name = unicodedata.name(c, "")
@@ -164,11 +169,10 @@ _HIDDEN_CONTENT_RE = re.compile(
 # "<a href='7'></a>"), markdown's alt text and reference definitions. Unclosed, each runs to the
 # end, as a browser reads it ('<!-- note -->' is a note: whitespace).
 _MARKUP_TEXT_OPENERS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"))
-# An attribute's value ("<a href='7'></a>", '<img alt="41">'): text a reader never sees as text.
-_ATTRIBUTE_RE = re.compile(r"<[A-Za-z][\w:-]{0,30}(?P<attrs>[^<>]{1,2000})>")
-_ATTRIBUTE_VALUE_RE = re.compile(r"=\s*(?:\"(?P<d>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^\s\"'>]+))")
 # Markdown that shows no text of its own: an image's alt text ("![7](x.png)" where the image
 # loads) and a reference definition or comment ("[//]: # (7)").
+# A tag whose name carries a digit ("<answer6>"): a value in the markup.
+_TAG_NAME_DIGIT_RE = re.compile(r"</?[A-Za-z][\w:.-]*\d")
 _MARKDOWN_HIDDEN_RE = re.compile(r"!\[(?P<alt>[^\]\n]{0,500})\]\(|^[ \t]{0,3}\[[^\]\n]{1,200}\]:[^\n]*", re.MULTILINE)
 
 
@@ -180,20 +184,17 @@ def _text_in_markup(piece: str) -> bool:
             if holds_value(piece, at + len(opener), len(piece) if end < 0 else end):
                 return True
             at = -1 if end < 0 else piece.find(opener, end + len(closer))
-    # (the texts are joined and tested once: one C pass each, not a pass per image or attribute)
-    hidden = [m.group(0) for m in _MARKDOWN_HIDDEN_RE.finditer(piece)] if "![" in piece or "]:" in piece else []
-    if "<" in piece and "=" in piece:
-        hidden += [value.group("d") or value.group("s") or value.group("u") or ""
-                   for tag in _ATTRIBUTE_RE.finditer(piece)
-                   for value in _ATTRIBUTE_VALUE_RE.finditer(piece, tag.start("attrs"), tag.end("attrs"))]
-    joined = "\n".join(hidden)
-    return bool(joined) and holds_value(joined, 0, len(joined))
+    # (the texts are joined and tested once: one C pass each, not a pass per image)
+    hidden = "\n".join(m.group(0) for m in _MARKDOWN_HIDDEN_RE.finditer(piece)) if "![" in piece or "]:" in piece else ""
+    if hidden and holds_value(hidden, 0, len(hidden)):
+        return True
+    return attribute_with_value(piece) is not None or _TAG_NAME_DIGIT_RE.search(piece) is not None
 
 
 # The marks that draw nothing on their own, taken out once the forms and names above are
 # (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
-_BLANK_MARKS_OUTSIDE_RE = re.compile(r"[*_`~$#{}]")  # (a backslash left alone is shown)
+_BLANK_MARKS_OUTSIDE_RE = re.compile(r"[*_`$#{}]")  # (a backslash or a tilde left alone is shown)
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
 # empty blockquote ("> >") or a thematic break ("---", "- - -"); "*" and "_" are marks above.
 # ("--" and "+-" are text: a list marker needs a space or the line's end after it.)

@@ -454,3 +454,37 @@ def holds_value(text: str, start: int, end: int) -> bool:
                 if m.start() == 0 or not low[m.start() - 1].isalpha():
                     return True
     return False
+
+
+# A tag's attribute values ("<div answer='12'>", "<a href='7'>"): text that never renders as
+# text where the tag stands. An attribute named for an answer or for shown text holds one as
+# soon as it holds a letter or a digit ("<b final='trece'>"); any other, when it holds a value.
+_ATTRIBUTE_TAG_RE = re.compile(r"<[A-Za-z][\w:-]{0,30}(?P<attrs>\s[^<>]{1,2000})>")
+_ATTRIBUTE_VALUE_RE = re.compile(
+    r"(?P<name>[\w:.-]{1,60})\s*=\s*(?:\"(?P<d>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^\s\"'>]+))")
+_NAMING_ATTRIBUTE_RE = re.compile(
+    r"(?:data-|aria-)?[\w:.-]*(?:answer|final|result|ans|solution|value|label|title|alt|name|content|"
+    r"placeholder|summary|text|output|response)[\w:.-]*", re.IGNORECASE)
+_LETTER_OR_DIGIT_RE = re.compile(r"[^\W_]")
+
+
+def attribute_with_value(text: str) -> str | None:
+    """The first tag of ``text`` whose attributes hold a value (above), else None."""
+    if "<" not in text or "=" not in text:
+        return None
+    plain: list[str] = []  # (the other attributes' values, joined and tested once: one C pass)
+    for tag in _ATTRIBUTE_TAG_RE.finditer(text):
+        for v in _ATTRIBUTE_VALUE_RE.finditer(text, tag.start("attrs"), tag.end("attrs")):
+            value = v.group("d") or v.group("s") or v.group("u") or ""
+            if _NAMING_ATTRIBUTE_RE.fullmatch(v.group("name")) and _LETTER_OR_DIGIT_RE.search(value):
+                return tag.group(0)[:80]
+            plain.append(value)
+    joined = "\n".join(plain)
+    if not joined or not holds_value(joined, 0, len(joined)):
+        return None
+    for tag in _ATTRIBUTE_TAG_RE.finditer(text):
+        values = [v.group("d") or v.group("s") or v.group("u") or ""
+                  for v in _ATTRIBUTE_VALUE_RE.finditer(text, tag.start("attrs"), tag.end("attrs"))]
+        if any(holds_value(x, 0, len(x)) for x in values):
+            return tag.group(0)[:80]
+    return None

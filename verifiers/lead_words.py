@@ -27,7 +27,7 @@ COMMIT_WORDS = _words(
     reads bakes baked picks picked catches caught produces produced requires required
     comes came adds added answer answered result so thus hence therefore conclude concludes
     by with
-    es est ist sind son sont são sono é è är er je jest este adalah ialah là ay on és yra ir
+    es est ist lautet lauten sind son sont são sono é è är er je jest este adalah ialah là ay on és yra ir
     ni ja er het was vale равно равен равна это дорівнює є е је হল হলো
     """
 )

@@ -177,7 +177,7 @@ __all__ = [
 MAX_TEXT_CHARS = 8_000_000  # a longer completion is refused outright (bounds every call)
 
 _ANSWER_IS_RE = re.compile(
-    r"\b(?:final\s+answer|answer)\s*(?:(?:is|would\s+be|will\s+be|should\s+be)\b\s*:?|:|=)",
+    r"\b(?:final\s+answer|answer)(?:\*\*|__)?\s*(?:(?:is|would\s+be|will\s+be|should\s+be)\b\s*:?|:|=)",
     re.IGNORECASE,
 )
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
@@ -487,6 +487,14 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
     source = max(starts, key=lambda k: starts[k])
     if starts[source] < 0:
         return _fallback(text)
+    last_break = text.rfind("\n\n")
+    if starts[source] < last_break and source != "json" and text[last_break:].strip():
+        # a later paragraph that closes with an answer the commitments above do not read
+        # ("Answer: 2\n\n...\n\nLa risposta \u00e8 2.") is the final answer; the earlier
+        # commitment stands beside it (``verifiers.earlier_answers``)
+        later = _fallback(text)
+        if later.answer is not None and later.problem is None and later.end > last_break:
+            return later
     if source == "json":  # '{"answer": 5}' ends the completion: the object is read by json
         return _json_final(text, js, accept)  # type: ignore[arg-type]
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer

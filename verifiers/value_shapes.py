@@ -69,7 +69,8 @@ _WORD_RE = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f\u0590-\u06ff\u0900-\u
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _WORD_WRAP_RE = re.compile(r"[\s{}*_$]+")
 _MATH_SIGN_RE = re.compile(r"[\d\\^_+*/=()\[\]{}<>|-]")
-_POINTING_WORDS = frozenset(("below", "above", "following", "next", "later", "pending", "unknown", "none", "see",
+_CHOICE_RE = re.compile(r"\(?[A-J]\)?")
+_POINTING_WORDS = frozenset(("below", "above", "following", "next", "later", "pending", "unknown", "see",
                              "tbd", "same", "this", "that", "it", "as", "is"))
 
 
@@ -78,7 +79,11 @@ def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
     it, a number in words, or (``wide``) math with no word but one that is the whole value
     (``(a+5)(b+2)``, ``90^\\circ``, ``y = 2x + 3``, ``p - q``, ``\\text{ellipse}``; the word alone
     only with ``word``, after a label's colon or copula: "\u0627\u0644\u062c\u0648\u0627\u0628 voil\u00e0" is prose)."""
-    rest = _PARTICLE_RE.sub("", rest.strip(" \t*_,;:\u0964")).strip(" \t*_$.")
+    rest = rest.strip(" \t*_,;:\u0964\u3010\u3011\u300c\u300d\uff1a")
+    numerals = rest.rstrip(" \t*_$.\u3002")
+    if numerals and not numerals.isascii() and all(c.isnumeric() or c in " \t,." for c in numerals):
+        return numerals  # numerals of another form ("\u00b9\u2070", "\u2787", "\u4e03", "\U0001d7d9\U0001d7da")
+    rest = _PARTICLE_RE.sub("", rest).strip(" \t*_$.")
     if not rest or len(rest) > 80:
         return None
     number = _NUMBER_WORDS_AFTER_RE.fullmatch(rest)
@@ -106,10 +111,13 @@ def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
     words = _WORD_RE.findall(bare)
     if len(words) > 1 or any(w.lower() in _POINTING_WORDS or read_words(w.lower()) is not None for w in words):
         return None
-    if words and (not word or _WORD_WRAP_RE.sub("", bare) != words[0]):
+    alone = bool(words) and _WORD_WRAP_RE.sub("", bare) == words[0]
+    if alone and _ROMAN_RE.fullmatch(words[0].upper()) and (words[0].isupper() or words[0].islower()):
+        return str(_roman_value(words[0].upper()))  # "Final result: II", "Final: xi"
+    if words and (not word or not alone):
         return None  # a word beside a value or in quotes: prose ("it's 5"), JSON ('units"}')
-    if words and _ROMAN_RE.fullmatch(words[0]):
-        return str(_roman_value(words[0]))  # "Final result: II"
+    if not words and word and (_CHOICE_RE.fullmatch(rest) or rest in ("V", "X", "L", "v", "x")):
+        return rest if _CHOICE_RE.fullmatch(rest) else str(_roman_value(rest.upper()))  # "answer: B", "【答案】V"
     return rest if words or _MATH_SIGN_RE.search(rest) else None
 
 
@@ -165,7 +173,8 @@ def _lone_math(text: str) -> str | None:
 # "print(47)  # final answer", "`$$\\frac{1}{11}$$` is the answer.") or a result label before it
 # ("_Caption: result 160_"); "As a result, 15 more." and "The result is 24." are working.
 _CONCLUDING_RE = re.compile(
-    r"(?P<marker>\((?:final|answer)\)|#[ \t]*(?:final[ \t]+)?answer|\b(?:is|was)[ \t]+(?:the|our|my)[ \t]+(?:final[ \t]+)?answer)"
+    r"(?P<marker>\((?:final|answer)\)|#[ \t]*(?:final[ \t]+)?answer|\b(?:is|was)[ \t]+(?:the|our|my)[ \t]+(?:final[ \t]+)?answer"
+    r"|(?<![\w ])[ \t]*(?:final[ \t]+answer)|(?<=[\d$)\]}])[ \t]+(?:final[ \t]+answer))"
     r"[ \t.!*_`]*\Z|(?<!as a )\bresult[ \t]*[:=\uff1a]?[ \t*_]*(?=[$\\\d]|(?:USD|EUR|GBP|INR)\b)", re.IGNORECASE)
 _EMPHASIS_LINE_RE = re.compile(
     r"[ \t>]*(?:#{1,6}[ \t]+(?P<h>[^\n]{1,100}?)|(?P<mark>\*\*|__)(?P<b>(?:(?!\*\*|__)[^\n]){1,100})(?P=mark))[ \t.]*")
