@@ -299,7 +299,7 @@ def _earlier_other(text: str, start: int) -> tuple[str, str] | None:
     labelled = labelled_values(text, para_start, start) or []  # (a wall of check lines: the checks' own rule)
     for value in [*labelled, *shaped_before(text, start), *standing_answers(text, start)]:
         value = value.rstrip(".!\u3002 ")
-        if value and re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:]) is None:
+        if value and re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + _SAME_END, text[start:]) is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
     return None
 
@@ -343,7 +343,7 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False, look_back: b
               *(standing_answers(text, start) if look_back else ())]  # "TL;DR: 30\n\n...\n\nSo the total is 20."
     for value in [*before, *revised, *labelled, *opening]:
         value = value.rstrip(".!\u3002 ")
-        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + r"(?!\d|[.,]\d)", text[start:])
+        same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + _SAME_END, text[start:])
         if value and (value in before or _TAIL_VALUE_RE.search(value)) and same is None:
             return HEDGED, f"the final paragraph offers another value before it: {value[:40]!r}"
     leading = _FIRST_NUMBER_RE.search(text, start, start + 80)  # (a math span's "$" may open it)
@@ -430,6 +430,9 @@ _LONE_VARIABLE_SIDE_RE = re.compile(
 
 
 _FIRST_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
+# Where a value restated at the final one ends: no digit, letter or operand runs on ("5" is no
+# restatement of "5r^5" or "5.5").
+_SAME_END = r"(?!\d|[.,]\d|[A-Za-z^_{(\\])"
 _SPAN_OPENER_RE = re.compile(r"(?:[ \t$*_]|\\[(\[])*")
 _LEADING_NUMBER_RE = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
 
