@@ -27,10 +27,8 @@ _EARLIER_SHAPES = [
 ]
 _WORKING = ["Let x be the number of apples.", "We multiply the price by the count.", "All steps check out.",
             "That completes the computation.", "---"]
-# (an answer clause of another language is read by the closing rules: after an English "Answer:"
-# label it is a later sentence, refused; see the README's known refusals)
 _FINAL = ["$\\boxed{{{g}}}$", "#### {g}", "**Final Answer:** {g}", "The answer is {g}.", "Answer: {g}",
-          "<answer>{g}</answer>"]
+          "<answer>{g}</answer>", "La risposta \u00e8 {g}."]
 
 
 @st.composite
