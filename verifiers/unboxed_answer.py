@@ -432,7 +432,7 @@ _LONE_VARIABLE_SIDE_RE = re.compile(
 _FIRST_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?")
 # Where a value restated at the final one ends: no digit, letter or operand runs on ("5" is no
 # restatement of "5r^5" or "5.5").
-_SAME_END = r"(?!\d|[.,]\d|[A-Za-z^_{(\\])"
+_SAME_END = r"(?!\d|[.,]\d|[A-Za-z^_{(]|\\[A-Za-z])"
 _SPAN_OPENER_RE = re.compile(r"(?:[ \t$*_]|\\[(\[])*")
 _LEADING_NUMBER_RE = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
 
