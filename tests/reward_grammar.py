@@ -1483,6 +1483,10 @@ H16_OPS = [("+", lambda a, b: a + b), ("-", lambda a, b: a - b), ("*", lambda a,
            ("times", lambda a, b: a * b), ("plus", lambda a, b: a + b), ("x", lambda a, b: a * b)]
 
 
+# A conclusion's word commits as a label does ("TL;DR: 1", whatever a later line computes).
+_CONCLUSION_WORDS = ("tldr", "tl;dr", "summary", "conclusion", "result", "final", "ergebnis")
+
+
 @st.composite
 def h16_worked_chain(draw: st.DrawFn, verifier: str) -> Case:
     """``Monday: 6$`` / ``Tuesday: 12$`` / ``Total: 6+12=18$`` / ``#### 18``: labelled givens
@@ -1496,7 +1500,8 @@ def h16_worked_chain(draw: st.DrawFn, verifier: str) -> Case:
     unit = draw(st.sampled_from(["", "$", " apples", " km"]))
     # (no label is an answer word: "Answer: 2 + 1 = 3" then a box on the next line is the
     # lead-in rule's case, and "Answer: 2" an earlier answer, not this property's)
-    labels = h16_word().filter(lambda w: not _LABEL_RE.search(f"{w}: ") and not _ANSWER_NOUN_RE.search(w))
+    labels = h16_word().filter(lambda w: not _LABEL_RE.search(f"{w}: ") and not _ANSWER_NOUN_RE.search(w)
+                               and w.lower() not in _CONCLUSION_WORDS)
     lines = [f"{draw(labels)}: {a}{unit}", f"{draw(labels)}: {b}{unit}"]
     if draw(st.booleans()):
         lines.reverse()

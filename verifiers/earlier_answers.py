@@ -44,7 +44,6 @@ from verifiers.labelled_lines import (
     _CANDIDATES_RE,
     _LONE_VALUE_LINE_RE,
     READ_BACK_CHARS,
-    _used_later,
 )
 from verifiers.paragraph_commitments import _LABEL_HINTS, MAX_COMMITMENTS, _paragraph_values
 from verifiers.spelled_numbers import spelled_value
@@ -233,15 +232,7 @@ def shaped_before(text: str, start: int) -> list[str]:
     the final answer's paragraph before ``start``: '{"answer": 13} ...\n#### 3' offers 13."""
     para_start = text.rfind("\n\n", 0, start) + 1
     head = text[max(para_start, start - READ_BACK_CHARS) : start]
-    if not holds_any(folded(head), _HINTS):
-        return []
-    # (a value that a later line computes with is a step's: "tldr: 1\n2 + 1 = 3\n\\boxed{3}")
-    return [v for v in _other_commitments(head, earlier=False) if not _computed_with_later(head, v)]
-
-
-def _computed_with_later(head: str, value: str) -> bool:
-    line_end = head.find("\n", head.find(value))
-    return line_end >= 0 and _used_later(head, value, line_end, len(head))
+    return _other_commitments(head, earlier=False) if holds_any(folded(head), _HINTS) else []
 
 
 def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
