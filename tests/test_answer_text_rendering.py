@@ -209,3 +209,12 @@ def test_the_answer_in_inline_code_is_read(completion: str) -> None:
     # two values stay two values
     assert math_check(completion.replace("57", "57` or `58"), "57").reward == 0.0
 
+
+
+def test_a_value_in_a_long_attribute_is_hidden_content():
+    """An attribute's value of any length is read (a 2,500-character padding once hid it)."""
+    from verifiers.math import math_check
+
+    for pad in (0, 2_500, 50_000):
+        v = math_check('<div answer="' + "x" * pad + ' 12">\\boxed{11}</div>', "11")
+        assert (v.reward, v.reason) == (0.0, "malformed"), (pad, v)

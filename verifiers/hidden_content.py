@@ -459,7 +459,7 @@ def holds_value(text: str, start: int, end: int) -> bool:
 # A tag's attribute values ("<div answer='12'>", "<a href='7'>"): text that never renders as
 # text where the tag stands. An attribute named for an answer or for shown text holds one as
 # soon as it holds a letter or a digit ("<b final='trece'>"); any other, when it holds a value.
-_ATTRIBUTE_TAG_RE = re.compile(r"<[A-Za-z][\w:-]{0,30}(?P<attrs>\s[^<>]{1,2000})>")
+_ATTRIBUTE_TAG_RE = re.compile(r"<[A-Za-z][\w:-]{0,30}(?P<attrs>\s[^<>]+)>")
 _ATTRIBUTE_VALUE_RE = re.compile(
     r"(?P<name>[\w:.-]{1,60})\s*=\s*(?:\"(?P<d>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^\s\"'>]+))")
 _NAMING_ATTRIBUTE_RE = re.compile(
