@@ -338,3 +338,11 @@ from reward_grammar_r18 import R18_PROPERTIES  # noqa: E402
 
 for _prop in R18_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r19 (issue 30 round 19, h52's last shapes): values in any numeral form anywhere a reader sees
+# an answer, countdown's earlier expressions in tags, tables and code, Kimi's reasoning markers,
+# enclosing marks outside the format's tags (``reward_grammar_r19``).
+from reward_grammar_r19 import R19_PROPERTIES  # noqa: E402
+
+for _prop in R19_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

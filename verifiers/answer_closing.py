@@ -14,6 +14,9 @@ only a few words. So a later sentence may hold only:
 - a whole phrase of ``_CLOSING_PHRASES_RE`` (``I hope this helps``, ``Let me know if you
   have any questions``): their words ("hope", "if", "unclear") are not free words, since
   free they could doubt or condition the answer (``If that is right.``);
+- a whole sentence that offers more help (``_offers_help``: ``Would you like me to explain
+  another method?``, ``Good luck with your studies!``): an opener that offers, then only
+  words about explaining;
 - words of another script that say "answer", "is", "so" (``verifiers.answer_sentence``'s
   ``_ANSWER_PHRASES``, the same allow-list the answer's own sentence uses);
 - where the caller has read the sentence's values as a check or a restatement
@@ -161,10 +164,64 @@ ARTICLE_NEXT = frozenset({
 _LEADING_ONLY = {"i": PRONOUN_I_NEXT, "a": ARTICLE_NEXT, "an": ARTICLE_NEXT}
 
 
+# A sentence that offers more help (issue 30, h53): an opener that offers ("Let me know if",
+# "Feel free to", "If you'd like,", "Would you like me to", "Good luck", "Ich hoffe, das hilft"),
+# then only words of ``_HELP_WORDS`` (about explaining, not about the answer: no number, no
+# negator, no "answer", "value", "root" or "solution" a second one of which would be a hedge).
+# ("Let me know if you'd like a more detailed explanation!", "Would you like me to explain
+# another method?", "Good luck with your studies!"; not "If you'd like, the other root is 6.")
+_HELP_OPENER_RE = re.compile(
+    r"(?:let\s+me\s+know|feel\s+free|(?:i'?m\s+|i\s+am\s+)?(?:happy|glad)\s+to\s+help|good\s+luck|"
+    r"(?:and\s+)?if\s+you(?:'d|\s+would)?\s+(?:like|want|need|prefer|wish)|would\s+you\s+like|do\s+you\s+want|"
+    r"(?:do\s+you\s+)?want\s+me\s+to|i\s+can\s+(?:also\s+)?(?:show|explain|walk|go|provide|give|help)|"
+    r"is\s+there\s+anything\s+else|(?:i\s+)?hope\s+(?:this|that|it)\s+helps|happy\s+(?:studying|learning|solving)|"
+    r"keep\s+(?:up\s+the\s+good\s+work|practicing)|"
+    # (German, Spanish, French, Italian, Portuguese, Chinese: "I hope it helps")
+    r"ich\s+hoffe,?\s+(?:das|es)\s+hilft|espero\s+que\s+(?:esto\s+|eso\s+)?(?:te\s+|le\s+|les\s+)?(?:ayude|sirva)|"
+    r"j'esp\u00e8re\s+que\s+(?:cela|\u00e7a)\s+(?:vous\s+|t'|te\s+)?(?:aide|aidera)|"
+    r"spero\s+che\s+(?:ti\s+|vi\s+)?(?:sia\s+utile|aiuti)|espero\s+que\s+(?:isso\s+)?(?:te\s+)?ajude|"
+    r"\u5e0c\u671b(?:\u8fd9|\u9019)(?:\u5bf9|\u5c0d)\u4f60\u6709(?:\u5e2e\u52a9|\u5e6b\u52a9)|"
+    r"\u5e0c\u671b(?:\u8fd9|\u9019)?(?:\u80fd|\u53ef\u4ee5)?(?:\u5e2e\u5230|\u5e6b\u5230)\u4f60)",
+    re.IGNORECASE,
+)
+_HELP_WORDS = frozenset(
+    """
+    me you your yourself to with any anything else other more further additional a an the this that these it
+    similar problem problems question questions help helps helped helpful explain explained explanation
+    explanations detail detailed details walk walking through show showing another method methods approach
+    approaches way ways step steps arithmetic calculation calculations practice practicing example examples
+    again also reach out if need like want would i i'd i'm can could be glad happy and or know ask asking
+    clarify clarification studies study studying learning luck good great day follow-up followup up
+    concept concepts topic topics math generalize result visual diagram check verify different next
+    further unclear clear have has any other questions work keep of you'd you're you'll i'll second alternative
+    """.split()  # noqa: SIM905 - a word list reads best as prose
+)
+_HELP_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|[\s.,;:!?\u00a1\u00bf()'\"\u2026\uff01\uff0c\u3002-]+")
+
+
+def _offers_help(sentence: str) -> bool:
+    """Whether ``sentence`` offers more help and says nothing else (``_HELP_OPENER_RE``)."""
+    text = sentence.replace("\u2019", "'").strip(" \t\n*_.!?\u00a1\u00bf\u2026\uff01")
+    opener = _HELP_OPENER_RE.match(text)
+    if opener is None:
+        return False
+    at = opener.end()
+    for m in _HELP_TOKEN_RE.finditer(text, at):
+        if m.start() != at:
+            return False  # a digit, a symbol, markup
+        word = m.group(0)
+        if word[0].isalpha() and word.lower() not in _HELP_WORDS:
+            return False
+        at = m.end()
+    return at == len(text)
+
+
 def closing_phrase_only(sentence: str) -> bool:
     """Whether ``sentence`` is one closing phrase and nothing else ("Does that help?", "Is
     there anything else I can help with?"): a question that offers help, not one about the
     answer."""
+    if _offers_help(sentence):
+        return True  # ("Would you like me to explain another method?")
     rest = _CLOSING_PHRASES_RE.sub(" ", sentence.replace("\u2019", "'"))
     return not rest.strip(" \t\n*_#>-`?!.,\uff1f\u061f") and rest != sentence
 
@@ -173,6 +230,8 @@ def unread_closing(sentence: str, *, math: bool = False) -> str | None:
     """The first piece of ``sentence`` that closing prose may not hold (module doc), or None
     when every piece is allow-listed. ``math=True``: the caller has read the sentence's values
     as a check or a restatement of the answer, so digits and arithmetic are read too."""
+    if _offers_help(sentence):
+        return None
     text = _CLOSING_PHRASES_RE.sub(" ", sentence.replace("\u2019", "'"))
     tokens = list(_TOKEN_RE.finditer(text))
     for n, t in enumerate(tokens):

@@ -182,6 +182,17 @@ _SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z
 _VALUE_CLOSE_RE = re.compile(r"(?:\*\*|</answer>|\\\)|\$|`|\*)\Z")
 
 
+# An answer's label right before the commitment, after a space or markup ("Ответ: ", "**Final
+# answer:** "): a label names the answer, it does not derive it from what stands before.
+_LABEL_BEFORE_RE = re.compile(
+    rf"(?<=[\s*_>/|])[*_]*(?:final[ \t]+)?{_ANSWER_NOUN}[^\W\d_]{{0,4}}[ \t*_]*[:\uff1a][ \t*_]*\Z", re.IGNORECASE)
+
+
+_VALUE_END_RE = re.compile(r"[\d$})\]][ \t*_/|.]*\Z")
+_PART_MARKER_RE = re.compile(
+    r"[ \t>*_#]*(?:(?:step|part|case|question|problem|q)[ \t]*\(?\d{1,2}[.):]?|\(?\d{1,2}[.):])[ \t*_]*", re.IGNORECASE)
+
+
 def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     r"""The value offered just before the commitment starting at ``start``, on its line, with
     nothing that commits to either between them ("A, or \boxed{B}", "$6$ and \boxed{5}",
@@ -189,8 +200,14 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
     text, or why the text there is a hedge that cannot be read; None when no value is
     offered there (a derivation "... = \boxed{5}", "so \boxed{5}", or a new line)."""
     k = _before_openings(text, start)
-    has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     line_start = text.rfind("\n", 0, start) + 1
+    for _ in range(3):  # "5 Answer: \boxed{3}": what stands before the label stands before the answer
+        label = _LABEL_BEFORE_RE.search(text, max(line_start, k - 40), k)
+        if (label is None or label.start() <= line_start or _PART_MARKER_RE.fullmatch(text, line_start, label.start())
+                or not _VALUE_END_RE.search(text, max(line_start, label.start() - 8), label.start())):
+            break  # (not a part's number: "Step 2. Answer: 3"; not the label's own words: "Endg\u00fcltige Antwort:")
+        k = _before_openings(text, label.start())
+    has_or = text[max(0, k - 2) : k].lower() == "or" and not text[k - 3 : k - 2].isalpha()
     derived = _derived_value(text, line_start, k)
     if derived is not None:
         return derived

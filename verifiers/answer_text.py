@@ -61,6 +61,7 @@ from verifiers.hidden_content import (
     without_hidden,
 )
 from verifiers.hidden_forms import TEX_COMMENT, hidden_forms_in
+from verifiers.numeral_forms import numerals_as_digits
 
 __all__ = [
     "MAX_CURRENCY_SIGNS",
@@ -140,6 +141,8 @@ def _read_as_table() -> _ReadAs:
     for lo, hi in _IGNORABLE_RANGES:
         table.update(dict.fromkeys(range(lo, hi + 1)))
     # Dashes: read as "-" only before a digit (below); a dash between words stays a dash.
+    # The heavy arithmetic pictographs are their signs: "24 \U0001f7f0 \\boxed{1}" says 24 = 1.
+    table.update({0x2795: "+", 0x2797: "\u00f7", 0x1F7F0: "="})  # (\u2716 is a cross mark too)
     return table
 
 
@@ -325,10 +328,19 @@ _REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNO
 _REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)(?:\s[^<>]{0,200})?>", re.IGNORECASE)
 
 
+# Kimi's reasoning markers ("\u25c1think\u25b7 ... \u25c1/think\u25b7"), read as the tags they stand for.
+_TRIANGLE_TAG_RE = re.compile(r"\u25c1(/?[ \t]*(?:think|thinking|reasoning)[ \t]*)\u25b7", re.IGNORECASE)
+
+
+def _as_tags(text: str) -> str:
+    return _TRIANGLE_TAG_RE.sub(r"<\1>", text) if "\u25c1" in text else text
+
+
 def unclosed_reasoning(text: str) -> bool:
     """Whether ``text`` opens a reasoning block (``<think>``) that never closes: a rollout cut
     off while it thought, which gave no final answer (what the block says on the way is not
     one: paying it would pay a policy for never finishing)."""
+    text = _as_tags(text)
     if "<" not in text:
         return False
     last = None
@@ -439,21 +451,23 @@ _EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u2600-\u27
 _ANSWER_TAG_NAME_RE = re.compile(r"<[A-Za-z_]*(?:answer|final|result)[A-Za-z_]*[\s>]", re.IGNORECASE)
 
 
-def _markup_to_space(m: re.Match[str], first_end: int = -1, mark: str = "", opening: int = -1) -> str:
+def _markup_to_space(m: re.Match[str], first_end: int = -1, mark: str = "", opening: int = -1,
+                     tag_labels: bool = False) -> str:
     words = m.group("words")
     if words is None:
         # Only the first end of reasoning ends it: what follows is the answer, and a later
         # stray "</think>" does not hide the values before it ("</think>**2**</think>\boxed{7}").
         if m.start() == opening and mark:
             return "\n" + REASONING_START_MARK
-        if mark and _ANSWER_TAG_NAME_RE.match(m.group(0)):
+        if (mark or tag_labels) and _ANSWER_TAG_NAME_RE.match(m.group(0)):
             return "\nAnswer: "  # "<final_answer>(a+3)(b+2)</final_answer>" commits as a label does
         return "\n" + mark if m.start() == first_end else " "
     return f" {words} "
 
 
 def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: bool = False,
-                 emoji_as_space: bool = False) -> tuple[str, str | None]:
+                 emoji_as_space: bool = False, numerals: bool = False,
+                 tag_labels: bool = False) -> tuple[str, str | None]:
     """``(visible, hidden)``: what a reader of the rendered ``text`` sees, normalised for
     reading (module doc), and the first value hidden from view (a digit or a box in content
     that does not render), or None. A reward refuses a completion that hides a value: what
@@ -465,9 +479,14 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
     (``</think>``) reads as with ``REASONING_END_MARK``, so that a reader can split the working
     from the answer there. ``emoji_as_space=True`` reads a pictograph as a space (tone after an
     answer: "The answer is 5. \U0001f60a"), except those that name a number (``NUMBER_EMOJI``);
-    the format reward keeps them as text outside its tags."""
+    the format reward keeps them as text outside its tags. ``numerals=True`` reads the numerals
+    no digit class matches as digits where they stand as a number (``⁸``, ``⓭``, ``一五三``:
+    ``verifiers.numeral_forms``). A tag named for an answer (``<final>``, ``<Answer>``; not
+    ``<answer>`` itself) reads as the label ``Answer:`` on a new line with ``mark_reasoning_end``
+    or ``tag_labels``."""
     hidden = None
     if not text.isascii():
+        text = _as_tags(text)
         chars = set(text)
         if not chars.isdisjoint(_BIDI_CHARS):
             hidden = _bidi_near_value(text)
@@ -487,6 +506,8 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
             text = text.translate(table)
         if any(ord(c) in _CONFUSABLE_TABLE for c in chars):
             text = _read_confusables(text)
+        if numerals:
+            text = numerals_as_digits(text)
         if not chars.isdisjoint(_DECIMAL_FRACTIONS) and sum(
                 text.count(c) for c in _DECIMAL_FRACTIONS) <= MAX_CURRENCY_SIGNS:
             text = _VULGAR_RE.sub(_vulgar_as_decimal, text)  # "#### 2\u00bd" is 2.5
@@ -524,7 +545,7 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
         if end is not None and mark:  # the block's opening: the last "<think>" before its end
             for opened in _REASONING_OPEN_RE.finditer(text, 0, first_end):
                 opening = opened.start()
-        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark, opening), text)
+        text = _MARKUP_RE.sub(lambda m: _markup_to_space(m, first_end, mark, opening, tag_labels), text)
     if 0 < text.count("`") <= MAX_INLINE_CODE_MARKS:
         if "```" in text:  # a fence line and its language name ("```text") draw nothing
             text = _FENCE_LINE_RE.sub("", text)

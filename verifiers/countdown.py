@@ -279,7 +279,7 @@ def countdown_check(
         return Verdict(0.0, MALFORMED, None, gold, {"problem": flood})
     if unclosed_reasoning(completion):
         return Verdict(0.0, NO_ANSWER, None, gold, {"problem": "the reasoning block never closes: no final answer"})
-    text, hidden = read_visible(completion, emoji_as_space=True)  # the reading shared with math and GSM8K
+    text, hidden = read_visible(completion, emoji_as_space=True, numerals=True, tag_labels=True)  # the reading shared with math and GSM8K
     hidden = hidden or commented_commitment(text)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"

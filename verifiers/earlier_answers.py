@@ -59,7 +59,10 @@ from verifiers.value_shapes import (
     _either_values,
     _listed_values,
     _lone_math,
+    _marked_final_values,
     _one_line_values,
+    _roman_alone,
+    _unwrapped,
 )
 from verifiers.word_hints import NOUN_CORES, folded, holds_any
 
@@ -118,7 +121,7 @@ _NOUN_VALUE_RE = re.compile(
 # "TL;DR: sixteen", "Conclusion: \\sqrt{51}", "_Summary: 298 units_".
 _NAMED_ANY_RE = re.compile(
     rf"(?:{_ANSWER_NOUN}{_NOUN_ENDING}(?![^\W\d_])|tl;?dr|summary|conclusion|final[ \t]+(?:answer|result|value)|"
-    r"final(?=[ \t*_]*[:\uff1a])|\u7b54(?=[ \t]*[:\uff1a\u3011])|"
+    r"final(?=[ \t*_]*[:\uff1a])|result(?=[ \t*_]*[:\uff1a])|\u7b54(?=[ \t]*[:\uff1a\u3011])|"
     r"\u6700\u7ec8\w{0,3}|\u6700\u7d42\w{0,3}|\u0438\u0442\u043e\u0433\w*)"
     r"(?P<after>(?:[^\n.!?\u3002\u0964]|\.(?=\d++(?!\.\.))){1,90})",  # (a decimal point ends no sentence; "33.333..." is read as before)
     re.IGNORECASE,
@@ -129,7 +132,7 @@ _COPULAS = frozenset(("is", "was", "be", "es", "est", "\u00e9", "\u00e8", "ist",
 _PARTICLES = "\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00"
 _SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a\u3011]")
 _GAP_WORDS_RE = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]*)*")  # (words of a copula: "adalah", "\u00e4r")
-_LEAD_SPLIT_RE = re.compile(r"^(?:[ \t:=\uff1a\u2192*_]|[-\u2013\u2014](?=[ \t]))+|[ \t]+")  # ("Answer \u2014 1")
+_LEAD_SPLIT_RE = re.compile(r"^(?:[ \t:=\uff1a\u2192*_\u27e9\u00bb\u300d\u300f\u3011)\]]|[-\u2013\u2014](?=[ \t]))+|[ \t]+")  # ("Answer \u2014 1")
 _KEYED_VALUE_RE = re.compile(
     r"\"(?:final[ _-]?)?(?:answer|result)\"[ \t]*:[ \t]*\"?(?P<v>[^\"\n,}]{1,80})"
     r"|<(?P<tag>[A-Za-z_]*(?:answer|final|result|solution)[A-Za-z_]*)>\s*(?P<t>[^<\n]{1,80}?)\s*</(?P=tag)>"
@@ -151,12 +154,20 @@ _HINTS = ("\\boxed", "\\fbox", "<answer>", "####", *(h.lower() for h in _LABEL_H
 _NUMBER_WORD = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|fif|eigh)teen|"
                 r"(?:four|six|seven|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million)")
 # A paragraph that may commit holds a hint, a digit or a number word (in ``folded`` text, one C scan).
-_CANDIDATE_RE = re.compile("|".join(map(re.escape, _HINTS)) + r"|\d|" + _NUMBER_WORD)
+# (and a line that is a Roman numeral alone: "XX")
+_CANDIDATE_RE = re.compile("|".join(map(re.escape, _HINTS)) + r"|\d|" + _NUMBER_WORD +
+                           r"|[ivxlcdm]{1,12}[ \t*_.!\u2713\u2714]*(?![^\n])")  # (a line that ends in a Roman numeral: "Hmm, maybe XIII.")
 # Paragraphs that may commit, read back at most: a longer run of them is a wall, not a solution.
 _MAX_PARAGRAPHS = 2_000
 # How far back before the final paragraph earlier paragraphs are read (a tenth of a megabyte:
 # more than any answer after a closed reasoning block holds).
 _WINDOW = 100_000
+
+
+# A line of code marked as the answer by its comment ("print(6-1)  # answer", "x = 3*7  # final").
+_CODE_ANSWER_RE = re.compile(
+    r"^[ \t]*(?:print[ \t]*\((?P<e>[^\n#]{1,80})\)|(?:\w+[ \t]*=[ \t]*)?(?P<f>[^\n#]{1,80}?))[ \t]*"
+    r"#[ \t]*(?:final(?:[ \t]+answer)?|answer|result)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _other_commitments(paragraph: str, *, earlier: bool = True) -> list[str]:
@@ -183,6 +194,8 @@ def _other_commitments(paragraph: str, *, earlier: bool = True) -> list[str]:
     values += [m.group("v").strip("$") for m in _NOUN_VALUE_RE.finditer(paragraph)
                if not _BOUND_GAP_RE.search(m.group("gap")) and not _PART_WORD_RE.search(m.group("gap")) and (m.group("v")[:1].isdigit() or _lone_math(m.group("v")))]
     for m in _NAMED_ANY_RE.finditer(paragraph):
+        if steps and m.group(0)[:6].lower() == "result":
+            continue  # ("Result: 24" under "Step 1" is the step's)
         # the value after the label, its colon, and up to two words of copula ("adalah", "is")
         words = _LEAD_SPLIT_RE.sub(" ", m.group("after")).split(" ")
         # (a word alone is a value after a colon, a copula or a glued particle: "R\u00e9ponse : even",
@@ -245,6 +258,10 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         # "Final: 23*6") is no target's label: it commits
         values += [m.group("line").strip(" \t*_$") for m in _ANSWER_HEADING_RE.finditer(paragraph)]
         values += [m.group("e").strip(" \t*_$.") for m in _ANSWER_EXPRESSION_RE.finditer(paragraph)]
+        # a line of code marked as the answer ("print(6-1)  # answer"), a table's answer column
+        values += [(m.group("e") or m.group("f")).strip() for m in _CODE_ANSWER_RE.finditer(paragraph)]
+        if "|" in paragraph and "\n" in paragraph.strip():
+            values += _answer_column(paragraph.strip(), lambda cell: cell.strip(" \t*_$`") or None)
         return values
     shown = _FENCE_LINE_RE.sub("", paragraph).strip() if "```" in paragraph or "~~~" in paragraph else paragraph.strip()
     lone = _LONE_VALUE_LINE_RE.fullmatch(shown)
@@ -259,6 +276,8 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         values.append(amount.group("v"))  # "161 dollars" alone in its paragraph
     elif len(shown) <= 80 and (word := spelled_value(shown.strip(" \t*_>.!"))) is not None:
         values.append(word)  # "eighteen" alone in its paragraph
+    elif len(shown) <= 24 and (roman := _roman_alone(shown)) is not None:
+        values.append(roman)  # "XX" alone in its paragraph
     elif (said := _SHORT_CONCLUSION_RE.fullmatch(shown)) is not None:  # "Therefore 63."
         values.append(said.group("v"))
     elif len(shown) <= _SHORT_PARAGRAPH and "\n" not in shown:
@@ -275,6 +294,8 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         values += _one_line_values(shown)
     elif "|" in shown and "\n" in shown:
         values += _answer_column(shown)
+    if "\n" in shown or len(shown) > _SHORT_PARAGRAPH or not values:
+        values += _marked_final_values(shown) if "final" in shown.lower() else []
     if holds_any(folded(paragraph), _HINTS):
         values += _paragraph_values(paragraph, len(paragraph.rstrip()), labelled_lines=False, look_back=False, final=False)
         values += _other_commitments(paragraph)
@@ -337,7 +358,9 @@ def standing_answers(text: str, start: int, *, labelled: bool = True) -> list[st
                 return [*values, "\\ldots"]  # and a commitment may stand before that
             begin = end - READ_BACK_CHARS
         # (emphasis around a sentence ends it: "_In summary, the answer is 55^\\circ._")
-        read = (_clean(_CURRENCY_CODE_RE.sub("", _unboxed(v).rstrip(" _*."))) or v for v in _read_paragraph(text[begin:end], labelled))
+        # (and a bracket closing what opened before the label: "(Answer: 1 \u2705)")
+        read = (_clean(_CURRENCY_CODE_RE.sub("", _unwrapped(_unboxed(v).rstrip(" _*.")))) or v
+                for v in _read_paragraph(text[begin:end], labelled))
         values = list(dict.fromkeys([*values, *read]))
         if len(values) > MAX_COMMITMENTS:
             return [*values, "\\ldots"]  # a wall of commitments: more answers than one can be

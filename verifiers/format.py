@@ -30,7 +30,7 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``. A code fence (```` ``` ```` or ``~~~``) is never whitespace:
   it shows the tags as code. Nor is text that does not render: a comment, processing
-  instruction or CDATA section that holds a value (a digit, a number word, an answer noun, a
+  instruction, CDATA section or declaration (``<!DOCTYPE ...>``) that holds a value (a digit, a number word, an answer noun, a
   choice letter: ``<!-- 41 -->``; ``<!-- a note -->`` is whitespace), an attribute value that
   does (``<img alt="41">``, ``<a href='7'></a>``), markdown alt text or a reference definition
   that does (``![7](x.png)``, ``[//]: # (7)``), an element that never renders, ``\iffalse``.
@@ -102,14 +102,15 @@ def _normalise_tags(tags: str | Sequence[str] | None) -> tuple[str, ...]:
 
 # What shows nothing, by Unicode category rather than by a list of code points: format
 # characters (Cf: zero-width space and joiners, BOM, bidi marks, soft hyphen, tag characters),
-# combining marks with nothing to combine with (Mn/Me: U+034F, variation selectors U+FE0F,
+# combining marks with nothing to combine with (Mn: U+034F, variation selectors U+FE0F,
 # Mongolian U+180B), controls (Cc), separators (Z*), surrogates (Cs) and unassigned code
 # points (Cn, where the default-ignorable ranges lie). Letters that render as nothing are
 # recognised by their Unicode name: the Hangul fillers, the blank braille pattern and the
 # musical null notehead.
-_BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Me", "Zs", "Zl", "Zp"})
+_BLANK_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Cn", "Mn", "Zs", "Zl", "Zp"})
 # ...but a spacing mark (Mc: "\u0903") takes room, and the prepended concatenation marks (Cf:
-# the Arabic end of ayah "\u06dd", the number sign "\u0600") draw a sign: text (h52).
+# the Arabic end of ayah "\u06dd", the number sign "\u0600") draw a sign: text (h52); so does an
+# enclosing mark (Me: a circle "\u20dd", a keycap "\u20e3", "\u0489"), drawn round nothing (h52).
 _SHOWN_FORMAT_CHARS = frozenset("\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd")
 _BLANK_NAME_WORDS = ("FILLER", "BLANK", "NULL NOTEHEAD")  # U+1D159 draws no glyph
 # Markup that shows nothing either: an HTML comment, a bare tag (<br>, <span></span>); and
@@ -164,11 +165,12 @@ _OVERLAID_RE = re.compile("[^\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20e6][\u0334
 _HIDDEN_CONTENT_RE = re.compile(
     r"<\s*(?:noscript|details|object|iframe|svg|math)\b|\\iffalse|\\(?:[hv]?phantom)\s*\{\s*[^{}\s]", re.IGNORECASE)
 # Markup text that does not render, or renders only where an image is missing: a comment, a
-# processing instruction or CDATA that holds a value (a digit, a number word, an answer noun,
-# a choice letter: '<!-- 41 -->'), an attribute whose value does ('<img alt="41">',
+# processing instruction, CDATA or a declaration that holds a value (a digit, a number word,
+# an answer noun, a choice letter: '<!-- 41 -->'), an attribute whose value does ('<img alt="41">',
 # "<a href='7'></a>"), markdown's alt text and reference definitions. Unclosed, each runs to the
 # end, as a browser reads it ('<!-- note -->' is a note: whitespace).
-_MARKUP_TEXT_OPENERS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"))
+# (and a declaration, "<!DOCTYPE the answer is 7>", read to its ">": a comment's "--" holds no value)
+_MARKUP_TEXT_OPENERS = (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>"), ("<!", ">"))
 # Markdown that shows no text of its own: an image's alt text ("![7](x.png)" where the image
 # loads) and a reference definition or comment ("[//]: # (7)").
 # A tag whose name carries a digit ("<answer6>"): a value in the markup.

@@ -423,7 +423,7 @@ def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
         return FinalAnswer(None, "none", 0, (MALFORMED, flood))
     if unclosed_reasoning(text):
         return FinalAnswer(None, "none", 0, (NO_ANSWER, "the reasoning block never closes: no final answer"))
-    text, hidden = read_visible(text, mark_reasoning_end=True, emoji_as_space=True)
+    text, hidden = read_visible(text, mark_reasoning_end=True, emoji_as_space=True, numerals=True)
     if hidden is not None:
         why = f"a value in content that does not render: {hidden!r}"
         return FinalAnswer(None, "none", 0, (MALFORMED, why))

@@ -28,6 +28,7 @@ import unicodedata
 
 from verifiers.answer_text import read_visible
 from verifiers.number_words import read_number_words
+from verifiers.numeral_forms import CJK_DIGITS, CJK_SCALES, cjk_value
 
 __all__ = ["CJK_NUMERAL", "SPELLED_VALUE", "SPELLED_WORD", "TAIL_WORD", "RAISED_DIGITS", "spelled_value"]
 
@@ -162,9 +163,7 @@ _ENGLISH = (
     "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
     "eighty|ninety|hundred|thousand|million|billion"
 )
-_CJK_DIGITS = {c: i for i, c in enumerate("\u96f6\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d")}
-_CJK_DIGITS.update({"\u3007": 0, "\u4e24": 2, "\u5169": 2})
-_CJK_SCALES = {"\u5341": 10, "\u767e": 100, "\u5343": 1000}
+_CJK_DIGITS, _CJK_SCALES = CJK_DIGITS, CJK_SCALES
 _CJK_RUN = CJK_NUMERAL = "[" + "".join(_CJK_DIGITS) + "".join(_CJK_SCALES) + "]+"
 # A value in words in a slot where a sentence or line holds one value (regex piece,
 # case-insensitive): a word of the table, an English number phrase, a CJK numeral, raised digits.
@@ -173,22 +172,6 @@ SPELLED_VALUE = (
     rf"(?:[ \t-]+(?:{_alternation(set(_ENGLISH.split('|')))}|and)(?![A-Za-z]))*(?![A-Za-z])"
     rf"|{SPELLED_WORD}|{_CJK_RUN})"
 )
-
-
-def _cjk_value(text: str) -> int | None:
-    """A CJK numeral below ten thousand ("\u516b", "\u5341\u4e8c", "\u4e8c\u5341\u4e94")."""
-    total, digit = 0, None
-    for c in text:
-        if c in _CJK_DIGITS:
-            if digit is not None:
-                return None  # two digits in a row: no numeral of this form
-            digit = _CJK_DIGITS[c]
-        elif c in _CJK_SCALES:
-            total += (1 if digit is None else digit) * _CJK_SCALES[c]
-            digit = None
-        else:
-            return None
-    return total + (digit or 0)
 
 
 def spelled_value(text: str) -> str | None:
@@ -206,5 +189,5 @@ def spelled_value(text: str) -> str | None:
         return str(_WORDS[low])
     english = read_number_words(low)
     if english is None and re.fullmatch(_CJK_RUN, word):
-        english = _cjk_value(word)
+        english = cjk_value(word)
     return None if english is None else str(english)

@@ -22,6 +22,7 @@ these readers say what value each offers:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from verifiers.answer_values import _clean
 from verifiers.labelled_forms import any_form_value
@@ -52,9 +53,9 @@ _PART_WORD_RE = re.compile(r"\b(?:step|case|part|stage|phase|question|problem|se
 _PLAIN_VALUE_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
 
 # A number with up to two words after it ("161 dollars", "2402 units"), and a particle after a
-# value in a script without Latin words.
+# value in a script without Latin words (not the end of a word of its own script: "восемь").
 _NUMBER_WORDS_AFTER_RE = re.compile(rf"(?P<v>{_VALUE})(?:[ \t]+[^\W\d_]+){{0,2}}")
-_PARTICLE_RE = re.compile(r"[ \t]*(?:[^\W\d_A-Za-z\u00c0-\u024f]{1,4}|\u0939\u0948)[ \t]*\Z")  # "です", "है"
+_PARTICLE_RE = re.compile(r"(?<![^\W\d_A-Za-z\u00c0-\u024f])[ \t]*(?:[^\W\d_A-Za-z\u00c0-\u024f]{1,4}|\u0939\u0948)[ \t]*\Z")  # "です", "है"
 
 # What a label's value may be beyond a number: math with no word in it ("\\text{east}" holds
 # one, "90^\\circ" a command's name), or one word alone; a word that points elsewhere is none.
@@ -74,12 +75,38 @@ _POINTING_WORDS = frozenset(("below", "above", "following", "next", "later", "pe
                              "tbd", "same", "this", "that", "it", "as", "is"))
 
 
+# Quotes and brackets that close what opened before the label ("\u00abR\u00e9ponse : IX\u00bb",
+# "(Answer: eins)", "[Answer: 80]"), or open what closes after the value.
+_OPENERS, _CLOSERS = "([{\u00ab\u27e8\u2039\u201c\u2018\"'", ")]}\u00bb\u27e9\u203a\u201d\u2019\"'"
+
+
+def _unwrapped(rest: str) -> str:
+    """``rest`` less a closing bracket or quote at its end that nothing in it opened (and an
+    opening one at its start that nothing closes)."""
+    for _ in range(3):
+        if rest.endswith(("\\]", "\\)")) and "\\[" not in rest and "\\(" not in rest:
+            rest = rest[:-2].rstrip(" \t*_.,;")  # "\\[\\text{Answer} = vier\\]"
+            continue
+        if rest[:1] in "([" and rest[-1:] in ")]":
+            break  # a tuple or an interval: "[3, 4)"
+        last = _CLOSERS.find(rest[-1:]) if rest else -1
+        if last >= 0 and _OPENERS[last] not in rest[:-1]:
+            rest = rest[:-1].rstrip(" \t*_.,;")
+            continue
+        first = _OPENERS.find(rest[:1]) if rest else -1
+        if first >= 0 and _CLOSERS[first] not in rest[1:]:
+            rest = rest[1:].lstrip(" \t*_")
+            continue
+        break
+    return rest
+
+
 def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
     """``rest`` as one value of any form, or None (prose): a number with up to two words after
     it, a number in words, or (``wide``) math with no word but one that is the whole value
     (``(a+5)(b+2)``, ``90^\\circ``, ``y = 2x + 3``, ``p - q``, ``\\text{ellipse}``; the word alone
     only with ``word``, after a label's colon or copula: "\u0627\u0644\u062c\u0648\u0627\u0628 voil\u00e0" is prose)."""
-    rest = rest.strip(" \t*_,;:\u0964\u3010\u3011\u300c\u300d\uff1a")
+    rest = _unwrapped(rest.strip(" \t*_,;:\u0964\u3010\u3011\u300c\u300d\uff1a"))
     numerals = rest.rstrip(" \t*_$.\u3002")
     if numerals and not numerals.isascii() and all(c.isnumeric() or c in " \t,." for c in numerals):
         return numerals  # numerals of another form ("\u00b9\u2070", "\u2787", "\u4e03", "\U0001d7d9\U0001d7da")
@@ -119,6 +146,15 @@ def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
     if not words and word and (_CHOICE_RE.fullmatch(rest) or rest in ("V", "X", "L", "v", "x")):
         return rest if _CHOICE_RE.fullmatch(rest) else str(_roman_value(rest.upper()))  # "answer: B", "【答案】V"
     return rest if words or _MATH_SIGN_RE.search(rest) else None
+
+
+def _roman_alone(text: str) -> str | None:
+    """The value of a paragraph that is one upper-case Roman numeral (``XX``, ``**XIV**``, ``V``);
+    not ``I`` (a word) nor ``C``, ``D`` or ``M`` alone (choice letters)."""
+    token = text.strip(" \t*_>.!\u2713\u2714")  # ("XVIII \u2714\ufe0f")
+    if not token.isupper() or token in ("I", "C", "D", "M") or not _ROMAN_RE.fullmatch(token):
+        return None
+    return str(_roman_value(token))
 
 
 # A paragraph that only lists values, each on its line: bare or after a list's marker ("1. 67",
@@ -209,6 +245,28 @@ def _one_line_values(line: str) -> list[str]:
     return offered  # (a line marked final that offers several values offers each)
 
 
+# A line of working that ends by marking its last sentence's value final ("... so x = 4. 8 \U0001f448
+# final answer", "... = 160. \U0001d7f9\U0001d7f8\U0001d7f6 (final answer)").
+_FINAL_MARK_END_RE = re.compile(r"[^\w\n]*\bfinal[ \t]+answer\b[^\w\n]*$", re.IGNORECASE | re.MULTILINE)
+_SENTENCE_END_RE = re.compile(r"[.!?\u3002:=][ \t]+|\A")
+
+
+def _marked_final_values(paragraph: str) -> list[str]:
+    """The values that lines of ``paragraph`` mark final at their end, each read from the last
+    sentence before the mark as one value of any form."""
+    values = []
+    for m in _FINAL_MARK_END_RE.finditer(paragraph):
+        line = paragraph[paragraph.rfind("\n", 0, m.start()) + 1 : m.start()]
+        last = line[max(s.end() for s in _SENTENCE_END_RE.finditer(line)) :]
+        value = _any_form(last, word=False) if last.strip() else None
+        token = line.rsplit(None, 1)[-1] if line.strip() else ""
+        if value is None and token:  # "... = 18 inches 53 \U0001f448 final answer": the value the mark points at
+            value = _any_form(token, word=False)
+        if value is not None:
+            values.append(value)
+    return values
+
+
 # A sentence that offers two values ("It's either \\frac{1}{3} or \\frac{1}{2}.").
 _EITHER_RE = re.compile(r"\beither[ \t]+(?P<a>[^\n]{1,80}?)[ \t]+or[ \t]+(?P<b>[^\n]{1,80}?)[ \t*_]*[.!]?[ \t*_]*\Z", re.IGNORECASE)
 
@@ -222,10 +280,11 @@ def _either_values(sentence: str) -> list[str]:
     return pair if all(pair) else []  # type: ignore[return-value]
 
 
-def _answer_column(table: str) -> list[str]:
-    """The cells under a table's answer column ("| Answer |\n|---|\n| $10 |")."""
+def _answer_column(table: str, read: Callable[[str], str | None] = _any_form) -> list[str]:
+    """The cells under a table's answer column ("| Answer |\n|---|\n| $10 |"), each as ``read``
+    reads it."""
     rows = [row.strip().strip("|").split("|") for row in table.split("\n") if row.strip().startswith("|")]
     if len(rows) < 3 or not re.fullmatch(r"[\s:|-]+", "|".join(rows[1])):
         return []
     columns = [k for k, cell in enumerate(rows[0]) if _ANSWER_HEADING_ALONE_RE.fullmatch(cell)]
-    return [v for row in rows[2:] for k in columns if k < len(row) and (v := _any_form(row[k])) is not None]
+    return [v for row in rows[2:] for k in columns if k < len(row) and (v := read(row[k])) is not None]
