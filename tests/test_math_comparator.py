@@ -270,3 +270,27 @@ def test_a_degree_answer_is_paid_under_the_degree_gold_only(degrees):
     # and the converse: a radian answer is never paid under a degree gold
     assert math_check(f"$\\boxed{{{radians}}}$", f"{degrees}^\\circ").reward == 0.0
     assert math_check(f"$\\boxed{{{degrees}}}$", f"{degrees}^\\circ").reward == 1.0
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "paid"),
+    [
+        # h53: a cancellation past the 80 working digits is decided exactly, not read as 0
+        ("1", "10^{100}+1-10^{100}", True),
+        ("0", "10^{100}+1-10^{100}", False),
+        ("1", "10^{300}+1-10^{300}", True),
+        ("1", "\\sqrt{10^{200}+1}-10^{100}+1", False),
+        # an odd root of a negative number is the real one, as MATH reads it
+        ("-2", "\\sqrt[3]{-8}", True),
+        ("2", "\\sqrt[3]{-8}", False),
+        ("-2", "\\sqrt[5]{-32}", True),
+        ("-\\sqrt[3]{2}", "\\sqrt[3]{-2}", True),
+        # a function of a constant is compared as its value, zero included
+        ("0", "\\sin(\\pi)", True),
+        ("1", "\\sin(\\pi)", False),
+        ("-1", "\\cos \\pi", True),
+    ],
+)
+def test_exact_values_past_working_precision(gold: str, pred: str, paid: bool) -> None:
+    verdict = math_check(f"The answer is $\\boxed{{{pred}}}$.", gold)
+    assert (verdict.reward == 1.0) == paid, verdict

@@ -446,6 +446,7 @@ def _is_tone(code: int) -> bool:
 
 
 _DOLLAR_CODE_RE = re.compile(r"\bUS(?:D[ \t]?|\$)(?=\d)")
+_DOLLAR_CODE_AFTER_RE = re.compile(r"(?<![\w.,$])(\d[\d,]*(?:\.\d+)?)[ \t]?USD\b")
 _EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u25a0-\u25ff\u200d\ufe0f]++(?=\\d)")
 # An opening tag named for an answer ("<final_answer>", "<result>", "<final>"), read as its label.
 _ANSWER_TAG_NAME_RE = re.compile(r"<[A-Za-z_]*(?:answer|final|result)[A-Za-z_]*[\s>]", re.IGNORECASE)
@@ -519,6 +520,7 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
                     text = after.sub(word, before.sub(as_word, text))
     if ("USD" in text or "US$" in text) and text.count("US") <= MAX_CURRENCY_SIGNS:
         text = _DOLLAR_CODE_RE.sub("$", text)  # "USD 13" is "$13", a dollar amount
+        text = _DOLLAR_CODE_AFTER_RE.sub(r"$\1", text)  # and so is "13 USD"
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
     if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):

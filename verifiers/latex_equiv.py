@@ -180,7 +180,12 @@ def _expr_equal(a: Any, b: Any) -> bool:
     if not free:
         if a.is_Rational and b.is_Rational:
             return False  # equal rationals were caught above
-        return bool(_close(a, b)) and not _provably_apart(a, b)
+        if _close(a, b):
+            return not _provably_apart(a, b)
+        # a value written as a function of a constant, parsed unevaluated, is compared as
+        # its value: "\sin(\pi)" is 0, which no relative tolerance reaches
+        done_a, done_b = a.doit(), b.doit()
+        return (done_a, done_b) != (a, b) and done_a == done_b
     try:
         if sympy.expand(a - b) == 0:
             return True
