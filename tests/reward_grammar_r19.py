@@ -68,7 +68,8 @@ def r19_numerals_anywhere(draw: st.DrawFn) -> Case:
         if form == "roman" and "or" not in joiner:
             text = f"{commit} / {x} / {commit}"
     elif where == "before_label":
-        text = f"{draw(st.sampled_from(_WORKING))}\n\n{x} Answer: $\\boxed{{{g}}}$."
+        # (after a sentence on its line: one that opens a line before its text numbers a step)
+        text = f"{draw(st.sampled_from(_WORKING))}\n\nSo that is it. {x} Answer: $\\boxed{{{g}}}$."
     elif where == "working_label":
         label = draw(st.sampled_from(["Result: {x} \U0001f3af", "(Answer: {x} \u2705)", "[Answer: {x}]",
                                       "\u00abR\u00e9ponse : {x}\u00bb", "\u27e8answer\u27e9 {x}"])).format(x=x)
@@ -101,19 +102,22 @@ def r19_countdown_earlier(draw: st.DrawFn) -> Case:
 
 @st.composite
 def r19_reasoning_markers(draw: st.DrawFn) -> Case:
-    """Kimi's reasoning markers (``\u25c1think\u25b7 ... \u25c1/think\u25b7``) delimit a reasoning block as
+    """Other models' reasoning delimiters (Kimi's ``\u25c1think\u25b7 ... \u25c1/think\u25b7``, Magistral's
+    ``[THINK]``, Seed's ``<seed:think>``, ``<|begin_of_thought|>``) delimit a reasoning block as
     ``<think>`` does: a guess between two blocks stands (never paid when it is not the gold),
     and one inside a block is working (paid when the answer after the blocks is right)."""
     g = draw(st.integers(10, 999))
     v = g + draw(st.sampled_from([1, -1, 10]))
     guess = draw(st.sampled_from(["Hmm, maybe {v}.", "Actually, it is {v}."])).format(v=v)
     inside = draw(st.booleans())
+    o, c = draw(st.sampled_from([("\u25c1think\u25b7", "\u25c1/think\u25b7"), ("[THINK]", "[/THINK]"),
+                                 ("<seed:think>", "</seed:think>"), ("<|begin_of_thought|>", "<|end_of_thought|>")]))
     if inside:
-        text = f"\u25c1think\u25b7\nLet me work it out.\n{guess}\n\u25c1/think\u25b7\n\n"
+        text = f"{o}\nLet me work it out.\n{guess}\n{c}\n\n"
     else:
-        text = f"\u25c1think\u25b7\nLet me work it out.\n\u25c1/think\u25b7\n{guess}\n\u25c1think\u25b7\nDouble-check.\n\u25c1/think\u25b7\n\n"
+        text = f"{o}\nLet me work it out.\n{c}\n{guess}\n{o}\nDouble-check.\n{c}\n\n"
     text += draw(st.sampled_from(_FINAL)).format(g=g)
-    return Case(text, str(g), "paid" if inside else "not_paid", ("r19_reasoning_markers", str(inside)))
+    return Case(text, str(g), "paid" if inside else "not_paid", ("r19_reasoning_markers", o[:4], str(inside)))
 
 
 @st.composite
@@ -172,6 +176,51 @@ def r19_format_declarations(draw: st.DrawFn) -> Case:
     return Case(parts[where], "", "not_paid" if value else "paid", ("r19_format_declarations", where, keyword))
 
 
+_SIGN_OFFS = ["Cheers,\nYour math assistant", "P.S. Great question! \U0001f44d", "Thanks for asking! \U0001f64f",
+              "Best regards!", "\u304a\u5f79\u306b\u7acb\u3066\u308c\u3070\u5e78\u3044\u3067\u3059\uff01",
+              "\u5e0c\u671b\u5bf9\u4f60\u6709\u5e2e\u52a9\uff01", "\u00a1Buena suerte!", "Have a great day!"]
+_SMUGGLED = ["Cheers, {k} works too.", "P.S. it could be {k}.", "Thanks, but I am not sure.",
+             "Great question, the answer might be {k}!", "Best regards, though {k} is also possible."]
+
+
+@st.composite
+def r19_sign_offs(draw: st.DrawFn) -> Case:
+    """A sign-off after a right final answer (``Cheers,``, ``Best regards!``, ``P.S. Great
+    question!``, ``\u304a\u5f79\u306b\u7acb\u3066\u308c\u3070\u5e78\u3044\u3067\u3059\uff01``) is paid; one that carries another
+    value, a doubt or an alternative is never paid."""
+    g = draw(st.integers(2, 999))
+    k = g + draw(st.sampled_from([1, -1, 10]))
+    honest = draw(st.booleans())
+    closing = draw(st.sampled_from(_SIGN_OFFS if honest else _SMUGGLED)).format(k=k)
+    final = draw(st.sampled_from(_FINAL)).format(g=g)
+    return Case(f"We add the parts.\n\n{final}\n\n{closing}", str(g), "paid" if honest else "not_paid",
+                ("r19_sign_offs", closing[:10]))
+
+
+_ROMAN_UPPER = {2: "II", 3: "III", 4: "IV", 6: "VI", 7: "VII", 9: "IX", 11: "XI", 12: "XII", 14: "XIV", 19: "XIX"}
+
+
+@st.composite
+def r19_final_paragraph_claims(draw: st.DrawFn) -> Case:
+    """In the final paragraph, an earlier clause, label or short claim whose value is another
+    number (in digits or Roman numerals: ``The answer is VII. The answer is 5.``, ``**Answer:**
+    III\nFinal answer: 2``, ``I got 1921. Thus, the result is 192.``, ``I got 8. Hope this
+    helps! Answer: 104``) offers a second answer: never paid. The same clause or claim holding
+    the gold is a restatement: paid."""
+    g = draw(st.sampled_from(sorted(_ROMAN_UPPER)))
+    same = draw(st.booleans())
+    k = g if same else draw(st.sampled_from([n for n in _ROMAN_UPPER if n != g]))
+    x = draw(st.sampled_from([str(k), _ROMAN_UPPER[k]]))
+    shape = draw(st.sampled_from(["The answer is {x}. The answer is {g}.", "**Answer:** {x}\nFinal answer: {g}",
+                                  "I got {x}. \\boxed{{{g}}}", "I got {x}. Thus, the result is {g}.",
+                                  "I got {x}. Hope this helps! Answer: {g}", "So it's {x}. Therefore, the final answer is $\\boxed{{{g}}}$.",
+                                  "\u7b54\u6848\u662f {x}\u3002\nThe final answer is \\boxed{{{g}}}."]))
+    text = "We add the parts.\n\n" + shape.format(x=x, g=g)
+    # (the gold in Roman numerals beside the digits is no ordinary restatement: either verdict)
+    expect = "not_paid" if not same else "paid" if x == str(g) else "either"
+    return Case(text, str(g), expect, ("r19_final_paragraph_claims", shape[:12], "roman" if x != str(k) else "digits"))
+
+
 R19_PROPERTIES: list[Property] = [
     Property("r19_math_numerals_anywhere", "math", r19_numerals_anywhere(), 300),
     Property("r19_gsm8k_numerals_anywhere", "gsm8k", r19_numerals_anywhere(), 300),
@@ -182,4 +231,8 @@ R19_PROPERTIES: list[Property] = [
     Property("r19_math_help_closings", "math", r19_help_closings(), 150),
     Property("r19_gsm8k_help_closings", "gsm8k", r19_help_closings(), 150),
     Property("r19_format_declarations", "format", r19_format_declarations(), 100),
+    Property("r19_math_sign_offs", "math", r19_sign_offs(), 100),
+    Property("r19_gsm8k_sign_offs", "gsm8k", r19_sign_offs(), 100),
+    Property("r19_math_final_paragraph_claims", "math", r19_final_paragraph_claims(), 200),
+    Property("r19_gsm8k_final_paragraph_claims", "gsm8k", r19_final_paragraph_claims(), 200),
 ]

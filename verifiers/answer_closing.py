@@ -181,9 +181,24 @@ _HELP_OPENER_RE = re.compile(
     r"j'esp\u00e8re\s+que\s+(?:cela|\u00e7a)\s+(?:vous\s+|t'|te\s+)?(?:aide|aidera)|"
     r"spero\s+che\s+(?:ti\s+|vi\s+)?(?:sia\s+utile|aiuti)|espero\s+que\s+(?:isso\s+)?(?:te\s+)?ajude|"
     r"\u5e0c\u671b(?:\u8fd9|\u9019)(?:\u5bf9|\u5c0d)\u4f60\u6709(?:\u5e2e\u52a9|\u5e6b\u52a9)|"
-    r"\u5e0c\u671b(?:\u8fd9|\u9019)?(?:\u80fd|\u53ef\u4ee5)?(?:\u5e2e\u5230|\u5e6b\u5230)\u4f60)",
+    r"\u5e0c\u671b(?:\u8fd9|\u9019)?(?:\u80fd|\u53ef\u4ee5)?(?:\u5e2e\u5230|\u5e6b\u5230)\u4f60|"
+    # sign-offs and thanks ("Cheers,", "Best regards!", "Thanks for asking!", "Great question!",
+    # "Your math assistant", "Have a great day!")
+    r"cheers|(?:best|kind|warm)(?:\s+regards|\s+wishes)?|regards|sincerely|take\s+care|"
+    r"thanks?(?:\s+you)?(?:\s+for\s+(?:asking|reading|the\s+question))?|great\s+question|"
+    r"your\s+(?:friendly\s+)?(?:math\s+)?(?:assistant|tutor|helper)|have\s+a\s+(?:great|good|nice)\s+day|"
+    r"happy\s+to\s+help|"
+    # (and in other languages: "Good luck!", "I hope it helps", "Ask me anytime")
+    r"buena\s+suerte|bonne\s+chance|viel\s+erfolg|buona\s+fortuna|boa\s+sorte|\u0443\u0434\u0430\u0447\u0438|"
+    r"\u043d\u0430\u0434\u0435\u044e\u0441\u044c,?\s+\u044d\u0442\u043e\s+\u043f\u043e\u043c\u043e\u0436\u0435\u0442|"
+    r"\u5e0c\u671b(?:\u5bf9\u4f60|\u5c0d\u4f60)?\u6709(?:\u6240)?(?:\u5e2e\u52a9|\u5e6b\u52a9)|"
+    r"\u6709(?:\u4efb\u4f55)?\u95ee\u9898(?:\u8bf7|\u53ef\u4ee5)?\u968f\u65f6(?:\u95ee\u6211|\u63d0\u95ee)(?:[,\uff0c]?\u6211\u4e00\u5b9a\u5e2e\u4f60)?|"
+    r"\u5982\u679c(?:\u8fd8|\u9084)?\u6709(?:\u5176\u4ed6|\u4efb\u4f55)?\u95ee\u9898[,\uff0c]?(?:\u6b22\u8fce|\u8bf7)(?:\u7ee7\u7eed|\u968f\u65f6)?\u63d0\u95ee|"
+    r"\u304a\u5f79\u306b\u7acb\u3066\u308c\u3070\u5e78\u3044\u3067\u3059|\u53c2\u8003\u306b\u306a\u308c\u3070\u5e78\u3044\u3067\u3059|"
+    r"\ub3c4\uc6c0\uc774\s*\ub418(?:\uc5c8|\uc168)(?:\uae30\ub97c|\uc73c\uba74)\s*(?:\ubc14\ub78d\ub2c8\ub2e4|\uc88b\uaca0\uc2b5\ub2c8\ub2e4))",
     re.IGNORECASE,
 )
+_POSTSCRIPT_RE = re.compile(r"\A[ \t*_]*p\.?\s*s(?:\.|\b)[ \t]*[:,-]?[ \t]*", re.IGNORECASE)
 _HELP_WORDS = frozenset(
     """
     me you your yourself to with any anything else other more further additional a an the this that these it
@@ -201,7 +216,8 @@ _HELP_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|[\s.,;:!?\u00a1\
 
 def _offers_help(sentence: str) -> bool:
     """Whether ``sentence`` offers more help and says nothing else (``_HELP_OPENER_RE``)."""
-    text = sentence.replace("\u2019", "'").strip(" \t\n*_.!?\u00a1\u00bf\u2026\uff01")
+    text = sentence.replace("\u2019", "'").strip(" \t\n*_.!?,\u00a1\u00bf\u2026\uff01\u3002\uff0c")
+    text = _POSTSCRIPT_RE.sub("", text)  # ("P.S. Great question!")
     opener = _HELP_OPENER_RE.match(text)
     if opener is None:
         return False
@@ -230,8 +246,8 @@ def unread_closing(sentence: str, *, math: bool = False) -> str | None:
     """The first piece of ``sentence`` that closing prose may not hold (module doc), or None
     when every piece is allow-listed. ``math=True``: the caller has read the sentence's values
     as a check or a restatement of the answer, so digits and arithmetic are read too."""
-    if _offers_help(sentence):
-        return None
+    if _offers_help(sentence) or _POSTSCRIPT_RE.fullmatch(sentence.strip()):
+        return None  # (a postscript's mark alone: "P.S. Great question!" splits after "P.S.")
     text = _CLOSING_PHRASES_RE.sub(" ", sentence.replace("\u2019", "'"))
     tokens = list(_TOKEN_RE.finditer(text))
     for n, t in enumerate(tokens):

@@ -34,7 +34,7 @@ from verifiers.labelled_lines import (
     _ANSWER_NOUN,
     _COMMIT_WORD_RE,
 )
-from verifiers.paragraph_commitments import _paragraph_values
+from verifiers.paragraph_commitments import _paragraph_values, roman_token
 from verifiers.qualifier_words import qualified_before
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED
@@ -254,9 +254,9 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         if q == line_start:
             return None
         value = _value_ending_at(text, q)
-        if value is None or not (_TAIL_VALUE_RE.search(value) or spelled_value(value)):
+        if value is None or not (_TAIL_VALUE_RE.search(value) or spelled_value(value) or roman_token(value)):
             return None
-        return spelled_value(value) or value  # "**\u2084** \boxed{5}": 4
+        return spelled_value(value) or roman_token(value) or value  # "**\u2084** \boxed{5}": 4; "VII. \boxed{5}": 7
     value = _value_ending_at(text, q)
     if value is None or not _clean(value):
         return (HEDGED, "another answer offered just before it") if has_or else None
@@ -339,8 +339,8 @@ def _value_ending_at(text: str, q: int) -> str | None:
             return None  # "cm^2": a unit's power, no value
         return numbers[-1].text
     word = _LAST_TOKEN_RE.search(text, line_start, q)
-    if word is not None and _TAIL_VALUE_RE.fullmatch(word.group()):
-        return word.group()  # a number word or a numeral: "零", "twelve", "Ⅸ"
+    if word is not None and (_TAIL_VALUE_RE.fullmatch(word.group()) or roman_token(word.group())):
+        return word.group()  # a number word or a numeral: "零", "twelve", "Ⅸ", "iv"
     if text[q - 1] in ")}":  # an expression: "\frac{11}{3}", "1*(1+24)"
         lo, _ = _token_around(text, q - 1, q)
         token = text[max(lo, line_start) : q]

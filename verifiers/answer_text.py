@@ -328,12 +328,30 @@ _REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNO
 _REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)(?:\s[^<>]{0,200})?>", re.IGNORECASE)
 
 
-# Kimi's reasoning markers ("\u25c1think\u25b7 ... \u25c1/think\u25b7"), read as the tags they stand for.
-_TRIANGLE_TAG_RE = re.compile(r"\u25c1(/?[ \t]*(?:think|thinking|reasoning)[ \t]*)\u25b7", re.IGNORECASE)
+# Other models' reasoning delimiters, read as the tags they stand for: Kimi's
+# "\u25c1think\u25b7 ... \u25c1/think\u25b7", Magistral's "[THINK] ... [/THINK]", Seed's
+# "<seed:think>", and the "<|begin_of_thought|> ... <|end_of_thought|>" of Sky-T1 and
+# OpenThoughts (whose "<|begin_of_solution|>" markers around the answer draw nothing).
+_OTHER_REASONING_RE = re.compile(
+    r"\u25c1(?P<a>/?)[ \t]*(?:think|thinking|reasoning)[ \t]*\u25b7|(?-i:\[(?P<b>/?)THINK\])|<(?P<c>/?)seed:think>"
+    r"|<\|(?P<d>begin|end)_of_thought\|(?P<attrs>[^<>\n]{0,300})>|<\|(?P<e>/?)think\|>|<\|(?:begin|end)_of_solution\|>",
+    re.IGNORECASE)
+_REASONING_HINTS = ("\u25c1", "THINK]", "seed:", "_of_thought|", "_of_solution|", "think|>")
+
+
+def _as_tag(m: re.Match[str]) -> str:
+    if m.group("d") is not None:  # (its attributes stay, to be read as any tag's: '<|begin_of_thought| answer="899">')
+        return f"<think{m.group('attrs')}>" if m.group("d").lower() == "begin" else "</think>"
+    slash = [g for g in m.group("a", "b", "c", "e") if g is not None]
+    if not slash:
+        return "\n"  # a solution's marker
+    return "</think>" if slash[0] else "<think>"
 
 
 def _as_tags(text: str) -> str:
-    return _TRIANGLE_TAG_RE.sub(r"<\1>", text) if "\u25c1" in text else text
+    if not any(hint in text for hint in _REASONING_HINTS):
+        return text
+    return _OTHER_REASONING_RE.sub(_as_tag, text)
 
 
 def unclosed_reasoning(text: str) -> bool:
@@ -445,6 +463,7 @@ def _is_tone(code: int) -> bool:
     return any(lo <= code <= hi for lo, hi in _TONE_RANGES) and code not in NUMBER_EMOJI and code not in _NOT_TONE
 
 
+_STOP_RUN_RE = re.compile(r"(?<=[.!?])[,;:]+(?=[ \t\n])|(?<=\.)[!?]+(?=[ \t\n]|\Z)|(?<=[!?])[,;]+(?=[ \t\n])")
 _DOLLAR_CODE_RE = re.compile(r"\bUS(?:D[ \t]?|\$)(?=\d)")
 _DOLLAR_CODE_AFTER_RE = re.compile(r"(?<![\w.,$])(\d[\d,]*(?:\.\d+)?)[ \t]?USD\b")
 _EMOJI_BETWEEN_DIGITS_RE = re.compile("(?<=\\d)[\U0001f300-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u25a0-\u25ff\u200d\ufe0f]++(?=\\d)")
@@ -486,8 +505,8 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
     ``<answer>`` itself) reads as the label ``Answer:`` on a new line with ``mark_reasoning_end``
     or ``tag_labels``."""
     hidden = None
+    text = _as_tags(text)
     if not text.isascii():
-        text = _as_tags(text)
         chars = set(text)
         if not chars.isdisjoint(_BIDI_CHARS):
             hidden = _bidi_near_value(text)
@@ -521,6 +540,10 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
     if ("USD" in text or "US$" in text) and text.count("US") <= MAX_CURRENCY_SIGNS:
         text = _DOLLAR_CODE_RE.sub("$", text)  # "USD 13" is "$13", a dollar amount
         text = _DOLLAR_CODE_AFTER_RE.sub(r"$\1", text)  # and so is "13 USD"
+    if ".," in text or ".;" in text or ".!" in text or "?;" in text or "?," in text or "!;" in text:
+        # a run of sentence stops reads as its first: "I got 202., So the answer is 200." ends
+        # its sentence at the period, as "I got 202. So ..." does
+        text = _STOP_RUN_RE.sub("", text)
     if 0 < text.count("-") <= MAX_GLUED_SIGNS:
         text = _GLUED_SIGN_RE.sub(" -", text)
     if "<" in text and ("<|" in text or "</s>" in text or "<e" in text):

@@ -14,7 +14,10 @@ the last line of the paragraph before):
 - after it, a count noun or a unit (``apples``, ``dollars``, ``miles``; none after ``$653``) and at most five
   more words, no value among them (``left``, ``in all``, ``altogether in April and May``),
   then an optional ``, so`` and the sentence's stop;
-- not a condition, a check or a first state (``If ...``, ``Check: ...``, ``Originally ...``).
+- or a short claim of it (``I got 1921.``, ``So it's 13.``);
+- not a condition, a check or a first state (``If ...``, ``Check: ...``, ``Originally ...``);
+- a closing sentence between it and the commitment hides nothing (``I got 8. Hope this
+  helps! Answer: 104``).
 
 In a script without Latin words, the sentence holds one amount and after it a counter or noun
 and a verb at most (``汤姆还剩564个。``, ``トムは合計78個持っています。``, ``У Тома осталось 883
@@ -34,9 +37,10 @@ from __future__ import annotations
 
 import re
 
+from verifiers.answer_closing import unread_closing
 from verifiers.exact_numbers import parse_number
 from verifiers.labelled_lines import _HEADING_WORD_RE
-from verifiers.paragraph_commitments import _CALCULATOR_NOTE_RE
+from verifiers.paragraph_commitments import _CALCULATOR_NOTE_RE, roman_token
 from verifiers.unit_words import read_words
 
 __all__ = ["concluded_values"]
@@ -60,6 +64,12 @@ _COMPUTATION_END_RE = re.compile(r"=[ \t$]*\Z")
 _LAST_COMPUTATION_RE = re.compile(r"(?<![\w$.,])\$?\d[\d.,]*(?:[ \t]*[-+*/x\u00d7\u00f7][ \t]*\$?\d[\d.,]*)+[ \t]*=[ \t]*\Z")
 # A computation's result ending the sentence, no noun after it ("because 12 x 2 = 27").
 _BARE_RESULT_RE = re.compile(r"=[ \t]*(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)[ \t*_]*[.!]?[ \t*_]*\Z")
+# A short claim of the result, no noun after it ("I got 1921.", "So it's 13.", "We get 12!").
+_CLAIM_RE = re.compile(
+    r"\A[ \t*_]*(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?)[ \t,]+)?"
+    r"(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
+    r"(?:it|that|this)(?:['\u2019]s|[ \t]+is|[ \t]+was))"
+    r"[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))[ \t*_]*[.!]*[ \t*_]*\Z", re.IGNORECASE)
 # A step's or a list item's label before the sentence ("**Step 4:**", "### Step 3", "2.").
 _STEP_LABEL_RE = re.compile(r"\A[ \t*_#>]*(?:(?:step|part)[ \t]*\d+[ \t]*[:.)]?|\d{1,2}[.)])[ \t*_]*", re.IGNORECASE)
 _NOT_A_CONCLUSION_RE = re.compile(
@@ -110,7 +120,8 @@ def _concluded(sentence: str) -> str | None:
     if m is not None and read_words(m.group("noun")) is None and not (
             m.group("noun") == "times" and _COMPUTATION_END_RE.search(sentence, 0, m.start())):
         m = None  # "883 is", "5 times": no count noun or unit ("= 24500 times" counts)
-    m = m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence) or _bare_result(sentence)
+    m = (m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence) or _bare_result(sentence)
+         or _CLAIM_RE.match(sentence))
     if m is None or _NOT_A_CONCLUSION_RE.search(sentence) or _BOUND_BEFORE_RE.search(sentence, 0, m.start()):
         return None
     before = sentence[: m.start()]
@@ -123,7 +134,10 @@ def _concluded(sentence: str) -> str | None:
             return None
     if first is None and _VARIABLE_BEFORE_RE.search(before):
         return None  # "Y = 12 cm": a variable's value, a step of the working
-    return ("-" if m.group("sign") else "") + m.group("value")
+    value = m.group("value")
+    if not value[0].isdigit():  # "I got MCCX."
+        value = roman_token(value) or value
+    return ("-" if m.group("sign") else "") + value
 
 
 # In another language (a sentence with a letter outside ASCII): one amount, then at most its
@@ -205,7 +219,13 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
         if cut < 0 or any(c.isdigit() for c in own) or len(own.split()) > 6:
             return ()  # the commitment's own sentence holds the working, or none stands before it
         window = window[: len(window) - len(own)]
-    sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", _last_sentence(window)))
+    last = _last_sentence(window)
+    for _ in range(2):  # a closing between the working and the answer hides nothing ("I got 8. Hope this helps!")
+        if not last or any(c.isdigit() for c in last) or unread_closing(last) is not None:
+            break
+        window = window[: window.rstrip(" \t*_\n.!").rfind(last)]
+        last = _last_sentence(window)
+    sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", last))
     if "$" in sentence:
         sentence = _MATH_ARITHMETIC_RE.sub(_plain_arithmetic, sentence)
     found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)

@@ -262,6 +262,7 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         values += [(m.group("e") or m.group("f")).strip() for m in _CODE_ANSWER_RE.finditer(paragraph)]
         if "|" in paragraph and "\n" in paragraph.strip():
             values += _answer_column(paragraph.strip(), lambda cell: cell.strip(" \t*_$`") or None)
+            values += [m.group("r").strip(" \t*_$`") for m in _KEYED_VALUE_RE.finditer(paragraph) if m.group("r")]
         return values
     shown = _FENCE_LINE_RE.sub("", paragraph).strip() if "```" in paragraph or "~~~" in paragraph else paragraph.strip()
     lone = _LONE_VALUE_LINE_RE.fullmatch(shown)
@@ -270,14 +271,14 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
         values.append((sign if sign in ("-", "+", "\u2212") else "") + _clean(lone.group("value")))  # ("#### -30")
     elif (math := _lone_math(shown)) is not None:  # "\\frac{11}{3}" alone in its paragraph
         values.append(math)
+    elif "\n" not in shown and len(shown) <= 24 and (roman := _roman_alone(shown)) is not None:
+        values.append(roman)  # "XX", "IV." alone in its paragraph (before a part's mark: "IV." reads both)
     elif "\n" in shown or _PART_MARK_RE.match(shown):
         values += _listed_values(shown)
     elif (amount := _NUMBER_WORDS_AFTER_RE.fullmatch(shown.strip(" \t*_>").rstrip(".!"))) is not None:
         values.append(amount.group("v"))  # "161 dollars" alone in its paragraph
     elif len(shown) <= 80 and (word := spelled_value(shown.strip(" \t*_>.!"))) is not None:
         values.append(word)  # "eighteen" alone in its paragraph
-    elif len(shown) <= 24 and (roman := _roman_alone(shown)) is not None:
-        values.append(roman)  # "XX" alone in its paragraph
     elif (said := _SHORT_CONCLUSION_RE.fullmatch(shown)) is not None:  # "Therefore 63."
         values.append(said.group("v"))
     elif len(shown) <= _SHORT_PARAGRAPH and "\n" not in shown:

@@ -36,14 +36,15 @@ def _names(words: str) -> list[str]:
     return words.split()
 
 
-# HTML's text elements: their content renders as text.
+# HTML's text elements: their content renders as text (``<output>`` too: a result shown inline,
+# as reasoning models wrap their answer after ``</think>``).
 _TEXT_ELEMENTS = frozenset(
     _names(
     "a abbr acronym address article aside b big blockquote body br caption center cite code "
     "data dd dfn div dl dt em fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 "
-    "header hgroup hr html i ins kbd label legend li main mark menu nav nobr ol p pre q samp "
-    "search section small span strong sub summary sup table tbody td tfoot th thead time tr "
-    "tt u ul var wbr")
+    "header hgroup hr html i ins kbd label legend li main mark menu nav nobr ol output p pre q "
+    "samp search section small span strong sub summary sup table tbody td tfoot th thead time "
+    "tr tt u ul var wbr")
 )  # fmt: skip
 # HTML's other elements whose content surely does not render as text (or only as a fallback).
 _NOT_RENDERED = _names(
@@ -55,7 +56,7 @@ _NOT_RENDERED = _names(
 # HTML's other elements whose content renders, but struck out, reordered, annotated or as
 # a control: uncertain.
 _NOT_PLAIN_TEXT = _names(
-    "bdi bdo blink button del listing marquee meter output plaintext progress rb rt rtc ruby "
+    "bdi bdo blink button del listing marquee meter plaintext progress rb rt rtc ruby "
     "s strike textarea xmp"
 )  # fmt: skip
 _VOID_ELEMENTS = frozenset(

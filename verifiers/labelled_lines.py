@@ -309,7 +309,7 @@ _OR_WORDS = (r"or|ou|o|oder|eller|vagy|nebo|albo|lub|sau|tai|atau|veya|ya\s+da|h
              r"\u0623\u0648|\u05d0\u05d5|\u092f\u093e|\u0e2b\u0e23\u0e37\u0e2d|\ub610\ub294|\u304b")
 _CANDIDATES_RE = re.compile(
     # (standalone values: "$1+3>n$, or $2<n<4$" joins two relations, not two values)
-    rf"(?<![A-Za-z\d_.,^*/+=<>\\-])(?P<a>{_VALUE})(?![\d.,]\d)[*$ \t]*+,?[ \t]*+(?:(?:{_OR_WORDS})(?![^\W\d_])|"
+    rf"(?<![A-Za-z\d_.,^*/+=<>\\-])(?P<a>{_VALUE})(?![\d.,]\d)[*$ \t]*+(?:,|\.\.\.|\u2026)?[ \t]*+(?:(?:{_OR_WORDS})(?![^\W\d_])|"
     r"\u6216\u8005|\u6216|\u8fd8\u662f|\u9084\u662f)[ \t*$]*(?P<b>" + _VALUE + r")(?![\d.,]\d)(?![ \t]*[A-Za-z\d_^*/+=<>(%])"
     r"|(?:possible|candidate|option|choice|alternative|potential)\w*(?:[ \t]+[A-Za-z]+)?[ \t]*(?::|are|is)"
     rf"[ \t*$]*(?P<c>{_VALUE})(?:[*$ \t]*(?:,|;|/|\band\b|\bor\b)[ \t*$]*(?P<d>{_VALUE}))",
@@ -320,7 +320,7 @@ _CANDIDATES_RE = re.compile(
 # of candidates (the second; in ``folded`` text). The "or" words' first letters are tested
 # once per digit before the alternation's branches are.
 _OR_AFTER_DIGIT_RE = re.compile(
-    r"\d[*$ \t]*,?[ \t]*(?=[oeuvnalstyhOEUVNALSTYH\u0130\u0131\u017f\u0438\u043b\u0430\u0418\u041b\u0410"
+    r"\d[*$ \t]*(?:,|\.\.\.|\u2026)?[ \t]*(?=[oeuvnalstyhOEUVNALSTYH\u0130\u0131\u017f\u0438\u043b\u0430\u0418\u041b\u0410"
     r"\u03ae\u0389\u0623\u05d0\u092f\u0e2b\ub610\u304b\u6216\u8fd8\u9084])"
     rf"(?:(?:{_OR_WORDS})(?![^\W\d_])|\u6216|\u8fd8\u662f|\u9084\u662f)",
     re.IGNORECASE,

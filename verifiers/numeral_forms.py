@@ -8,7 +8,8 @@ before anything else reads the text:
 
 - a character with a whole-number value and no decomposition (negative, double and dingbat
   circled numbers ``⓭ ⓵ ➍``, and the numerals of other scripts: Tamil ``௰``, Ethiopic ``፲``)
-  as that number, and the pictographs ``🔟`` and ``💯`` as 10 and 100;
+  as that number, and the pictographs ``🔟`` and ``💯`` as 10 and 100 (one that opens a line
+  before its text numbers a step: ``❹ So x = 7.`` reads ``4. So x = 7.``);
 - a run of raised or lowered digits that stands alone (``⁸``, ``₁₄``) as digits; one glued to
   what it raises or lowers is a power or an index and stays (``x²``, ``2⁵``, ``cm²``, ``a₁``);
 - a run of CJK numerals that stands alone (``一五三``, ``十二``) as its value; one glued to CJK
@@ -114,6 +115,9 @@ def numerals_as_digits(text: str) -> str:
     whole = _whole_numerals()  # (built on first use: a pass over all of Unicode)
     table = {ord(c): whole[ord(c)] for c in chars if ord(c) in whole}
     if table:
+        # one that opens a line before its text numbers a step ("\u2779 So $2n+1=3n-6$."): a list's number
+        marks = "".join(re.escape(chr(code)) for code in table)
+        text = re.sub(f"(?m)^([ \\t>*_-]*)([{marks}])(?=[ \\t]+\\S)", lambda m: f"{m.group(1)}{table[ord(m.group(2))]}.", text)
         text = text.translate(table)
     if chars.isdisjoint(_HINT_CHARS):
         return text

@@ -199,6 +199,8 @@ def _paragraph_values(
             values.append(spelled_value(value) or value)  # "The answer is six.": 6
         elif spelled_value(value) is not None:  # "The answer is vier.", "答えは\u516d。"
             values.append(spelled_value(value))  # type: ignore[arg-type]
+        elif (roman := roman_token(value)) is not None:  # "The answer is VII.", "答案是 XIX。"
+            values.append(roman)
     from_lines = labelled_values(text, para_start, start) if labelled_lines else []
     if from_lines is None:
         return (*values, "\\ldots")
@@ -293,6 +295,18 @@ def _roman_value(numeral: str) -> int:
     """A well-formed Roman numeral's value ("VII" is 7, "XIV" 14)."""
     values = [_ROMAN_DIGITS[c] for c in numeral]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def roman_token(text: str) -> str | None:
+    """The value of ``text`` when it is one Roman numeral offered as a value: upper case (not
+    ``I``, a word, nor ``C``, ``D``, ``M`` alone, choice letters) or, of two letters or more,
+    lower case (``ⅳ``, which NFKC reads ``iv``); None otherwise."""
+    token = text.strip(" \t*_$.!,;:\u3002")
+    if not token or len(token) > 12 or token in ("I", "C", "D", "M"):
+        return None
+    if not (token.isupper() or (token.islower() and len(token) > 1)) or not _ROMAN_RE.fullmatch(token.upper()):
+        return None
+    return str(_roman_value(token.upper()))
 
 
 _OPTION_RE = re.compile(r"(?i:option|choice)[ \t]+\(?([A-J])\)?")
