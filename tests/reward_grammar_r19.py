@@ -178,8 +178,11 @@ def r19_format_declarations(draw: st.DrawFn) -> Case:
 
 _SIGN_OFFS = ["Cheers,\nYour math assistant", "P.S. Great question! \U0001f44d", "Thanks for asking! \U0001f64f",
               "Best regards!", "\u304a\u5f79\u306b\u7acb\u3066\u308c\u3070\u5e78\u3044\u3067\u3059\uff01",
-              "\u5e0c\u671b\u5bf9\u4f60\u6709\u5e2e\u52a9\uff01", "\u00a1Buena suerte!", "Have a great day!"]
+              "\u5e0c\u671b\u5bf9\u4f60\u6709\u5e2e\u52a9\uff01", "\u00a1Buena suerte!", "Have a great day!",
+              "Si tienes alguna otra pregunta, no dudes en preguntar.", "Mam nadziej\u0119, \u017ce to pomo\u017ce! \U0001f60a",
+              "Jika ada pertanyaan lain, jangan ragu untuk bertanya.", "N'h\u00e9sitez pas \u00e0 poser d'autres questions."]
 _SMUGGLED = ["Cheers, {k} works too.", "P.S. it could be {k}.", "Thanks, but I am not sure.",
+             "Si tienes alguna otra pregunta, la respuesta es {k}.",
              "Great question, the answer might be {k}!", "Best regards, though {k} is also possible."]
 
 

@@ -195,7 +195,20 @@ _HELP_OPENER_RE = re.compile(
     r"\u6709(?:\u4efb\u4f55)?\u95ee\u9898(?:\u8bf7|\u53ef\u4ee5)?\u968f\u65f6(?:\u95ee\u6211|\u63d0\u95ee)(?:[,\uff0c]?\u6211\u4e00\u5b9a\u5e2e\u4f60)?|"
     r"\u5982\u679c(?:\u8fd8|\u9084)?\u6709(?:\u5176\u4ed6|\u4efb\u4f55)?\u95ee\u9898[,\uff0c]?(?:\u6b22\u8fce|\u8bf7)(?:\u7ee7\u7eed|\u968f\u65f6)?\u63d0\u95ee|"
     r"\u304a\u5f79\u306b\u7acb\u3066\u308c\u3070\u5e78\u3044\u3067\u3059|\u53c2\u8003\u306b\u306a\u308c\u3070\u5e78\u3044\u3067\u3059|"
-    r"\ub3c4\uc6c0\uc774\s*\ub418(?:\uc5c8|\uc168)(?:\uae30\ub97c|\uc73c\uba74)\s*(?:\ubc14\ub78d\ub2c8\ub2e4|\uc88b\uaca0\uc2b5\ub2c8\ub2e4))",
+    r"\ub3c4\uc6c0\uc774\s*\ub418(?:\uc5c8|\uc168)(?:\uae30\ub97c|\uc73c\uba74)\s*(?:\ubc14\ub78d\ub2c8\ub2e4|\uc88b\uaca0\uc2b5\ub2c8\ub2e4)|"
+    # "If you have other questions, feel free to ask" and "I hope this helps" in more languages
+    r"si\s+tienes\s+(?:alguna\s+)?(?:otra\s+)?(?:pregunta|duda)s?,?\s+no\s+dudes\s+en\s+preguntar|"
+    r"se\s+tiver\s+(?:mais\s+)?(?:alguma\s+)?(?:d\u00favida|pergunta)s?,?\s+\u00e9\s+s\u00f3\s+perguntar|"
+    r"n'h\u00e9sitez\s+pas\s+\u00e0\s+(?:poser|me\s+poser)\s+(?:d'autres|vos)\s+questions|"
+    r"wenn\s+du\s+(?:noch\s+)?(?:weitere\s+)?fragen\s+hast,?\s+frag\s+(?:gerne|einfach)|"
+    r"jika\s+ada\s+pertanyaan\s+lain,?\s+jangan\s+ragu\s+untuk\s+bertanya|"
+    r"mam\s+nadziej\u0119,?\s+\u017ce\s+to\s+pomo\u017ce|hy\s+v\u1ecdng\s+\u0111i\u1ec1u\s+n\u00e0y\s+gi\u00fap\s+\u00edch\s+cho\s+b\u1ea1n|"
+    r"umar\u0131m\s+yard\u0131mc\u0131\s+olur|ba\u015fka\s+sorunuz\s+olursa\s+\u00e7ekinmeyin|"
+    r"\u0623\u062a\u0645\u0646\u0649\s+\u0623\u0646\s+\u064a\u0643\u0648\u0646\s+\u0647\u0630\u0627\s+\u0645\u0641\u064a\u062f(?:\u064b\u0627|\u0627)|"
+    r"\u092e\u0941\u091d\u0947\s+\u0906\u0936\u093e\s+\u0939\u0948\s+\u0915\u093f\s+\u0907\u0938\u0938\u0947\s+\u092e\u0926\u0926\s+\u092e\u093f\u0932\u0947\u0917\u0940|"
+    r"\u0905\u0917\u0930\s+\u0906\u092a\u0915\u0947\s+\u0914\u0930\s+\u0938\u0935\u093e\u0932\s+\u0939\u0948\u0902\s+\u0924\u094b\s+\u092c\u0947\u091d\u093f\u091d\u0915\s+\u092a\u0942\u091b\u0947\u0902|"
+    r"\ub2e4\ub978\s+\uc9c8\ubb38\uc774\s+\uc788\uc73c\uba74\s+\uc5b8\uc81c\ub4e0\uc9c0\s+\ubb3c\uc5b4\ubcf4\uc138\uc694|"
+    r"\u4ed6\u306b\u8cea\u554f\u304c\u3042\u308c\u3070[,\u3001]?\s*\u304a\u6c17\u8efd\u306b(?:\u3069\u3046\u305e|\u805e\u3044\u3066\u304f\u3060\u3055\u3044))",
     re.IGNORECASE,
 )
 _POSTSCRIPT_RE = re.compile(r"\A[ \t*_]*p\.?\s*s(?:\.|\b)[ \t]*[:,-]?[ \t]*", re.IGNORECASE)

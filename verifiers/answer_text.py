@@ -62,6 +62,13 @@ from verifiers.hidden_content import (
 )
 from verifiers.hidden_forms import TEX_COMMENT, hidden_forms_in
 from verifiers.numeral_forms import numerals_as_digits
+from verifiers.reasoning_blocks import (
+    _REASONING_END_RE,
+    _REASONING_OPEN_RE,
+    REASONING_END_MARK,
+    REASONING_START_MARK,
+    _as_tags,
+)
 
 __all__ = [
     "MAX_CURRENCY_SIGNS",
@@ -71,7 +78,6 @@ __all__ = [
     "NUMERIC_CHARS",
     "commented_commitment",
     "read_visible",
-    "unclosed_reasoning",
     "visible_text",
 ]
 
@@ -323,50 +329,6 @@ _SPACED_THOUSANDS_RE = re.compile(r"(?<=\d,)\\!\s*(?=\d{3}(?!\d))")  # ",\!" onl
 _MARKUP_HINT_RE = re.compile(r"\\|</?[A-Za-z]")
 
 
-# The end of a reasoning block: what follows it starts afresh, as on a new line.
-_REASONING_END_RE = re.compile(r"</\s*(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
-_REASONING_OPEN_RE = re.compile(r"<\s*(?:think|thinking|reasoning)(?:\s[^<>]{0,200})?>", re.IGNORECASE)
-
-
-# Other models' reasoning delimiters, read as the tags they stand for: Kimi's
-# "\u25c1think\u25b7 ... \u25c1/think\u25b7", Magistral's "[THINK] ... [/THINK]", Seed's
-# "<seed:think>", and the "<|begin_of_thought|> ... <|end_of_thought|>" of Sky-T1 and
-# OpenThoughts (whose "<|begin_of_solution|>" markers around the answer draw nothing).
-_OTHER_REASONING_RE = re.compile(
-    r"\u25c1(?P<a>/?)[ \t]*(?:think|thinking|reasoning)[ \t]*\u25b7|(?-i:\[(?P<b>/?)THINK\])|<(?P<c>/?)seed:think>"
-    r"|<\|(?P<d>begin|end)_of_thought\|(?P<attrs>[^<>\n]{0,300})>|<\|(?P<e>/?)think\|>|<\|(?:begin|end)_of_solution\|>",
-    re.IGNORECASE)
-_REASONING_HINTS = ("\u25c1", "THINK]", "seed:", "_of_thought|", "_of_solution|", "think|>")
-
-
-def _as_tag(m: re.Match[str]) -> str:
-    if m.group("d") is not None:  # (its attributes stay, to be read as any tag's: '<|begin_of_thought| answer="899">')
-        return f"<think{m.group('attrs')}>" if m.group("d").lower() == "begin" else "</think>"
-    slash = [g for g in m.group("a", "b", "c", "e") if g is not None]
-    if not slash:
-        return "\n"  # a solution's marker
-    return "</think>" if slash[0] else "<think>"
-
-
-def _as_tags(text: str) -> str:
-    if not any(hint in text for hint in _REASONING_HINTS):
-        return text
-    return _OTHER_REASONING_RE.sub(_as_tag, text)
-
-
-def unclosed_reasoning(text: str) -> bool:
-    """Whether ``text`` opens a reasoning block (``<think>``) that never closes: a rollout cut
-    off while it thought, which gave no final answer (what the block says on the way is not
-    one: paying it would pay a policy for never finishing)."""
-    text = _as_tags(text)
-    if "<" not in text:
-        return False
-    last = None
-    for last in _REASONING_OPEN_RE.finditer(text):  # noqa: B007 - the last one
-        pass
-    return last is not None and _REASONING_END_RE.search(text, last.end()) is None
-
-
 # Between two digits: a comment holding no digit, or an element with no content.
 _TAG_OPEN_RE = re.compile(r"<[A-Za-z!]")
 _BLANK_LINE_RE = re.compile(r"\n[ \t]++(?=\n)")
@@ -441,13 +403,6 @@ def _vulgar_as_decimal(m: re.Match[str]) -> str:
     return f"{lead}{m.group(1) or 0}.{digits:0{places}d}"
 
 
-# Where the first end of reasoning stood, in ``read_visible(..., mark_reasoning_end=True)``:
-# a paragraph separator, which no reading sees (the translation above makes every one in the
-# input a line end before markup is read).
-REASONING_END_MARK = "\u2029"
-# Where the block that it closes opened (``<think>``): a line separator, which no reading sees
-# either. What stands before it is part of the answer, not of the working.
-REASONING_START_MARK = "\u2028"
 
 
 _KEYCAP_RE = re.compile("(?<=[0-9#*])\ufe0f?\u20e3")

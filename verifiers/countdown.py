@@ -33,14 +33,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from verifiers.answer_lead import lead_start, uncommitted_lead
-from verifiers.answer_text import (
-    commented_commitment,
-    markup_flood,
-    read_visible,
-    unclosed_reasoning,
-)
+from verifiers.answer_text import commented_commitment, markup_flood, read_visible
 from verifiers.answer_values import _sentence_start
 from verifiers.math_extract import commitments_before, hedge_after
+from verifiers.reasoning_blocks import unclosed_reasoning
 from verifiers.types import (
     CORRECT,
     FORMAT,

@@ -107,14 +107,7 @@ from verifiers.answer_tail import (
     hedge_after,
     split_line_answer,
 )
-from verifiers.answer_text import (
-    REASONING_END_MARK,
-    REASONING_START_MARK,
-    commented_commitment,
-    markup_flood,
-    read_visible,
-    unclosed_reasoning,
-)
+from verifiers.answer_text import commented_commitment, markup_flood, read_visible
 from verifiers.answer_values import (
     _TAIL_EXTRA_VALUE_RE,
     MAX_LINE_CHARS,
@@ -143,6 +136,7 @@ from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.number_words import read_number_words
 from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
+from verifiers.reasoning_blocks import REASONING_END_MARK, REASONING_START_MARK, unclosed_reasoning
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED, MALFORMED, NO_ANSWER, Accept, FinalAnswer
 from verifiers.unboxed_answer import (

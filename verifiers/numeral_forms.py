@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import unicodedata
 
 __all__ = ["CJK_DIGITS", "CJK_SCALES", "cjk_value", "numerals_as_digits"]
@@ -59,20 +58,22 @@ def cjk_value(text: str) -> int | None:
     return total + (digit or 0)
 
 
-@functools.cache
-def _whole_numerals() -> dict[int, str]:
-    """The characters with a whole-number value that neither ``\\d`` nor NFKC reads, and the
-    digits each is read as (Han characters are words too, and are read in runs below)."""
-    table = {}
-    for code in range(0x80, sys.maxunicode + 1):
-        c = chr(code)
-        if not c.isnumeric() or c.isdecimal() or unicodedata.decomposition(c):
-            continue
-        value = unicodedata.numeric(c)
-        if value == int(value) and not unicodedata.name(c, "CJK").startswith("CJK"):
-            table[code] = str(int(value))
-    table.update({0x1F51F: "10", 0x1F4AF: "100"})  # the pictographs keycap ten and hundred points
-    return table
+_PICTOGRAPH_NUMBERS = {"\U0001f51f": "10", "\U0001f4af": "100"}  # keycap ten, hundred points
+
+
+@functools.lru_cache(maxsize=8192)
+def _whole_value(c: str) -> str | None:
+    """The digits a character with a whole-number value that neither ``\\d`` nor NFKC reads
+    stands for, or None (Han characters are words too, and are read in runs below). Looked
+    up per distinct character: a table of all of Unicode would cost a pass over it."""
+    if c in _PICTOGRAPH_NUMBERS:
+        return _PICTOGRAPH_NUMBERS[c]
+    if not c.isnumeric() or c.isdecimal() or unicodedata.decomposition(c):
+        return None
+    value = unicodedata.numeric(c)
+    if value != int(value) or unicodedata.name(c, "CJK").startswith("CJK"):
+        return None
+    return str(int(value))
 
 
 _RAISED = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079"
@@ -88,17 +89,20 @@ _CJK_RUN_RE = re.compile(
 _HINT_CHARS = frozenset(_RAISED_DIGIT) | frozenset(CJK_DIGITS) | frozenset(CJK_SCALES)
 
 
+def _numbers_list(m: re.Match[str]) -> bool:
+    """Whether the run ``m`` opens its line before a stop: a list's number ("三. The answer is
+    2." reads as "3." would), kept as written."""
+    text = m.string
+    return _LIST_NUMBER_RE.match(text, m.end()) is not None and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip()
+
+
 def _cjk_digits(m: re.Match[str]) -> str:
-    if _LIST_NUMBER_RE.match(m.string, m.end()) and not m.string[m.string.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
-        return m.group()  # "三. The answer is 2.": a list's number, as "3." would read
-    value = cjk_value(m.group())
+    value = None if _numbers_list(m) else cjk_value(m.group())
     return m.group() if value is None else str(value)
 
 
 def _raised_digits(m: re.Match[str]) -> str:
-    if _LIST_NUMBER_RE.match(m.string, m.end()) and not m.string[m.string.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
-        return m.group()
-    return "".join(_RAISED_DIGIT[c] for c in m.group())
+    return m.group() if _numbers_list(m) else "".join(_RAISED_DIGIT[c] for c in m.group())
 
 
 _LIST_NUMBER_RE = re.compile(r"[.)]")
@@ -112,8 +116,7 @@ def numerals_as_digits(text: str) -> str:
     if text.isascii():
         return text
     chars = set(text)
-    whole = _whole_numerals()  # (built on first use: a pass over all of Unicode)
-    table = {ord(c): whole[ord(c)] for c in chars if ord(c) in whole}
+    table = {ord(c): value for c in chars if not c.isascii() and (value := _whole_value(c)) is not None}
     if table:
         # one that opens a line before its text numbers a step ("\u2779 So $2n+1=3n-6$."): a list's number
         marks = "".join(re.escape(chr(code)) for code in table)
