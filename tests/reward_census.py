@@ -23,6 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reward_grammar import ALL_PROPERTIES, Case, Property, violation  # noqa: E402
 from reward_grammar_r14 import R14_PROPERTIES  # noqa: E402
 from reward_grammar_r15 import R15_PROPERTIES  # noqa: E402
+from reward_grammar_r16 import R16_PROPERTIES  # noqa: E402
+from reward_grammar_r17 import R17_PROPERTIES  # noqa: E402
+from reward_grammar_r18 import R18_PROPERTIES  # noqa: E402
+from reward_grammar_r19 import R19_PROPERTIES  # noqa: E402
 
 
 def census(prop: Property, examples: int, seed_value: int | None) -> dict[str, object]:
@@ -55,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     total_ran = total_failed = 0
     t0 = time.perf_counter()
-    for prop in [*ALL_PROPERTIES, *R14_PROPERTIES, *R15_PROPERTIES]:
+    rounds = [*R14_PROPERTIES, *R15_PROPERTIES, *R16_PROPERTIES, *R17_PROPERTIES, *R18_PROPERTIES, *R19_PROPERTIES]
+    for prop in [*ALL_PROPERTIES, *rounds]:
         if args.only not in prop.name:
             continue
         out = census(prop, max(1, int(prop.examples * args.scale)), args.seed)

@@ -1763,6 +1763,13 @@ _H15_CLAUSE_RE = re.compile(
     r"\u00e9|\u00e8|are|was|were|be|would|will|should)\b", re.IGNORECASE)
 
 
+def _restates(symbol: str, n: int) -> bool:
+    """Whether ``symbol`` is raised digits that spell ``n``: standing alone they read as the
+    value (round 19, ``verifiers.numeral_forms``), a restatement of the gold, no other value."""
+    return bool(symbol) and all(c in _SUPERSCRIPTS for c in symbol) and symbol.translate(
+        {ord(c): str(unicodedata.digit(c)) for c in _SUPERSCRIPTS}).lstrip("0") == str(n).lstrip("0")
+
+
 def _h15_sentence(words: list[str], capital: bool) -> str:
     text = " ".join(words)
     return text[:1].upper() + text[1:] if capital else text
@@ -1779,6 +1786,7 @@ def h15_later_sentence(draw: st.DrawFn, verifier: str) -> Case:
     if unread:
         at = draw(st.integers(0, len(words)))
         words.insert(at, draw(h15_unread))
+        assume(not _restates(words[at], n))
     sentence = _h15_sentence(words, draw(st.booleans()))
     # "... answer is." opens a new answer clause with no value (the reader's commitment
     # rule, not the tail's): left out of the sentences that must be paid
@@ -1809,6 +1817,7 @@ def h15_own_sentence_symbol(draw: st.DrawFn, verifier: str) -> Case:
     symbol = draw(h15_own_symbols)
     if words and symbol == "\u2179":
         symbol = "\u2169"  # after words, NFKC's "x" of "ⅹ" is a variable ("the value of x")
+    assume(not _restates(symbol, n))
     tail = " ".join([*words, symbol])
     return Case(form.format(n) + " " + tail, str(n), "not_paid",
                 ("h15_own_symbol", f"symbol={symbol!r}", verifier))

@@ -130,7 +130,7 @@ _COPULAS = frozenset(("is", "was", "be", "es", "est", "\u00e9", "\u00e8", "ist",
                      "je", "jest", "\u0435", "\u044d\u0442\u043e", "on", "olan", "ir", "yra", "hai", "\u0939\u0948",
                      "\u0647\u064a", "\u0647\u0648"))  # (Arabic "hiya", "huwa")
 _PARTICLES = "\u662f\u4e3a\u70ba\u306f\u304c\uc740\ub294\uc774\uac00"
-_SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a\u3011]")
+_SEPARATOR_RE = re.compile(r"[ \t*_]*[:=\uff1a\u3011\u27e9\u00bb\u300d\u300f]")  # (or a bracket closing the label: "\u27e8answer\u27e9 V")
 _GAP_WORDS_RE = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]*)*")  # (words of a copula: "adalah", "\u00e4r")
 _LEAD_SPLIT_RE = re.compile(r"^(?:[ \t:=\uff1a\u2192*_\u27e9\u00bb\u300d\u300f\u3011)\]]|[-\u2013\u2014](?=[ \t]))+|[ \t]+")  # ("Answer \u2014 1")
 _KEYED_VALUE_RE = re.compile(

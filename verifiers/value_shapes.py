@@ -261,7 +261,7 @@ def _marked_final_values(paragraph: str) -> list[str]:
         value = _any_form(last, word=False) if last.strip() else None
         token = line.rsplit(None, 1)[-1] if line.strip() else ""
         if value is None and token:  # "... = 18 inches 53 \U0001f448 final answer": the value the mark points at
-            value = _any_form(token, word=False)
+            value = _any_form(token, word=False) or _roman_alone(token)  # ("V \U0001f448 final answer")
         if value is not None:
             values.append(value)
     return values
