@@ -156,7 +156,7 @@ _NUMBER_WORD = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|ele
 # A paragraph that may commit holds a hint, a digit or a number word (in ``folded`` text, one C scan).
 # (and a line that is a Roman numeral alone: "XX")
 _CANDIDATE_RE = re.compile("|".join(map(re.escape, _HINTS)) + r"|\d|" + _NUMBER_WORD +
-                           r"|[ivxlcdm]{1,12}[ \t*_.!\u2713\u2714]*(?![^\n])")  # (a line that ends in a Roman numeral: "Hmm, maybe XIII.")
+                           r"|(?<![a-z])[ivxlcdm]{1,12}[ \t*_.!\u2713\u2714]*(?![^\n])")  # (a line that ends in a Roman numeral: "Hmm, maybe XIII.")
 # Paragraphs that may commit, read back at most: a longer run of them is a wall, not a solution.
 _MAX_PARAGRAPHS = 2_000
 # How far back before the final paragraph earlier paragraphs are read (a tenth of a megabyte:

@@ -40,8 +40,8 @@ CJK_SCALES = {"\u5341": 10, "\u767e": 100, "\u5343": 1000}
 def cjk_value(text: str) -> int | None:
     """A CJK numeral below ten thousand (``八``, ``十二``, ``二十五``), or digits one by one
     (``一五三`` is 153); None when ``text`` is neither."""
-    if len(text) > 20:
-        return None  # (more digits than a value a reader takes in)
+    if not text or len(text) > 20:
+        return None  # (none, or more digits than a value a reader takes in)
     if len(text) > 1 and all(c in CJK_DIGITS for c in text):
         return int("".join(str(CJK_DIGITS[c]) for c in text))
     total, digit = 0, None

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from verifiers.answer_values import _clean
 from verifiers.labelled_forms import any_form_value
 from verifiers.labelled_lines import _ANSWER_NOUN, _ANSWER_NOUN_RE
-from verifiers.paragraph_commitments import _ROMAN_RE, _roman_value
+from verifiers.paragraph_commitments import _ROMAN_RE, _roman_value, roman_token
 from verifiers.spelled_numbers import spelled_value
 from verifiers.unit_words import read_words
 
@@ -152,9 +152,7 @@ def _roman_alone(text: str) -> str | None:
     """The value of a paragraph that is one upper-case Roman numeral (``XX``, ``**XIV**``, ``V``);
     not ``I`` (a word) nor ``C``, ``D`` or ``M`` alone (choice letters)."""
     token = text.strip(" \t*_>.!\u2713\u2714")  # ("XVIII \u2714\ufe0f")
-    if not token.isupper() or token in ("I", "C", "D", "M") or not _ROMAN_RE.fullmatch(token):
-        return None
-    return str(_roman_value(token))
+    return roman_token(token) if token.isupper() else None
 
 
 # A paragraph that only lists values, each on its line: bare or after a list's marker ("1. 67",
