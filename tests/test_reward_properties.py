@@ -225,10 +225,12 @@ for _prop in H15_PROPERTIES:
 def test_h15_roman_one_is_no_closing_word() -> None:
     from verifiers.math import math_reward
 
-    # NFKC reads "Ⅰ" as "I": the pronoun stands only before a verb of its list
-    for tail in ("\u2160 above.", "I.", "The answer is I.", "I answer.", "a.", "The answer is a."):
+    # the pronoun stands only before a verb of its list; the numeral character "Ⅰ" is 1, never
+    # a pronoun (round 20: Roman numeral characters read as their values)
+    for tail in ("\u2160 above.", "I.", "The answer is I.", "I answer.", "a.", "The answer is a.",
+                 "\u2160 have verified this."):
         assert math_reward("\\boxed{5}\n\n" + tail, "5") == 0.0, tail
-    for tail in ("I have checked it.", "\u2160 have verified this.", "A quick check: 2 + 3 = 5."):
+    for tail in ("I have checked it.", "A quick check: 2 + 3 = 5."):
         assert math_reward("\\boxed{5}\n\n" + tail, "5") == 1.0, tail
 
 # r4 (issue 30 round 4, the blind h18 set): invisible payloads, hidden choice letters,
@@ -345,4 +347,13 @@ for _prop in R18_PROPERTIES:
 from reward_grammar_r19 import R19_PROPERTIES  # noqa: E402
 
 for _prop in R19_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r20 (issue 30 round 20: h54's Roman numerals, the blind h55 set): Roman numerals in a value's
+# slot, the working's last computed result, equation chains into the box, "Q:"/"A:" lines, signed
+# base numerals, chat-template turns and gpt-oss channels, financial CJK numerals
+# (``reward_grammar_r20``).
+from reward_grammar_r20 import R20_PROPERTIES  # noqa: E402
+
+for _prop in R20_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)

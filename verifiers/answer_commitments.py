@@ -90,11 +90,11 @@ _BOUND_BEFORE_RE = re.compile(
 )
 _TAG_BEFORE_RE = re.compile(r"<[A-Za-z/][^<>]{0,300}>\s*(?:(?:\$\$?|\\\(|\\\[)\s*)?\Z")
 # An approximation sign right before the answer with no expression on its left: after a
-# word, a contraction, a colon or an opening delimiter ("So it's \u2248 $\boxed{5}$", "The
-# answer is $\approx \boxed{5}$"), it qualifies the answer; after an expression
+# word, a contraction, a colon, an "=" or an opening delimiter ("So it's \u2248 $\boxed{5}$", "The
+# answer is $\approx \boxed{5}$", "$13 \cdot 130 - 5 = \approx \boxed{850}$"), it qualifies the answer; after an expression
 # ("$\sqrt{24} \approx \boxed{4.9}$") it derives it. (A "~" glued to a word is LaTeX's tie.)
 _APPROX_SIGN_BEFORE_RE = re.compile(
-    r"(?:^|[:(\[{]|\$|\\\(|\\\[|(?<![\\A-Za-z])[^\W\d_]{2,}|'s|\u2019s)[ \t]*"
+    r"(?:^|[:(\[{=]|\$|\\\(|\\\[|(?<![\\A-Za-z])[^\W\d_]{2,}|'s|\u2019s)[ \t]*"
     r"(?:(?<=[\s:(\[{$])~|[\u2248\u2243\u2252\u223c\u2245\u2273\u2272]|\\(?:approx|sim|simeq|thickapprox|thicksim|approxeq)"
     r"(?![A-Za-z]))[ \t]*(?:(?:\$\$?|\\\(|\\\[)[ \t]*)?\Z",
     re.MULTILINE,
@@ -280,10 +280,27 @@ def _derived_value(text: str, line_start: int, k: int) -> str | None:
     """The value of the side that a relation right before the commitment equates with it,
     when that side is plain arithmetic or a lone number (``2 + 3 = \\boxed{6}`` offers 5,
     ``**7** = #### 5`` offers 7): the comparator must find it equal to the gold as it does
-    the answer. ``\u2248`` equates whole numbers only (``22/7 \u2248 3.14`` rounds)."""
+    the answer. ``\u2248`` equates whole numbers only (``22/7 \u2248 3.14`` rounds). In a chain
+    each side is read, right to left, while the sides are plain (``$3 = 4 = \\boxed{4}$`` offers
+    3 too); the first that differs from the one after it is returned."""
     relation = _DERIVES_RE.search(text, max(line_start, k - 8), k)
-    if relation is None:
-        return None
+    found = None
+    for _ in range(8):  # (a chain of more sides is no one derivation)
+        if relation is None:
+            return found
+        side = _side_before(text, line_start, relation)
+        if side is None:
+            return found
+        value, start = side
+        if found is not None and value != found:
+            return value  # ("$3 = 4 = \\boxed{4}$": 3)
+        found = value
+        relation = _DERIVES_RE.search(text, max(line_start, start - 8), start)
+    return found
+
+
+def _side_before(text: str, line_start: int, relation: re.Match[str]) -> tuple[str, int] | None:
+    """The value of the plain side that ends at ``relation`` and where it starts, or None."""
     lo = max(line_start, relation.start() - 200)
     run = _ARITHMETIC_RUN_RE.search(text, lo, relation.start())
     if run is None:
@@ -294,13 +311,16 @@ def _derived_value(text: str, line_start: int, k: int) -> str | None:
     start = relation.start() - len(body)
     if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_}^\\'"):
         return None  # "r_1r_2r_3 = ...", "2y_2 = ...": a term of a variable, no side of numbers
-    led = not text[line_start:start].strip(" \t*_$>") or _SIDE_LEAD_RE.search(text, max(line_start, start - 40), start)
+    # (a side that opens its math span is that span's left side: "they have $79 = \\boxed{59}$")
+    opened = text[line_start:start].rstrip(" \t")
+    led = (not text[line_start:start].strip(" \t*_$>") or (opened.endswith("$") and not opened.endswith("\\$"))
+           or _SIDE_LEAD_RE.search(text, max(line_start, start - 40), start))
     if not any(c.isdigit() for c in side) or not led:
         return None
     value = _arithmetic_side(side)
     if value is None or (relation.group("relation") != "=" and (value.denominator != 1 or "." in side)):
         return None  # "22/7 \u2248 3.14" rounds; "**7** \u2248 #### 5" equates two whole numbers
-    return format_fraction(value)
+    return format_fraction(value), start
 
 
 # A list item's number alone before the commitment on its line ("1. ", "> 2) ").

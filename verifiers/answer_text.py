@@ -61,7 +61,11 @@ from verifiers.hidden_content import (
     without_hidden,
 )
 from verifiers.hidden_forms import TEX_COMMENT, hidden_forms_in
-from verifiers.numeral_forms import numerals_as_digits
+from verifiers.numeral_forms import (
+    numerals_as_digits,
+    roman_numerals_as_digits,
+    roman_values_as_digits,
+)
 from verifiers.reasoning_blocks import (
     _REASONING_END_RE,
     _REASONING_OPEN_RE,
@@ -474,6 +478,8 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
             if _EMOJI_BETWEEN_DIGITS_RE.search(text):
                 text = _EMOJI_BETWEEN_DIGITS_RE.sub(" | ", text)  # "1\U0001f60a000" is two numbers, not "1 000"
             text = text.translate(tone)
+        if numerals and any("\u2160" <= c <= "\u2188" for c in chars):
+            text = roman_numerals_as_digits(text)  # (before NFKC reads "Ⅶ" as the letters "VII")
         # a plain table of the characters present: translate looks each one up in C
         table = {ord(c): _READ_AS[ord(c)] for c in chars if not c.isascii()}
         table = {code: read for code, read in table.items() if read != chr(code)}
@@ -495,6 +501,8 @@ def read_visible(text: str, *, tex_comments: bool = False, mark_reasoning_end: b
     if ("USD" in text or "US$" in text) and text.count("US") <= MAX_CURRENCY_SIGNS:
         text = _DOLLAR_CODE_RE.sub("$", text)  # "USD 13" is "$13", a dollar amount
         text = _DOLLAR_CODE_AFTER_RE.sub(r"$\1", text)  # and so is "13 USD"
+    if numerals:
+        text = roman_values_as_digits(text)  # ("The result is XVI.")
     if ".," in text or ".;" in text or ".!" in text or "?;" in text or "?," in text or "!;" in text:
         # a run of sentence stops reads as its first: "I got 202., So the answer is 200." ends
         # its sentence at the period, as "I got 202. So ..." does

@@ -15,6 +15,10 @@ the last line of the paragraph before):
   more words, no value among them (``left``, ``in all``, ``altogether in April and May``),
   then an optional ``, so`` and the sentence's stop;
 - or a short claim of it (``I got 1921.``, ``So it's 13.``);
+- or the result of a computation whose operands carry their nouns, with up to six words after it
+  (``84 sofas+88 chairs = 175``, ``$180*7=$1267 a week``);
+- a result that the sentence denies or qualifies (``6 + 3 = not 9 rows.``, ``= ~12``) is a
+  conclusion that differs from any answer;
 - not a condition, a check or a first state (``If ...``, ``Check: ...``, ``Originally ...``);
 - a closing sentence between it and the commitment hides nothing (``I got 8. Hope this
   helps! Answer: 104``).
@@ -58,12 +62,24 @@ _DOLLARS_RESULT_RE = re.compile(
     r"[ \t]*(?:,[ \t]*(?:so|then|thus|hence)?)?[ \t*_]*[.!]?[ \t*_]*\Z"
 )
 # Before the amount, when the sentence holds other numbers: one computation ending in "=".
-_COMPUTATION_RE = re.compile(r"[\d\s+\-*/x\u00d7\u00f7().,$%]*=[ \t]*\Z")
+_COMPUTATION_RE = re.compile(r"[\d\s+\-*/x\u00d7\u00f7().,$%]*=[ \t$]*\Z")
 _COMPUTATION_END_RE = re.compile(r"=[ \t$]*\Z")
 # The computation that ends right before the amount: operands and operators after a word.
-_LAST_COMPUTATION_RE = re.compile(r"(?<![\w$.,])\$?\d[\d.,]*(?:[ \t]*[-+*/x\u00d7\u00f7][ \t]*\$?\d[\d.,]*)+[ \t]*=[ \t]*\Z")
+_LAST_COMPUTATION_RE = re.compile(r"(?<![\w$.,])\$?\d[\d.,]*(?:[ \t]*[-+*/x\u00d7\u00f7][ \t]*\$?\d[\d.,]*)+[ \t]*=[ \t$]*\Z")
 # A computation's result ending the sentence, no noun after it ("because 12 x 2 = 27").
 _BARE_RESULT_RE = re.compile(r"=[ \t]*(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)[ \t*_]*[.!]?[ \t*_]*\Z")
+# A computation whose operands carry their nouns, then "=" and its result, then up to six words
+# and the stop ("84 sofas+88 chairs = 175", "$180*7=$1267 a week", "22 - 3 = 119 eyeshadow
+# colors left"): the result is the amount the sentence concludes, whatever its noun.
+_WORDED_RESULT_RE = re.compile(
+    r"(?<![\w.,$])\$?\d[\d.,]*%?(?:[ \t]+[A-Za-z]+){0,2}(?:[ \t]*[-+*/x\u00d7\u00f7][ \t]*\$?\d[\d.,]*%?(?:[ \t]+[A-Za-z]+){0,2})+"
+    r"[ \t]*=[ \t]*(?:\$(?=[-\u2212]))?(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)(?P<rest>(?:[ \t]+[A-Za-z']+){0,6})"
+    r"[ \t*_]*[.!]?[ \t*_]*\Z")
+# A computation's result denied or qualified ("6 + 3 = not 9 rows", "= $not 5 left", "= ~ 12"):
+# the working takes back its own result, whatever the answer after it.
+_DENIED_RESULT_RE = re.compile(
+    r"=[ \t]*\\?\$?[ \t]*(?P<word>not|no|never|about|approximately|roughly|around|nearly|almost|~|\u2248)[ \t]*\\?\$?[ \t]*\d",
+    re.IGNORECASE)
 # A short claim of the result, no noun after it ("I got 1921.", "So it's 13.", "We get 12!").
 _CLAIM_RE = re.compile(
     r"\A[ \t*_]*(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?)[ \t,]+)?"
@@ -113,6 +129,26 @@ def _bare_result(sentence: str) -> re.Match[str] | None:
     return m if m is not None and _LAST_COMPUTATION_RE.search(sentence, 0, m.start() + 1) else None
 
 
+_JOINER_WORD_RE = re.compile(r"\b(?:and|or|then|so|to|is|are|was|were|but|of|from|by)\b", re.IGNORECASE)
+
+
+def _worded_result(sentence: str) -> re.Match[str] | None:
+    """``_WORDED_RESULT_RE``'s match when a noun names what is counted: in the operands ("84
+    sofas+88 chairs = 175") or after the result, a unit or a plural ("= 119 eyeshadow colors
+    left"); "= 24 left" names nothing, and a filler sentence is read as no conclusion."""
+    m = _WORDED_RESULT_RE.search(sentence)
+    if m is None or "=" in sentence[: m.start()]:
+        return None  # ("... are 11+50 = 39 and 11+2*50 = 89": two results, no one conclusion)
+    operands = sentence[m.start() : m.start("sign")]
+    if _JOINER_WORD_RE.search(operands):
+        return None  # ("39 and 11+50 = 89": "and" joins two amounts, it names no count)
+    words = m.group("rest").split()
+    if any(c.isalpha() and c not in "x" for c in operands) or any(
+            read_words(w) is not None or (len(w) > 3 and w.endswith("s")) for w in words):
+        return m
+    return None
+
+
 def _concluded(sentence: str) -> str | None:
     """The amount ``sentence`` concludes, or None."""
     sentence = _STEP_LABEL_RE.sub("", sentence)  # "**Step 4:** Janet has 32 + 54 + 12 = 97 pens now"
@@ -120,8 +156,8 @@ def _concluded(sentence: str) -> str | None:
     if m is not None and read_words(m.group("noun")) is None and not (
             m.group("noun") == "times" and _COMPUTATION_END_RE.search(sentence, 0, m.start())):
         m = None  # "883 is", "5 times": no count noun or unit ("= 24500 times" counts)
-    m = (m or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence) or _bare_result(sentence)
-         or _CLAIM_RE.match(sentence))
+    m = (m or _worded_result(sentence) or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence)
+         or _bare_result(sentence) or _CLAIM_RE.match(sentence))
     if m is None or _NOT_A_CONCLUSION_RE.search(sentence) or _BOUND_BEFORE_RE.search(sentence, 0, m.start()):
         return None
     before = sentence[: m.start()]
@@ -228,6 +264,9 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
     sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", last))
     if "$" in sentence:
         sentence = _MATH_ARITHMETIC_RE.sub(_plain_arithmetic, sentence)
+    denied = _DENIED_RESULT_RE.search(sentence)
+    if denied is not None:
+        return (sentence[denied.start() + 1 :].strip(" \t.!"),)  # ("6 + 3 = not 9 rows.\n#### 9")
     found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)
     if found is None:
         return ()

@@ -170,6 +170,18 @@ _CODE_ANSWER_RE = re.compile(
     r"#[ \t]*(?:final(?:[ \t]+answer)?|answer|result)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
 
 
+# A question and its answer in the "Q:" / "A:" format: the "A" names the answer (alone it is a
+# variable's or an option's label: "A: 3").
+_QA_ANSWER_RE = re.compile(r"^[ \t*_>]*Q[ \t*_]*[:.][^\n]*\n[ \t*_>]*A[ \t*_]*:[ \t*_]*(?P<r>[^\n]{1,90})", re.MULTILINE)
+
+
+def _qa_answers(paragraph: str) -> list[str]:
+    """The values of the "A:" lines that answer a "Q:" line (``_QA_ANSWER_RE``)."""
+    if "Q" not in paragraph:
+        return []
+    return [v for m in _QA_ANSWER_RE.finditer(paragraph) if (v := _any_form(m.group("r"), word=False)) is not None]
+
+
 def _other_commitments(paragraph: str, *, earlier: bool = True) -> list[str]:
     """The values of the shapes above in one earlier paragraph; with ``earlier=False`` (the
     final paragraph, whose answer lines and clauses its own rules read) the conclusion labels,
@@ -245,7 +257,7 @@ def shaped_before(text: str, start: int) -> list[str]:
     the final answer's paragraph before ``start``: '{"answer": 13} ...\n#### 3' offers 13."""
     para_start = text.rfind("\n\n", 0, start) + 1
     head = text[max(para_start, start - READ_BACK_CHARS) : start]
-    return _other_commitments(head, earlier=False) if holds_any(folded(head), _HINTS) else []
+    return (_other_commitments(head, earlier=False) if holds_any(folded(head), _HINTS) else []) + _qa_answers(head)
 
 
 def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
@@ -265,6 +277,7 @@ def _read_paragraph(paragraph: str, labelled: bool) -> list[str]:
             values += [m.group("r").strip(" \t*_$`") for m in _KEYED_VALUE_RE.finditer(paragraph) if m.group("r")]
         return values
     shown = _FENCE_LINE_RE.sub("", paragraph).strip() if "```" in paragraph or "~~~" in paragraph else paragraph.strip()
+    values += _qa_answers(shown)  # "Q: How many?\nA: 109."
     lone = _LONE_VALUE_LINE_RE.fullmatch(shown)
     if lone is not None:  # "<final>1.1</final>" as it renders: a value alone in its paragraph
         sign = shown[lone.start("value") - 1 : lone.start("value")] if lone.start("value") else ""

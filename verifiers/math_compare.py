@@ -155,6 +155,14 @@ def _one_box(pred: str) -> bool:
         f"\\boxed{{{content}}}".replace(" ", ""), f"\\fbox{{{content}}}".replace(" ", ""))
 
 
+def _sign_and_body(text: str) -> tuple[str, str]:
+    """``("-", "12_{3}")`` for ``-12_{3}``: a leading minus (any dash) apart from what it signs."""
+    body = text.strip()
+    if body[:1] in ("-", "\u2212"):
+        return "-", body[1:].lstrip()
+    return "", body.lstrip("+").lstrip() if body.startswith("+") else body
+
+
 def _compare(
     gold: str, pred: str, timeout: float, value_out: list[Fraction] | None = None
 ) -> tuple[bool | None, str, dict[str, Any]]:
@@ -288,19 +296,24 @@ def _compare(
     stray = stray_token(gold, pred)
     if stray is not None:
         return False, MALFORMED, {"path": "screen", "stray": stray}
-    g_base, p_base = base_numeral(gold), base_numeral(pred)
+    # a sign stands outside the numeral: "-12_{3}" is minus twelve in base three (-5), never -12
+    g_sign, g_body = _sign_and_body(gold)
+    p_sign, p_body = _sign_and_body(pred)
+    g_base, p_base = base_numeral(g_body), base_numeral(p_body)
+    if (g_base is not None or p_base is not None) and g_sign != p_sign:
+        return False, WRONG, {"path": "base", "base": (p_base or g_base)[1]}  # type: ignore[index]
     if p_base is not None and p_base[1] != 10:
         # 101_2 is five, not the gold's 101; a gold in the same base compares digit by digit.
         equal = p_base == g_base
         return equal, CORRECT if equal else WRONG, {"path": "base", "base": p_base[1]}
     if p_base is not None and g_base is None:
-        pred = p_base[0]  # 101_{10} is 101
+        pred = p_sign + p_base[0]  # 101_{10} is 101
     if g_base is not None and g_base[1] != 10:
         # A gold in another base takes its own digits, bare or with the same base; "52_0" or
         # "4343_4" (no numeral at all) is not read as 52 or 4343 by dropping the subscript.
-        equal = p_base == g_base or pred.strip().upper().lstrip("0") == g_base[0]
+        equal = p_base == g_base or p_body.upper().lstrip("0") == g_base[0]
         return equal, CORRECT if equal else WRONG, {"path": "base", "base": g_base[1]}
-    if p_base is None and impossible_numeral(pred) and not impossible_numeral(gold):
+    if p_base is None and impossible_numeral(p_body) and not impossible_numeral(g_body):
         return False, WRONG, {"path": "base", "base": "none"}  # "27_7" is no numeral, not 27
     units = unit_mismatch(gold, pred)
     if units is not None:

@@ -37,6 +37,7 @@ from verifiers.labelled_lines import (
     labelled_values,
     value_first_values,
 )
+from verifiers.numeral_forms import ROMAN_RE, roman_value
 from verifiers.spelled_numbers import spelled_value
 from verifiers.unread_slots import unread_slot_words
 
@@ -287,16 +288,6 @@ _LABELLED_CHOICE_RE = re.compile(
 # One value in math: "\frac{13}{2}", "x = 13", "$\sqrt{2}$" (digits alone are labelled_values').
 _MATH_VALUE_RE = re.compile(
     r"\$?[ \t]*(?:[A-Za-z][ \t]*=[ \t]*)?(?P<v>[-+]?(?:\\[dt]?frac\{\d+\}\{\d+\}|\\sqrt\{\d+\}|\d+(?:\.\d+)?))[ \t]*\$?")
-_ROMAN_RE = re.compile(r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
-_ROMAN_DIGITS = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
-
-
-def _roman_value(numeral: str) -> int:
-    """A well-formed Roman numeral's value ("VII" is 7, "XIV" 14)."""
-    values = [_ROMAN_DIGITS[c] for c in numeral]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
-
-
 def roman_token(text: str) -> str | None:
     """The value of ``text`` when it is one Roman numeral offered as a value: upper case (not
     ``I``, a word, nor ``C``, ``D``, ``M`` alone, choice letters) or, of two letters or more,
@@ -304,9 +295,9 @@ def roman_token(text: str) -> str | None:
     token = text.strip(" \t*_$.!,;:\u3002")
     if not token or len(token) > 12 or token in ("I", "C", "D", "M"):
         return None
-    if not (token.isupper() or (token.islower() and len(token) > 1)) or not _ROMAN_RE.fullmatch(token.upper()):
+    if not (token.isupper() or (token.islower() and len(token) > 1)) or not ROMAN_RE.fullmatch(token.upper()):
         return None
-    return str(_roman_value(token.upper()))
+    return str(roman_value(token.upper()))
 
 
 _OPTION_RE = re.compile(r"(?i:option|choice)[ \t]+\(?([A-J])\)?")
@@ -394,9 +385,9 @@ def _bare_paragraph_before(text: str, para_start: int, start: int, *, labelled_l
         rest = said.group("rest") or said.group("cell")
         option = _OPTION_RE.fullmatch(rest)
         shown = _MATH_VALUE_RE.fullmatch(rest)
-        roman = _ROMAN_RE.fullmatch(rest) if rest else None
+        roman = ROMAN_RE.fullmatch(rest) if rest else None
         value = option.group(1) if option else spelled_value(rest) or (shown.group("v") if shown else None) or (
-            str(_roman_value(roman.group(0))) if roman else None)
+            str(roman_value(roman.group(0))) if roman else None)
         if value:
             return [value]
         other = any_form_value(rest) if rest else None

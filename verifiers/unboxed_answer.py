@@ -40,7 +40,12 @@ from verifiers.labelled_lines import (
     value_first_values,
 )
 from verifiers.lead_words import CONNECTIVE_WORDS, LABEL_WORDS
-from verifiers.paragraph_commitments import _LABEL_RE, _bare_paragraph_before, _revised_values
+from verifiers.paragraph_commitments import (
+    _LABEL_RE,
+    _bare_paragraph_before,
+    _paragraph_values,
+    _revised_values,
+)
 from verifiers.qualifier_words import LEAD_CHARS, qualified_before, qualified_lead
 from verifiers.types import HEDGED, MALFORMED
 from verifiers.unread_slots import unread_slot_words
@@ -267,6 +272,8 @@ def _closing_form(text: str, start: int, *, look_back: bool = True) -> tuple[str
     if condition is not None:
         return condition
     for m in _TAIL_VALUE_RE.finditer(head):
+        if head.startswith("\u4e00\u5171", m.start()):
+            continue  # "一共是 54": "in total", an answer phrase whose "一" counts nothing
         if not _UNIT_POWER_RE.search(head, max(0, m.start() - 8), m.start()):
             return HEDGED, f"the closing sentence offers more than one value: {m.group(0)!r}"
     return _paragraph_offers(text, start, bare=_WORD_RE.search(head) is None, look_back=look_back)
@@ -341,7 +348,9 @@ def _paragraph_offers(text: str, start: int, *, bare: bool = False, look_back: b
     # a value of any form ("Result: \u00bd"), in the paragraph before or on the line before
     before = [*_bare_paragraph_before(text, para_start, start), *filter(None, [line_before_value(text, para_start, start)]),
               *(standing_answers(text, start) if look_back else ())]  # "TL;DR: 30\n\n...\n\nSo the total is 20."
-    for value in [*before, *revised, *labelled, *opening]:
+    # an answer clause of the paragraph, whatever its value's form ("Die Antwort ist XVII.")
+    clauses = _paragraph_values(text, start, labelled_lines=False, look_back=False)
+    for value in [*before, *revised, *labelled, *opening, *clauses]:
         value = value.rstrip(".!\u3002 ")
         same = re.match(r"(?:[\s$*_]|\\[(\[])*" + re.escape(value) + _SAME_END, text[start:])
         if value and (value in before or _TAIL_VALUE_RE.search(value)) and same is None:

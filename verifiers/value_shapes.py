@@ -27,7 +27,8 @@ from collections.abc import Callable
 from verifiers.answer_values import _clean
 from verifiers.labelled_forms import any_form_value
 from verifiers.labelled_lines import _ANSWER_NOUN, _ANSWER_NOUN_RE
-from verifiers.paragraph_commitments import _ROMAN_RE, _roman_value, roman_token
+from verifiers.numeral_forms import ROMAN_RE, roman_value
+from verifiers.paragraph_commitments import roman_token
 from verifiers.spelled_numbers import spelled_value
 from verifiers.unit_words import read_words
 
@@ -139,12 +140,12 @@ def _any_form(rest: str, *, wide: bool = True, word: bool = True) -> str | None:
     if len(words) > 1 or any(w.lower() in _POINTING_WORDS or read_words(w.lower()) is not None for w in words):
         return None
     alone = bool(words) and _WORD_WRAP_RE.sub("", bare) == words[0]
-    if alone and _ROMAN_RE.fullmatch(words[0].upper()) and (words[0].isupper() or words[0].islower()):
-        return str(_roman_value(words[0].upper()))  # "Final result: II", "Final: xi"
+    if alone and ROMAN_RE.fullmatch(words[0].upper()) and (words[0].isupper() or words[0].islower()):
+        return str(roman_value(words[0].upper()))  # "Final result: II", "Final: xi"
     if words and (not word or not alone):
         return None  # a word beside a value or in quotes: prose ("it's 5"), JSON ('units"}')
     if not words and word and (_CHOICE_RE.fullmatch(rest) or rest in ("V", "X", "L", "v", "x")):
-        return rest if _CHOICE_RE.fullmatch(rest) else str(_roman_value(rest.upper()))  # "answer: B", "【答案】V"
+        return rest if _CHOICE_RE.fullmatch(rest) else str(roman_value(rest.upper()))  # "answer: B", "【答案】V"
     return rest if words or _MATH_SIGN_RE.search(rest) else None
 
 
