@@ -12,6 +12,7 @@ LABEL_ERRORS: dict[str, tuple[str, str]] = {
     "gsm8k/train/1154": ("207.00", "1035"),  # "the stockings will cost 162+45 = $<<162+45=207.00>>207.00"
     "gsm8k/train/6157": ("100", "110"),  # "over 100 acts, 70 + 40 = 100 people have reappeared in all."
     "gsm8k/train/7444": ("140", "280"),  # "So he played 14*20=140 minutes"
+    "gsm8k/train/5350": ("45", "33"),  # "13 marbles + 4 marbles + 16 marbles = 45 marbles" (round 20)
     "gsm8k/train/6760": ("18", "14"),  # "All total, Matthew needs to cook, 4+4+6 = 18 hot dogs" (round 20)
     "gsm8k/test/1038": ("6", "4"),  # "it will take 300,000/50,000=6 years"
 }

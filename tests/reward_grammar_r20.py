@@ -192,6 +192,53 @@ def r20_financial_numerals(draw: st.DrawFn) -> Case:
     return Case(f"{lead} {final}", str(g), "not_paid", ("r20_financial",))
 
 
+_AGAINST = [
+    "So the result is not {g}.", "So it is {o} instead of {g}.", "That is {o} rather than {g}.", "So $x \\neq {g}$.",
+    "Hence $x \\ne {g}$.", "Hence $x \\not= {g}$.", "Therefore $x < {g}$.", "So $x$ cannot be {g}.",
+    "This rules out $x = {g}$.", "Then {a} + {b} = maybe {g} left.", "Het resultaat is dus niet {g}.",
+    "\u6240\u4ee5\u7ed3\u679c\u4e0d\u662f {g}\u3002", "\u3057\u305f\u304c\u3063\u3066\u3001\u7d50\u679c\u306f {g} \u3067\u306f\u3042\u308a\u307e\u305b\u3093\u3002",
+    "Yani sonu\u00e7 {g} de\u011fil.", "Checking again gives {o}.", "Wait, recomputing: {o}.",
+    "Some would say {o}, which is also acceptable.", "(Note: the book says {o}.)", "If we count differently, we get {o}.",
+    "Kim has {g} paintings, except on weekends, when it is {o}.", "Het resultaat is dus {o}.", "Das Ergebnis ist also {o}.",
+    "Quindi il risultato \u00e8 {o}.", "Le r\u00e9sultat est donc {o}.", "Finally, $x = {a} + {b} = {o}$.",
+    "$$x = \\frac{{{o2}}}{{2}} = {o}$$", "Numerically, $x \\approx {far}$.", "Hmm, that gives {o} actually.",
+    "Total: {o}.", "In total there are {a} girls + {b} boys = {o} kids in the park.",
+]
+_HONEST = ["So there are {a} + {b} = {g} apples left.", "In total there are {a} girls + {b} boys = {g} kids in the park.",
+           "Checking again gives {g}.", "Total: {g}.", "So the result is {g}.", "Finally, $x = {a} + {b} = {g}$."]
+
+
+@st.composite
+def r20_working_against(draw: st.DrawFn) -> Case:
+    """The working's last sentence, on its own line or paragraph before the final answer (in a
+    list item, under a step label, in a table row, or plain), takes the answer back or offers
+    another value: the answer's value after a word or relation that denies or qualifies it
+    ("not", "instead of", "rather than", "maybe", "\\neq", "\\not=", "x <", "rules out", "niet",
+    "不是", "ではありません", "değil"), a recheck or a source that gives another value ("Checking
+    again gives 604.", "(Note: the book says 36.)", "Some would say 16, which is also
+    acceptable."), a result stated in another language, a variable's chain or approximation
+    that ends elsewhere: never paid. The same shapes that state the answer itself are paid."""
+    a = draw(st.integers(2, 60))
+    b = draw(st.integers(2, 60))
+    honest = draw(st.integers(0, 3)) == 0
+    g = a + b
+    o = g + draw(st.sampled_from([-7, -1, 1, 2, 10, 100]))
+    line = draw(st.sampled_from(_HONEST if honest else _AGAINST)).format(
+        g=g, o=o, a=a, b=b, o2=2 * o, far=2 * g + 10)
+    wrapper = draw(st.sampled_from(["plain", "bullet", "step", "table"]))
+    if wrapper == "bullet":
+        line = f"- {line}"
+    elif wrapper == "step":
+        line = f"**Step 3:** {line}"
+    elif wrapper == "table":
+        line = f"| Step | Working |\n|---|---|\n| 1 | We add them. |\n| 2 | {line} |"
+    gap = draw(st.sampled_from(["\n", "\n\n"]))
+    final = draw(st.sampled_from(["#### {g}", "Answer: {g}", "$\\boxed{{{g}}}$", "**Final Answer:** {g}",
+                                  "Therefore, the final answer is {g}."])).format(g=g)
+    text = f"We add the two amounts.\n{line}{gap}{final}"
+    return Case(text, str(g), "paid" if honest else "not_paid", ("r20_working_against", wrapper, line[:24]))
+
+
 R20_PROPERTIES: list[Property] = [
     Property("r20_math_roman_in_slots", "math", r20_roman_in_slots(), 200),
     Property("r20_gsm8k_roman_in_slots", "gsm8k", r20_roman_in_slots(), 200),
@@ -204,4 +251,6 @@ R20_PROPERTIES: list[Property] = [
     Property("r20_math_chat_turns", "math", r20_chat_turns(), 150),
     Property("r20_gsm8k_chat_turns", "gsm8k", r20_chat_turns(), 150),
     Property("r20_math_financial_numerals", "math", r20_financial_numerals(), 100),
+    Property("r20_gsm8k_working_against", "gsm8k", r20_working_against(), 300),
+    Property("r20_math_working_against", "math", r20_working_against(), 300),
 ]

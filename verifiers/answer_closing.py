@@ -189,7 +189,7 @@ _HELP_OPENER_RE = re.compile(
     r"your\s+(?:friendly\s+)?(?:math\s+)?(?:assistant|tutor|helper)|have\s+a\s+(?:great|good|nice)\s+day|"
     r"happy\s+to\s+help|"
     # (and in other languages: "Good luck!", "I hope it helps", "Ask me anytime")
-    r"buena\s+suerte|bonne\s+chance|viel\s+erfolg|buona\s+fortuna|boa\s+sorte|\u0443\u0434\u0430\u0447\u0438|"
+    r"buena\s+suerte|bonne\s+chance|viel\s+erfolg(?:\s+beim\s+lernen)?|buona\s+fortuna|boa\s+sorte|\u0443\u0434\u0430\u0447\u0438|"
     r"\u043d\u0430\u0434\u0435\u044e\u0441\u044c,?\s+\u044d\u0442\u043e\s+\u043f\u043e\u043c\u043e\u0436\u0435\u0442|"
     r"\u5e0c\u671b(?:\u5bf9\u4f60|\u5c0d\u4f60)?\u6709(?:\u6240)?(?:\u5e2e\u52a9|\u5e6b\u52a9)|"
     r"\u6709(?:\u4efb\u4f55)?\u95ee\u9898(?:\u8bf7|\u53ef\u4ee5)?\u968f\u65f6(?:\u95ee\u6211|\u63d0\u95ee)(?:[,\uff0c]?\u6211\u4e00\u5b9a\u5e2e\u4f60)?|"
@@ -208,7 +208,22 @@ _HELP_OPENER_RE = re.compile(
     r"\u092e\u0941\u091d\u0947\s+\u0906\u0936\u093e\s+\u0939\u0948\s+\u0915\u093f\s+\u0907\u0938\u0938\u0947\s+\u092e\u0926\u0926\s+\u092e\u093f\u0932\u0947\u0917\u0940|"
     r"\u0905\u0917\u0930\s+\u0906\u092a\u0915\u0947\s+\u0914\u0930\s+\u0938\u0935\u093e\u0932\s+\u0939\u0948\u0902\s+\u0924\u094b\s+\u092c\u0947\u091d\u093f\u091d\u0915\s+\u092a\u0942\u091b\u0947\u0902|"
     r"\ub2e4\ub978\s+\uc9c8\ubb38\uc774\s+\uc788\uc73c\uba74\s+\uc5b8\uc81c\ub4e0\uc9c0\s+\ubb3c\uc5b4\ubcf4\uc138\uc694|"
-    r"\u4ed6\u306b\u8cea\u554f\u304c\u3042\u308c\u3070[,\u3001]?\s*\u304a\u6c17\u8efd\u306b(?:\u3069\u3046\u305e|\u805e\u3044\u3066\u304f\u3060\u3055\u3044))",
+    r"\u4ed6\u306b\u8cea\u554f\u304c\u3042\u308c\u3070[,\u3001]?\s*\u304a\u6c17\u8efd\u306b(?:\u3069\u3046\u305e|\u805e\u3044\u3066\u304f\u3060\u3055\u3044)|"
+    # (round 20, h56: "If you have any other questions, feel free to ask.", "Hope that clears it up!",
+    # and the same in Italian, Russian, Spanish, Portuguese, French, German, Chinese, Japanese, Korean)
+    r"if\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+)?questions,?\s+feel\s+free\s+to\s+ask|"
+    r"(?:i\s+)?hope\s+(?:this|that|it)\s+clears\s+(?:it|things|that)\s+up|"
+    r"fammi\s+sapere\s+se\s+hai\s+(?:altre\s+)?domande|spero\s+di\s+esserti\s+stat[oa]\s+d'aiuto|"
+    r"\u0435\u0441\u043b\u0438\s+(?:\u0443\s+\u0432\u0430\u0441\s+)?(?:\u0435\u0441\u0442\u044c\s+)?(?:\u0435\u0449\u0451\s+|\u0435\u0449\u0435\s+)?"
+    r"\u0432\u043e\u043f\u0440\u043e\u0441\u044b\s*[,\u2014-]?\s*(?:\u0441\u043f\u0440\u0430\u0448\u0438\u0432\u0430\u0439\u0442\u0435|\u043e\u0431\u0440\u0430\u0449\u0430\u0439\u0442\u0435\u0441\u044c)|"
+    r"\u00a1?suerte\s+con\s+tus\s+estudios|\u00bf?necesitas\s+algo\s+m\u00e1s|"
+    r"si\s+tienes\s+(?:m\u00e1s|otras)\s+preguntas,?\s+av\u00edsame|espero\s+ter\s+ajudado|"
+    r"qualquer\s+d\u00favida,?\s+\u00e9\s+s\u00f3\s+perguntar|"
+    r"n'h\u00e9sitez\s+pas\s+si\s+vous\s+avez\s+d'autres\s+questions|souhaitez-vous\s+un\s+autre\s+exemple|"
+    r"sag\s+bescheid,?\s+wenn\s+du\s+(?:noch\s+)?fragen\s+hast|viel\s+erfolg\s+beim\s+lernen|"
+    r"\u5982\u6709\u7591\u95ee\u8bf7?\u968f\u65f6\u63d0\u95ee|\u8fd8\u6709\u5176\u4ed6\u95ee\u9898\u5417|"
+    r"\u4ed6\u306b\u8cea\u554f\u304c\u3042\u308c\u3070\u805e\u3044\u3066\u304f\u3060\u3055\u3044|"
+    r"\uad81\uae08\ud55c\s*\uc810\uc774\s*\uc788\uc73c\uba74\s*\uc5b8\uc81c\ub4e0\uc9c0\s*\ubb3c\uc5b4\ubcf4\uc138\uc694)",
     re.IGNORECASE,
 )
 _POSTSCRIPT_RE = re.compile(r"\A[ \t*_]*p\.?\s*s(?:\.|\b)[ \t]*[:,-]?[ \t]*", re.IGNORECASE)
@@ -222,6 +237,7 @@ _HELP_WORDS = frozenset(
     clarify clarification studies study studying learning luck good great day follow-up followup up
     concept concepts topic topics math generalize result visual diagram check verify different next
     further unclear clear have has any other questions work keep of you'd you're you'll i'll second alternative
+    in for
     """.split()  # noqa: SIM905 - a word list reads best as prose
 )
 _HELP_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|[\s.,;:!?\u00a1\u00bf()'\"\u2026\uff01\uff0c\u3002-]+")
@@ -229,7 +245,7 @@ _HELP_TOKEN_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*|[\s.,;:!?\u00a1\
 
 def _offers_help(sentence: str) -> bool:
     """Whether ``sentence`` offers more help and says nothing else (``_HELP_OPENER_RE``)."""
-    text = sentence.replace("\u2019", "'").strip(" \t\n*_.!?,\u00a1\u00bf\u2026\uff01\u3002\uff0c")
+    text = sentence.replace("\u2019", "'").strip(" \t\n*_.!?,\u00a1\u00bf\u2026\uff01\u3002\uff0c\uff1f")
     text = _POSTSCRIPT_RE.sub("", text)  # ("P.S. Great question!")
     opener = _HELP_OPENER_RE.match(text)
     if opener is None:

@@ -78,14 +78,17 @@ _WORDED_RESULT_RE = re.compile(
 # A computation's result denied or qualified ("6 + 3 = not 9 rows", "= $not 5 left", "= ~ 12"):
 # the working takes back its own result, whatever the answer after it.
 _DENIED_RESULT_RE = re.compile(
-    r"=[ \t]*\\?\$?[ \t]*(?P<word>not|no|never|about|approximately|roughly|around|nearly|almost|~|\u2248)[ \t]*\\?\$?[ \t]*\d",
+    r"=[ \t]*\\?\$?[ \t]*(?P<word>not|no|never|about|approximately|roughly|around|nearly|almost|over|under|maybe|"
+    r"(?:less|more|fewer)[ \t]+than|at[ \t]+(?:least|most)|up[ \t]+to|~|\u2248)[ \t]*\\?\$?[ \t]*\d",
     re.IGNORECASE)
 # A short claim of the result, no noun after it ("I got 1921.", "So it's 13.", "We get 12!").
 _CLAIM_RE = re.compile(
-    r"\A[ \t*_]*(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?)[ \t,]+)?"
+    r"\A[ \t*_]*(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually)[ \t,]+)?"
     r"(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
-    r"(?:it|that|this)(?:['\u2019]s|[ \t]+is|[ \t]+was))"
-    r"[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))[ \t*_]*[.!]*[ \t*_]*\Z", re.IGNORECASE)
+    r"(?:it|that|this)(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|[ \t]+yields)|"
+    r"(?:checking|counting|computing)(?:[ \t]+(?:it|again|once[ \t]+more))*[ \t]+(?:gives|yields))"
+    r"[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))(?:[ \t,]+actually)?"
+    r"[ \t*_]*[.!]*[ \t*_]*\Z", re.IGNORECASE)
 # A step's or a list item's label before the sentence ("**Step 4:**", "### Step 3", "2.").
 _STEP_LABEL_RE = re.compile(r"\A[ \t*_#>]*(?:(?:step|part)[ \t]*\d+[ \t]*[:.)]?|\d{1,2}[.)])[ \t*_]*", re.IGNORECASE)
 _NOT_A_CONCLUSION_RE = re.compile(
@@ -102,11 +105,19 @@ _MATH_ARITHMETIC_RE = re.compile(r"\$((?:[\d \t+\-*/().,=]|\\(?:cdot|times|div)(
 _MATH_NUMBER_RE = re.compile(r"\$[ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\$|\\\([ \t]*([-\u2212]?\d[\d,]*(?:\.\d+)?)[ \t]*\\\)")
 # A quantity named, then a copula, then the amount: "Therefore, the total number of apples is 998."
 _COPULA_RESULT_RE = re.compile(
-    r"\b(?:total|number|amount|sum|count|cost|price|answer|result)\b(?:[ \t]+[A-Za-z']+){0,6}?[ \t]+"
-    r"(?:is|was|are|were|equals|comes[ \t]+to|=)[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)"
+    # (and "result" in the Latin-script languages: "Het resultaat is dus 121.", "Le résultat est donc 127.")
+    r"\b(?:total|number|amount|sum|count|cost|price|answer|result|resultaat|r\u00e9sultat|resultado|risultato|ergebnis|"
+    r"wynik|hasil(?:nya)?|sonu\u00e7|k\u1ebft[ \t]+qu\u1ea3)\b(?:[ \t]+[A-Za-z']+){0,6}?[ \t]+"
+    r"(?:is|was|are|were|equals|comes[ \t]+to|=|est|es|\u00e9|\u00e8|ist|to|adalah|l\u00e0)"
+    r"(?:[ \t]+(?:dus|donc|also|somit|entonces|quindi|portanto|zatem|jadi|thus|so))?[ \t]+"
+    r"(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)"
     r"(?P<rest>(?:[ \t]+[A-Za-z']+){0,3})[ \t]*[.!]?[ \t*_]*\Z",
     re.IGNORECASE,
 )
+# A result's label and its value alone ("Total: 122.", "Result: 46 castles").
+_LABEL_RESULT_RE = re.compile(
+    r"\b(?:total|result|sum|answer)[ \t]*:[ \t*_]*(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?)"
+    r"(?:[ \t]+[A-Za-z']+){0,2}[ \t*_]*[.!]?[ \t*_]*\Z", re.IGNORECASE)
 # A label alone, in any language ("**Answer:**", "उत्तर: $", "**Đáp án:**"); possessive runs.
 _LABEL_ONLY_RE = re.compile(
     r"[\s*_#>:\uff1a$\\(\[]*+(?:(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0dff\u0e00-\u0e7f])++[\s*_#>:\uff1a$\\(\[]*+){0,4}")
@@ -157,9 +168,17 @@ def _concluded(sentence: str) -> str | None:
             m.group("noun") == "times" and _COMPUTATION_END_RE.search(sentence, 0, m.start())):
         m = None  # "883 is", "5 times": no count noun or unit ("= 24500 times" counts)
     m = (m or _worded_result(sentence) or _DOLLARS_RESULT_RE.search(sentence) or _COPULA_RESULT_RE.search(sentence)
-         or _bare_result(sentence) or _CLAIM_RE.match(sentence))
+         or _bare_result(sentence) or _CLAIM_RE.match(sentence) or _LABEL_RESULT_RE.search(sentence))
     if m is None or _NOT_A_CONCLUSION_RE.search(sentence) or _BOUND_BEFORE_RE.search(sentence, 0, m.start()):
         return None
+    found = _amount_of(sentence, m)
+    worded = _worded_result(sentence) if found is None else None
+    # ("6 girls + 12 boys = 36 kids in the park": a computation whose operands carry nouns)
+    return _amount_of(sentence, worded) if worded is not None and worded.start() < m.start() else found
+
+
+def _amount_of(sentence: str, m: re.Match[str]) -> str | None:
+    """The amount ``m`` reads in ``sentence`` when nothing before it makes it one of several."""
     before = sentence[: m.start()]
     first = _NUMBER_RE.search(before)
     if first is not None and not _COMPUTATION_RE.fullmatch(before, first.start()):
@@ -205,6 +224,7 @@ _OTHER_SCRIPT_HEDGE_RE = re.compile(
 
 def _concluded_other_script(sentence: str) -> str | None:
     """The amount a sentence of another language concludes, or None (its grammar above)."""
+    sentence = _STEP_LABEL_RE.sub("", sentence)  # ("**Step 3:** Yani sonuç 12.")
     if _OTHER_SCRIPT_HEDGE_RE.search(sentence):
         return None
     first = _OTHER_SCRIPT_NUMBER_RE.search(sentence)  # (a CJK letter glues to the digits)
@@ -238,14 +258,136 @@ def _plain_arithmetic(m: re.Match[str]) -> str:
     return re.sub(r"\\(?:cdot|times)", "*", m.group(1)).replace("\\div", "/")
 
 
+# A word or relation that denies or qualifies the value right after it ("13 instead of 14", "x
+# \\neq 1", "cannot be 4", "x < 4", "最多是 14", "około 540", "$maybe 15"), in the languages the
+# answer phrases cover. Before the answer's own value in the working's last sentence, the
+# working takes the answer back (round 20, h56). Left out: "≈" (an approximation before the
+# exact answer is working) and the bounds "at least", "more than", "\\ge", "<" between numbers
+# (a minimum or a maximum is the answer of its problem: "x >= 94\n#### 94", "200 < 220"),
+# "over" and "under" (prepositions: "over 2 days").
+_QUALIFIER_BEFORE_RE = re.compile(
+    r"(?:\b(?:not|never|cannot(?:[ \t]+be)?|can't(?:[ \t]+be)?|isn't|aren't|wasn't|instead[ \t]+of|rather[ \t]+than|"
+    r"up[ \t]+to|maybe|perhaps|probably|possibly|"
+    r"except|about|approximately|roughly|nearly|almost|around|nicht|niet|kein|pas|non|no[ \t]+es|n\u00e3o[ \t]+\u00e9|"
+    r"\u043d\u0435|etwa|ungef\u00e4hr|environ|aproximadamente|circa|oko\u0142o|nie|h\u00f6chstens|mindestens|"
+    r"au[ \t]+plus|au[ \t]+moins|como[ \t]+m\u00e1ximo|al[ \t]+menos|\u043f\u0440\u0438\u043c\u0435\u0440\u043d\u043e|"
+    r"\u043d\u0435[ \t]+\u0431\u043e\u043b\u0435\u0435|yakla\u015f\u0131k|en[ \t]+fazla|en[ \t]+az|de\u011fil|kho\u1ea3ng|kh\u00f4ng[ \t]+ph\u1ea3i)\b"
+    r"|\\(?:neq?|not[ \t]*=|sim)(?![A-Za-z])|\u2260|(?<![A-Za-z0-9])[A-Za-z][ \t]*(?:<(?!=)|>(?!=)|\\[lg]t(?![A-Za-z]))"
+    r"|\u4e0d\u662f|\u4e0d\u7b49\u4e8e|\u6700\u591a|\u81f3\u5c11|\u5927\u7ea6|\u7ea6|\u7d04|\u3067\u306f\u306a\u3044|"
+    r"\u6700\u5927|\u6700\u5c0f|\uc774\s*\uc544\ub2c8|\ucd5c\ub300|\uc57d|\u0644\u064a\u0633|\u062d\u0648\u0627\u0644\u064a|"
+    r"\u0928\u0939\u0940\u0902|\u0932\u0917\u092d\u0917|\u0905\u0927\u093f\u0915\u0924\u092e)"
+    r"(?P<gap>[^\d\n.;!?\u3002]{0,12}?)(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)",
+    re.IGNORECASE)
+# A word that offers another case of the result: "except on weekends, when it is 29", "which is
+# also acceptable", "\text{otherwise}" in a case split.
+_ALTERNATIVE_WORD_RE = re.compile(r"\b(?:except|unless|otherwise|or[ \t]+else)\b", re.IGNORECASE)
+# A word that offers another value outright ("Some would say 16, which is also acceptable.", "If
+# we count differently, we get 29.", "\\text{otherwise}" in a case split): any other value there
+# is a second answer.
+_OTHER_OFFER_RE = re.compile(
+    r"\b(?:alternatively|also[ \t]+(?:acceptable|works|correct|valid|possible|right|fine)|"
+    r"(?:some|others|many)(?:[ \t]+\w+)?[ \t]+(?:would[ \t]+|might[ \t]+|could[ \t]+)?(?:say|argue|claim)|"
+    r"(?:count(?:ing)?|comput(?:e|ing)|read(?:ing)?)[ \t]+(?:it[ \t]+)?(?:differently|another[ \t]+way|otherwise)|"
+    r"(?:the[ \t]+)?(?:book|key|answer[ \t]+key|textbook|source|reference|teacher|solutions?[ \t]+manual)[ \t]+(?:says|gives|states|lists))\b"
+    r"|\\begin\{cases\}", re.IGNORECASE)
+# A word that rules the answer's value out ("This rules out $x = 3$.").
+_RULED_OUT_RE = re.compile(
+    r"\b(?:rules?[ \t]+out|ruled[ \t]+out|excludes?|eliminates?|discards?)\b[^\d\n.;!?]{0,12}?(?<![\d.,])"
+    r"(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)", re.IGNORECASE)
+# A variable's approximate value ("Numerically, $x \\approx 16$."): far from the answer, another one.
+_APPROX_VALUE_RE = re.compile(
+    r"(?<![A-Za-z\\])[A-Za-z][ \t]*(?:\u2248|\\approx|\\simeq|\\sim|\u2243|\u223c)(?![A-Za-z])[ \t]*"
+    r"(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)")
+# A negator after the value ("623 ではありません", "8 değil", "27이 아닙니다", "720 nicht").
+_NEGATED_AFTER_RE = re.compile(
+    r"(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)[ \t$]*"
+    r"(?:\u3067\u306f\u3042\u308a\u307e\u305b\u3093|\u3067\u306f\u306a\u3044|\u3058\u3083\u306a\u3044|de\u011fil|"
+    r"(?:\uc774|\uac00)?[ \t]*\uc544\ub2c8(?:\ub2e4|\uc5d0\uc694|\ub2c8\ub2e4|\uc57c)|\u4e0d\u5bf9|\u306f\u9593\u9055\u3044|"
+    r"\b(?:nicht|niet|is[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct)))\b)", re.IGNORECASE)
+# A check or a recomputation that gives a value ("Checking again gives 604.", "Wait, recomputing: 70.").
+_RECHECK_RE = re.compile(
+    r"\b(?:(?:re-?)?checking|check(?:ed)?[ \t]+(?:it[ \t]+)?again|recomput\w*|recount\w*|recalculat\w*|verifying|"
+    r"double[- ]checking)\b[^\n.;!?\d]{0,30}?"
+    r"(?:gives?|yields?|get|gets|got|shows?|is|:)[ \t]*\$?(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)",
+    re.IGNORECASE)
+_ROUNDED_RE = re.compile(r"\bround\w*[ \t]+\Z", re.IGNORECASE)
+_ANY_NUMBER_RE = re.compile(r"(?<![\d.,\w])[-\u2212]?\d[\d,]*(?:\.\d+)?(?![\d]|[.,]\d)")
+# The last math of the sentence, an equation chain ending in a plain number ("$x = 2 + 6 = 8$",
+# "$$x = \\frac{2}{2} = 1$$", "x &= 6 - 3 \\\\ &= 3"): a computation whose result it states.
+_MATH_CHAIN_END_RE = re.compile(
+    r"=[ \t&]*(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?|[-\u2212]?\\[dt]?frac\{\d+\}\{\d+\})[ \t]*"
+    r"(?:\\end\{[a-z*]+\}[ \t]*)?(?:\$\$|\$|\\\]|\\\))[ \t]*[.,]?[ \t*_]*\Z")
+_VARIABLE_CHAIN_RE = re.compile(r"[ \t$]*(?:\\begin\{[a-z*]+\}[ \t]*)?[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*&?=")
+_MATH_OPERATION_RE = re.compile(r"\d[ \t]*(?:[-+*/^]|\\(?:cdot|times|div)\b)[ \t]*[\d(\\]|\\[dt]?frac\{")
+
+
+def _same_value(value: str, answer: str) -> bool:
+    number = parse_number(value.replace("\u2212", "-").replace(",", ""))
+    return value == answer or (number is not None and number == parse_number(answer))
+
+
+def _working_against(sentence: str, answer: str) -> str | None:
+    """What in the working's last sentence takes back or splits the answer, or None: the
+    answer's value after a word or relation that denies, bounds or qualifies it; another value
+    after a word that offers another case; a math chain that computes another value."""
+    for m in _QUALIFIER_BEFORE_RE.finditer(sentence):
+        if _same_value(m.group("value"), answer) and not (
+                m.group(0)[:2].lower() == "up" and _ROUNDED_RE.search(sentence, 0, m.start())):
+            return m.group(0).strip()  # ("13 instead of 14" then \boxed{14}; not "rounds up to 17%")
+    for pattern in (_NEGATED_AFTER_RE,):
+        for m in pattern.finditer(sentence):
+            if _same_value(m.group("value"), answer):
+                return m.group(0).strip()  # ("したがって、結果は 623 ではありません。")
+    for m in _RECHECK_RE.finditer(sentence):
+        if not _same_value(m.group("value"), answer):
+            return m.group(0).strip()  # ("Checking again gives 604." then 594)
+    offer = _OTHER_OFFER_RE.search(sentence)
+    if offer is not None:
+        for m in _ANY_NUMBER_RE.finditer(sentence):
+            if not _same_value(m.group(), answer):
+                return sentence[offer.start() :].strip()  # ("Some would say 16, which is also acceptable.")
+    for m in _RULED_OUT_RE.finditer(sentence):
+        if _same_value(m.group("value"), answer):
+            return m.group(0).strip()  # ("This rules out $x = 3$." then \boxed{3})
+    gold = parse_number(answer)
+    for m in _APPROX_VALUE_RE.finditer(sentence):
+        value = parse_number(m.group("value").replace("\u2212", "-").replace(",", ""))
+        if gold is not None and value is not None and abs(value - gold) > abs(gold) / 20 + 0.5:
+            return m.group(0).strip()  # ("$x \\approx 16$" then \boxed{8}; "x \\approx 3.14" before 3 rounds)
+    alternative = _ALTERNATIVE_WORD_RE.search(sentence)
+    if alternative is not None and any(
+            _same_value(m.group(), answer) for m in _ANY_NUMBER_RE.finditer(sentence, 0, alternative.start())):
+        # the answer, then another case of it ("31 paintings, except on weekends, when it is 29")
+        for m in _ANY_NUMBER_RE.finditer(sentence, alternative.end()):
+            if not _same_value(m.group(), answer):
+                return sentence[alternative.start() :].strip()
+    chain = _MATH_CHAIN_END_RE.search(sentence)
+    if chain is not None:
+        opened = max(sentence.rfind("$", 0, chain.start()), sentence.rfind("\\[", 0, chain.start()),
+                      sentence.rfind("\\(", 0, chain.start()))
+        body = sentence[opened + 1 : chain.start()]
+        value = chain.group("value")
+        frac = re.fullmatch(r"([-\u2212]?)\\[dt]?frac\{(\d+)\}\{(\d+)\}", value)
+        if frac is not None:
+            value = f"{frac.group(1)}{frac.group(2)}/{frac.group(3)}"
+        # (a chain that states a variable's value; one that computes a part, "\\sqrt{169} = 13"
+        # before "|w| = \\boxed{\\frac{5}{13}}", is working)
+        if _VARIABLE_CHAIN_RE.match(body) and _MATH_OPERATION_RE.search(body) and not _same_value(value, answer):
+            return value  # ("Finally, $x = 2 + 6 = 8$." then \boxed{4})
+    return None
+
+
 def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
     """The amount that the working's last sentence before the commitment at ``at`` concludes,
     when it differs from ``answer`` (module doc), else ``()``."""
     window = text[max(0, at - _LOOK_BACK) : at]
     para = window.rfind("\n\n")
     head = window[para + 2 :] if para >= 0 else window
-    if para >= 0 and _LABEL_ONLY_RE.fullmatch(head):
-        window = window[:para]  # "\n\n**Answer:** 149": the paragraph before holds the working
+    if para >= 0 and (_LABEL_ONLY_RE.fullmatch(head) or (
+            not _STOP_RE.search(head) and not any(c.isdigit() for c in head) and len(head.split()) <= 6)):
+        # "\n\n**Answer:** 149", "\n\nTherefore, the final answer is 44.": the paragraph before
+        # holds the working
+        window = window[:para]
         own = ""
     else:
         cut = -1
@@ -255,12 +397,20 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
         if cut < 0 or any(c.isdigit() for c in own) or len(own.split()) > 6:
             return ()  # the commitment's own sentence holds the working, or none stands before it
         window = window[: len(window) - len(own)]
+    row = window.rstrip(" \t\n")
+    row = row[row.rfind("\n") + 1 :]
+    if row.startswith("|") and row.endswith("|"):  # a table's row: its last cell ("| 3 | So the total is 377. |")
+        cells = [c.strip() for c in row.strip("| \t").split("|") if c.strip()]
+        window = window[: len(window.rstrip(" \t\n")) - len(row)] + (cells[-1] if cells else "")
     last = _last_sentence(window)
     for _ in range(2):  # a closing between the working and the answer hides nothing ("I got 8. Hope this helps!")
         if not last or any(c.isdigit() for c in last) or unread_closing(last) is not None:
             break
         window = window[: window.rstrip(" \t*_\n.!").rfind(last)]
         last = _last_sentence(window)
+    against = _working_against(_CALCULATOR_NOTE_RE.sub("", last), answer)
+    if against is not None:
+        return (against,)
     sentence = _MATH_NUMBER_RE.sub(lambda m: m.group(1) or m.group(2), _CALCULATOR_NOTE_RE.sub("", last))
     if "$" in sentence:
         sentence = _MATH_ARITHMETIC_RE.sub(_plain_arithmetic, sentence)

@@ -179,7 +179,11 @@ def _qa_answers(paragraph: str) -> list[str]:
     """The values of the "A:" lines that answer a "Q:" line (``_QA_ANSWER_RE``)."""
     if "Q" not in paragraph:
         return []
-    return [v for m in _QA_ANSWER_RE.finditer(paragraph) if (v := _any_form(m.group("r"), word=False)) is not None]
+    # (only a value alone: "A: She needs 12 bags because 16 x .75 = 12" opens the working, as the
+    # few-shot "Q: ... A: ..." format does)
+    return [v for m in _QA_ANSWER_RE.finditer(paragraph)
+            if len(m.group("r").split()) <= 3 and "=" not in m.group("r")
+            and (v := _any_form(m.group("r"), word=False)) is not None]
 
 
 def _other_commitments(paragraph: str, *, earlier: bool = True) -> list[str]:
