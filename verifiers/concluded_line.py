@@ -302,7 +302,7 @@ _APPROX_VALUE_RE = re.compile(
 _NEGATED_AFTER_RE = re.compile(
     r"(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)[ \t$]*"
     r"(?:\u3067\u306f\u3042\u308a\u307e\u305b\u3093|\u3067\u306f\u306a\u3044|\u3058\u3083\u306a\u3044|de\u011fil|"
-    r"(?:\uc774|\uac00)?[ \t]*\uc544\ub2c8(?:\ub2e4|\uc5d0\uc694|\ub2c8\ub2e4|\uc57c)|\u4e0d\u5bf9|\u306f\u9593\u9055\u3044|"
+    r"(?:\uc774|\uac00)?[ \t]*\uc544(?:\ub2c8(?:\ub2e4|\uc5d0\uc694|\uc57c)|\ub2d9\ub2c8\ub2e4)|\u4e0d\u5bf9|\u306f\u9593\u9055\u3044|"
     r"\b(?:nicht|niet|is[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct)))\b)", re.IGNORECASE)
 # A check or a recomputation that gives a value ("Checking again gives 604.", "Wait, recomputing: 70.").
 _RECHECK_RE = re.compile(
@@ -321,6 +321,23 @@ _VARIABLE_CHAIN_RE = re.compile(r"[ \t$]*(?:\\begin\{[a-z*]+\}[ \t]*)?[A-Za-z](?
 _MATH_OPERATION_RE = re.compile(r"\d[ \t]*(?:[-+*/^]|\\(?:cdot|times|div)\b)[ \t]*[\d(\\]|\\[dt]?frac\{")
 
 
+# What each reader below needs in the sentence (lower case) before it runs.
+# (a plain scan for the words of the three readers that deny the answer's own value, which a
+# sentence that states the answer holds only rarely: their patterns try every position)
+_DENIAL_HINTS_RE = re.compile(
+    "not|n't|never|cannot|instead|rather|up to|maybe|perhaps|probabl|possibl|except|about|approx|rough|near|almost|"
+    "around|nicht|niet|kein|pas|non|no es|n\u00e3o|\u043d\u0435|etwa|ungef|environ|aproxim|circa|oko\u0142o|nie|"
+    "h\u00f6chst|mindest|au plus|au moins|m\u00e1ximo|al menos|\u043f\u0440\u0438\u043c\u0435\u0440|yakla\u015f|en fazla|en az|"
+    "de\u011fil|kho\u1ea3ng|kh\u00f4ng|\\\\ne|\\\\not|\\\\sim|\\\\lt|\\\\gt|\u2260|<|>|\u4e0d|\u6700|\u81f3\u5c11|\u7ea6|\u7d04|"
+    "\u3067\u306f|\u3058\u3083|\u9593\u9055|\uc544\ub2c8|\uc544\ub2d9|\ucd5c\ub300|\uc57d|\u0644\u064a\u0633|\u062d\u0648\u0627\u0644\u064a|"
+    "\u0928\u0939\u0940\u0902|\u0932\u0917\u092d\u0917|\u0905\u0927\u093f\u0915\u0924\u092e|wrong|incorrect|rule|exclude|eliminat|discard")
+_RECHECK_HINTS = ("check", "recomput", "recount", "recalcul", "verif")
+_OFFER_HINTS = ("also", "say", "argue", "claim", "differently", "another way", "otherwise", "book", "key", "source",
+                "reference", "teacher", "manual", "cases", "alternatively")
+_APPROX_HINTS = ("approx", "sim", "\u2248", "\u2243", "\u223c")
+_CASE_HINTS = ("except", "unless", "otherwise", "or else")
+
+
 def _same_value(value: str, answer: str) -> bool:
     number = parse_number(value.replace("\u2212", "-").replace(",", ""))
     return value == answer or (number is not None and number == parse_number(answer))
@@ -328,40 +345,43 @@ def _same_value(value: str, answer: str) -> bool:
 
 def _working_against(sentence: str, answer: str) -> str | None:
     """What in the working's last sentence takes back or splits the answer, or None: the
-    answer's value after a word or relation that denies, bounds or qualifies it; another value
-    after a word that offers another case; a math chain that computes another value."""
-    for m in _QUALIFIER_BEFORE_RE.finditer(sentence):
-        if _same_value(m.group("value"), answer) and not (
-                m.group(0)[:2].lower() == "up" and _ROUNDED_RE.search(sentence, 0, m.start())):
-            return m.group(0).strip()  # ("13 instead of 14" then \boxed{14}; not "rounds up to 17%")
-    for pattern in (_NEGATED_AFTER_RE,):
-        for m in pattern.finditer(sentence):
-            if _same_value(m.group("value"), answer):
-                return m.group(0).strip()  # ("したがって、結果は 623 ではありません。")
-    for m in _RECHECK_RE.finditer(sentence):
-        if not _same_value(m.group("value"), answer):
-            return m.group(0).strip()  # ("Checking again gives 604." then 594)
-    offer = _OTHER_OFFER_RE.search(sentence)
+    answer's value after a word or relation that denies or qualifies it (or before a negator);
+    another value from a recheck, a source or a word that offers another case; a variable's
+    chain or approximation that ends elsewhere. Each reader runs only when a word it needs is
+    in the sentence (one C scan each)."""
+    low = sentence.lower()
+    digits = answer.strip().lstrip("-\u2212+").split(".")[0]
+    if digits and digits in sentence and _DENIAL_HINTS_RE.search(low):  # the answer's own value denied
+        for m in _QUALIFIER_BEFORE_RE.finditer(sentence):
+            if _same_value(m.group("value"), answer) and not (
+                    m.group(0)[:2].lower() == "up" and _ROUNDED_RE.search(sentence, 0, m.start())):
+                return m.group(0).strip()  # ("13 instead of 14" then \boxed{14}; not "rounds up to 17%")
+        for pattern in (_NEGATED_AFTER_RE, _RULED_OUT_RE):  # ("結果は 623 ではありません", "rules out $x = 3$")
+            for m in pattern.finditer(sentence):
+                if _same_value(m.group("value"), answer):
+                    return m.group(0).strip()
+    if any(hint in low for hint in _RECHECK_HINTS):
+        for m in _RECHECK_RE.finditer(sentence):
+            if not _same_value(m.group("value"), answer):
+                return m.group(0).strip()  # ("Checking again gives 604." then 594)
+    offer = _OTHER_OFFER_RE.search(sentence) if any(hint in low for hint in _OFFER_HINTS) else None
     if offer is not None:
         for m in _ANY_NUMBER_RE.finditer(sentence):
             if not _same_value(m.group(), answer):
                 return sentence[offer.start() :].strip()  # ("Some would say 16, which is also acceptable.")
-    for m in _RULED_OUT_RE.finditer(sentence):
-        if _same_value(m.group("value"), answer):
-            return m.group(0).strip()  # ("This rules out $x = 3$." then \boxed{3})
     gold = parse_number(answer)
-    for m in _APPROX_VALUE_RE.finditer(sentence):
+    for m in _APPROX_VALUE_RE.finditer(sentence) if any(hint in low for hint in _APPROX_HINTS) else ():
         value = parse_number(m.group("value").replace("\u2212", "-").replace(",", ""))
         if gold is not None and value is not None and abs(value - gold) > abs(gold) / 20 + 0.5:
             return m.group(0).strip()  # ("$x \\approx 16$" then \boxed{8}; "x \\approx 3.14" before 3 rounds)
-    alternative = _ALTERNATIVE_WORD_RE.search(sentence)
+    alternative = _ALTERNATIVE_WORD_RE.search(sentence) if any(hint in low for hint in _CASE_HINTS) else None
     if alternative is not None and any(
             _same_value(m.group(), answer) for m in _ANY_NUMBER_RE.finditer(sentence, 0, alternative.start())):
         # the answer, then another case of it ("31 paintings, except on weekends, when it is 29")
         for m in _ANY_NUMBER_RE.finditer(sentence, alternative.end()):
             if not _same_value(m.group(), answer):
                 return sentence[alternative.start() :].strip()
-    chain = _MATH_CHAIN_END_RE.search(sentence)
+    chain = _MATH_CHAIN_END_RE.search(sentence) if "=" in sentence and ("$" in sentence or "\\" in sentence) else None
     if chain is not None:
         opened = max(sentence.rfind("$", 0, chain.start()), sentence.rfind("\\[", 0, chain.start()),
                       sentence.rfind("\\(", 0, chain.start()))
