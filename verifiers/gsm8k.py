@@ -331,12 +331,18 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     for alternative in found.alternatives if equal else ():
         # "18, or \boxed{18}": one answer written twice only if both are right.
         other = read_amount(alternative)
+        boxed = _BOX_ONLY_RE.fullmatch(alternative.strip(" \t$"))
+        if other is None and boxed is not None:
+            other = read_amount(boxed.group(1))  # ("\boxed{560}" then "The final answer is $560$.")
         if other is None or other[0] != pred:
             why = f"another answer offered just before it: {alternative[:40]!r}"
             return Verdict(0.0, HEDGED, pred_norm, gold_text, {**details, "problem": why})
     if equal:
         return Verdict(1.0, CORRECT, pred_norm, gold_text, details)
     return Verdict(0.0, WRONG, pred_norm, gold_text, details)
+
+
+_BOX_ONLY_RE = re.compile(r"\\(?:boxed|fbox)\{([^{}]{1,60})\}")
 
 
 def gsm8k_reward(completion: str, answer: str, *, policy: Policy = "flexible") -> float:
