@@ -55,8 +55,8 @@ _QUALIFIER_BEFORE_RE = re.compile(
     r"\u0928\u0939\u0940\u0902|\u0932\u0917\u092d\u0917|\u0905\u0927\u093f\u0915\u0924\u092e)"
     r"(?P<gap>[^\d\n.;!?\u3002]{0,12}?)(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)",
     re.IGNORECASE)
-# A word that offers another case of the result: "except on weekends, when it is 29", "which is
-# also acceptable", "\text{otherwise}" in a case split.
+# A word that offers another case of the result after it: "31 paintings, except on weekends, when
+# it is 29", "unless", "otherwise".
 _ALTERNATIVE_WORD_RE = re.compile(r"\b(?:except|unless|otherwise|or[ \t]+else)\b", re.IGNORECASE)
 # A word that offers another value outright ("Some would say 16, which is also acceptable.", "If
 # we count differently, we get 29.", "\\text{otherwise}" in a case split): any other value there
