@@ -28,6 +28,7 @@ from reward_grammar_r17 import R17_PROPERTIES  # noqa: E402
 from reward_grammar_r18 import R18_PROPERTIES  # noqa: E402
 from reward_grammar_r19 import R19_PROPERTIES  # noqa: E402
 from reward_grammar_r20 import R20_PROPERTIES  # noqa: E402
+from reward_grammar_r21 import R21_PROPERTIES  # noqa: E402
 
 
 def census(prop: Property, examples: int, seed_value: int | None) -> dict[str, object]:
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     total_ran = total_failed = 0
     t0 = time.perf_counter()
     rounds = [*R14_PROPERTIES, *R15_PROPERTIES, *R16_PROPERTIES, *R17_PROPERTIES, *R18_PROPERTIES, *R19_PROPERTIES,
-              *R20_PROPERTIES]
+              *R20_PROPERTIES, *R21_PROPERTIES]
     for prop in [*ALL_PROPERTIES, *rounds]:
         if args.only not in prop.name:
             continue

@@ -71,7 +71,10 @@ def test_in_process_paths_are_fast_on_pathological_answers(answer):
 @pytest.mark.parametrize(
     "answer",
     [r"0.3^{{1.9}^{9999 \cdot 5}}", r"2^{9999 \cdot 5}", r"(9999 \cdot 5)!", r"0.3^{(99999)}",
-     "((2))!!!", "(((2)))! ! ! !"],
+     "((2))!!!", "(((2)))! ! ! !",
+     # (h58: a power in parentheses before "!" or "!!"; the brackets' strip took the power's
+     # closing brace and read "10^{7", 4.5 s in the worker)
+     r"(10^{7})!!", r"(10^{6})!", r"(2\cdot 10^{6})!!", r"(5\cdot 10^{5})!!", r"{(10^{6})}!"],
 )
 def test_the_guard_sees_through_braces_products_and_parentheses(answer):
     assert runaway(answer) is not None

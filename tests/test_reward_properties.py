@@ -357,3 +357,11 @@ from reward_grammar_r20 import R20_PROPERTIES  # noqa: E402
 
 for _prop in R20_PROPERTIES:
     globals()[f"test_{_prop.name}"] = _property_test(_prop)
+
+# r21 (issue 30 round 21): an option chosen in words against the committed value, a constant
+# aside in the answer, lower-case Roman numerals in a value's slot, a speaker's claim in the
+# working's last line (``reward_grammar_r21``).
+from reward_grammar_r21 import R21_PROPERTIES  # noqa: E402
+
+for _prop in R21_PROPERTIES:
+    globals()[f"test_{_prop.name}"] = _property_test(_prop)

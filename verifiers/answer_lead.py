@@ -82,6 +82,7 @@ from verifiers.lead_words import (
 )
 from verifiers.qualifier_words import APPROXIMATE_WORDS, BOUND_WORDS, MAYBE_WORDS
 from verifiers.types import HEDGED
+from verifiers.word_hints import folded
 
 __all__ = ["lead_start", "uncommitted_lead", "unread_clause_lead"]
 
@@ -160,8 +161,21 @@ _EXAMPLE_END_RE = re.compile(
     re.IGNORECASE)
 
 
+# The word or mark each lead above ends with, lowercased (a case-blind pattern tried at every
+# position of the head is slow; one test of its end rules most heads out first: speed).
+_EXAMPLE_ENDINGS = (
+    "g", "g.", "example", "instance", "as", "b.", "ejemplo", "exemple", "ej.", "ex.", "say",
+    "\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440", "answered", "said", "says", "guessed", "wrote",
+    "claimed", "got", "suggested", "beispiel", "esempio", "exemplo", "\u4f8b\u5982", "\u6bd4\u5982",
+    "\u4f8b\u3048\u3070")
+_EXAMPLE_TRAIL_RE = re.compile(r"[\s,:;*_$\\(\[{]*\Z")
+
+
 def example_lead(before: str) -> bool:
     """Whether ``before`` (the text right before a commitment) ends in an example's lead."""
+    end = _EXAMPLE_TRAIL_RE.search(before).start()  # (always matches: it may be empty)
+    if not folded(before, max(0, end - 12), end).endswith(_EXAMPLE_ENDINGS):
+        return False
     return _EXAMPLE_END_RE.search(before) is not None
 
 
@@ -205,7 +219,7 @@ def uncommitted_lead(head: str, *, committed: bool = True) -> tuple[str, str] | 
     mark = _REJECT_MARK_RE.search(head, max(0, len(head) - 40))
     if mark is not None:  # "\u2717 \boxed{5}", "\u274c 5": a value marked as rejected
         return HEDGED, f"a mark of rejection before the final value: {mark.group(0)!r}"
-    if _EXAMPLE_END_RE.search(head):  # "e.g. \boxed{5}", "for example, \boxed{5}": one of several
+    if example_lead(head):  # "e.g. \boxed{5}", "for example, \boxed{5}": one of several
         return HEDGED, f"the final value is given as an example or as another's answer: {head.strip()[-30:]!r}"
     if _ENDS_AT_COMMA_RE.search(head):
         # "Since 53 is prime, \boxed{...}": an opener and the value, no clause of its own

@@ -171,11 +171,19 @@ _OPENING_END_RE = re.compile(
     r"(?=\s|$)(?!(?:[ \t]*[.!?])*[ \t]+[a-z])|[\u3002\uff01\uff1f\u0964\u0965\u06d4]|\n")
 
 
+_OPENING_END_CANDIDATE_RE = re.compile("[.!?\u3002\uff01\uff1f\u0964\u0965\u06d4\n]")
+
+
 def _sentence_start(text: str, pos: int) -> int:
-    m = None
-    for m in _OPENING_END_RE.finditer(text, max(0, pos - 400), pos):  # noqa: B007
-        pass
-    return max(0, pos - 400) if m is None else m.end()
+    """Where the sentence holding ``pos`` starts: after the last end of ``_OPENING_END_RE`` in
+    the 400 characters before it (each end is one character: the last candidate that matches
+    is the last match, so the lookarounds run from the end back, not at every stop)."""
+    lo = max(0, pos - 400)
+    for at in reversed([m.start() for m in _OPENING_END_CANDIDATE_RE.finditer(text, lo, pos)]):
+        m = _OPENING_END_RE.match(text, at, pos)
+        if m is not None:
+            return m.end()
+    return lo
 
 
 # Around a check's result: spacing, math delimiters, bold, a final period, a check mark.

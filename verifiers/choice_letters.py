@@ -10,6 +10,14 @@ elimination, no answer.
 ('E',)
 >>> offered_choices("(E) is correct. ", 16, "12")
 ()
+
+When the final answer is a value, a letter chosen in words (``Option B is correct.``, ``The
+answer is (B).``, ``I choose C``) offers the value its option lists (``(B) 6``), read from the
+options the text spells out: ``The options are (A) 5, (B) 6. Option B is correct. \boxed{5}``
+offers 6 and 5.
+
+>>> chosen_option_values("(A) 5, (B) 6. Option B is correct. ", 35, "5")
+('6',)
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from verifiers.answer_values import _clean, _sentence_end
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.paragraph_commitments import _CHOICE_RE
 
-__all__ = ["choice_closing", "offered_choices"]
+__all__ = ["choice_closing", "chosen_option_values", "offered_choices"]
 
 # A choice letter right after an answer noun of any language, and nothing after it but a
 # polite ending and a stop: "Ответ: B", "答案是B", "정답은 B입니다.", "La respuesta es (B).", "The
@@ -87,3 +95,40 @@ def offered_choices(text: str, before_at: int, answer: str) -> tuple[str, ...]:
         if not _RULED_OUT_RE.search(text, m.end(), min(before_at, _sentence_end(text, m.end())))
         for letter in m.groups() if letter
     )
+
+
+# A letter chosen in words: "Option B is correct", "(B) is the answer", "the answer is (B)",
+# "I choose C", "Choice C is right"; not "(B) is wrong" nor "Option B is not correct".
+_CHOSEN_RE = re.compile(
+    r"(?:(?<![\w(])(?i:option|choice)[ \t]+[*_]*\(?(?P<a>[A-J])\)?|\((?P<b>[A-J])\)|\*\*\(?(?P<c>[A-J])\)?\*\*"
+    r"|(?:^|(?<=[.!?:][ \t])|(?<=\n))[ \t*_>]*(?P<f>[A-J]))"
+    r"[*_]*[ \t]+(?i:is|would[ \t]+be)[ \t]+(?i:(?:the[ \t]+)?(?:correct|right|best)(?:[ \t]+(?:one|answer|option|choice))?|"
+    r"the[ \t]+(?:correct[ \t]+|final[ \t]+)?(?:answer|option|choice))(?![\w])"
+    r"|(?<![\w])(?i:(?:answer|option|choice)[ \t]+is|choose|pick|select|go[ \t]+with)[ \t]+(?i:option[ \t]+)?[*_]*"
+    r"(?:\((?P<d>[A-J])\)|(?P<e>[A-J])(?![\w(]))")
+# An option listed with its value: "(B) 6", "B) $6$", "B. 6", "B: 6", "**B** 6" (value: a number,
+# or a math span of one short value).
+_OPTION_VALUE_RE = re.compile(
+    r"(?:(?<![\w(])\((?P<l1>[A-J])\)|(?<![\w(*])(?P<l2>[A-J])[.):]|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*)[ \t]*"
+    r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
+_CHOICE_HINTS = ("option", "choice", "choose", "pick", "select", "go with", "correct", "right", "best", "answer")
+_OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
+
+
+def chosen_option_values(text: str, before_at: int, answer: str) -> tuple[str, ...]:
+    """The values of the options chosen in words before ``before_at`` (module doc) that the text
+    lists, when ``answer`` is no choice letter; ``()`` otherwise."""
+    if _CHOICE_RE.fullmatch(_clean(answer).strip()):
+        return ()
+    lo = max(0, before_at - _OPTIONS_WINDOW)
+    low = text[lo:before_at].lower()
+    if not any(hint in low for hint in _CHOICE_HINTS):
+        return ()
+    chosen = {next(g for g in m.groups() if g) for m in _CHOSEN_RE.finditer(text, lo, before_at)}
+    if not chosen:
+        return ()
+    listed: dict[str, str] = {}
+    for m in _OPTION_VALUE_RE.finditer(text, lo, before_at):
+        letter = m.group("l1") or m.group("l2") or m.group("l3")
+        listed.setdefault(letter, (m.group("math") or m.group("number")).strip())
+    return tuple(listed[letter] for letter in sorted(chosen) if letter in listed)

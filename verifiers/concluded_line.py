@@ -84,7 +84,9 @@ _DENIED_RESULT_RE = re.compile(
     re.IGNORECASE)
 # A short claim of the result, no noun after it ("I got 1921.", "So it's 13.", "We get 12!").
 _CLAIM_RE = re.compile(
-    r"\A[ \t*_]*(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually)[ \t,]+)?"
+    # (a speaker's label and a short interjection may open it: "Teacher: Close, but it's 2.")
+    r"\A[ \t*_]*(?:[A-Za-z]{2,20}[ \t*_]*:[ \t*_]*)?(?:(?:[A-Za-z']+[ \t]+){0,3}[A-Za-z']+[ \t]*,[ \t]*){0,2}(?:but[ \t]+)?"
+    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually)[ \t,]+)?"
     r"(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
     r"(?:it|that|this)(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|[ \t]+yields)|"
     r"(?:checking|counting|computing)(?:[ \t]+(?:it|again|once[ \t]+more))*[ \t]+(?:gives|yields))"

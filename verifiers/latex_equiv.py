@@ -471,6 +471,26 @@ def _math_verify_fallback(gold: str, pred: str) -> bool:
     return bool(verify(g, p, timeout_seconds=None))
 
 
+# "and" between conditions on one variable: their intersection ("x > 2 \text{ and } x < 3" is
+# (2, 3); "x < 2 and x > 3" is empty). The parser reads "and" as a list, which would be a union.
+_AND_RE = re.compile(r"\\text\{\s*and\s*\}|\band\b|\\land(?![A-Za-z])|\\wedge(?![A-Za-z])")
+_INEQUALITY_SIGN_RE = re.compile(r"[<>\u2264\u2265]|\\(?:[lg]eq?(?:slant)?|[lg]t)(?![A-Za-z])")
+
+
+def _conjunction_set(text: str) -> Any | None:
+    """The set of reals that conditions joined by "and" denote together (their intersection),
+    or None when ``text`` is no such conjunction. Raises when a condition cannot be parsed."""
+    pieces = _AND_RE.split(text)
+    if len(pieces) < 2 or not all(_INEQUALITY_SIGN_RE.search(piece) for piece in pieces):
+        return None
+    sets = [_as_set(parse_latex_answer(piece)) for piece in pieces]
+    if any(s is None for s in sets):
+        raise ValueError(f"a condition that names no set of reals: {text[:80]!r}")
+    if len({sym for piece_set in sets for sym in getattr(piece_set, "free_symbols", ())}) > 0:
+        raise ValueError(f"a condition with a free parameter: {text[:80]!r}")
+    return sympy.Intersection(*sets)
+
+
 def symbolic_equiv(gold: str, pred: str, percent: bool = False) -> bool:
     """Whether two LaTeX answers denote the same mathematical object (see the module doc).
     With ``percent`` (the gold is a percent, the prediction is not), the prediction may also
@@ -481,11 +501,13 @@ def symbolic_equiv(gold: str, pred: str, percent: bool = False) -> bool:
     so it decides only for a gold our parser cannot read, against a prediction it can.
     """
     try:
-        p = parse_latex_answer(pred)
+        joined = _conjunction_set(pred) if _AND_RE.search(pred) else None
+        p = parse_latex_answer(pred) if joined is None else joined
     except Exception:  # noqa: BLE001 - latex2sympy raises many types
         raise ValueError(f"prediction is not parsable LaTeX: {pred[:80]!r}") from None
     try:
-        g = parse_latex_answer(gold)
+        joined = _conjunction_set(gold) if _AND_RE.search(gold) else None
+        g = parse_latex_answer(gold) if joined is None else joined
     except Exception:  # noqa: BLE001 - latex2sympy raises many types; defer to math-verify
         return _math_verify_fallback(gold, pred)
     if _equal(g, p):

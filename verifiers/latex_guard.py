@@ -73,7 +73,10 @@ def _too_big(arg: str) -> str | None:
     """``arg``'s size when it exceeds ``MAX_EXPONENT``, else None. A constant is evaluated
     (with ``evaluate_constant``, itself bounded); otherwise the product of its numerals bounds
     what it could reach (``9999 \\cdot 5 y``)."""
-    inner = arg.strip().strip("{}()[]").replace(",", "")
+    inner = arg.strip()
+    while len(inner) >= 2 and inner[0] + inner[-1] in ("{}", "()", "[]"):
+        inner = inner[1:-1].strip()  # one outer pair at a time: "(10^{7})" is 10^{7}, not "10^{7"
+    inner = inner.replace(",", "")
     value = evaluate_constant(inner) if inner else None
     if value is not None:
         return None if abs(value) <= MAX_EXPONENT else str(int(abs(value)))

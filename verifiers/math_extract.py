@@ -116,8 +116,9 @@ from verifiers.answer_values import (
     _sentence_end,
     _sentence_start,
 )
+from verifiers.box_aside import box_aside
 from verifiers.box_in_expression import _box_in_expression
-from verifiers.choice_letters import choice_closing, offered_choices
+from verifiers.choice_letters import choice_closing, chosen_option_values, offered_choices
 from verifiers.closing_number import _bare_number, unit_after_box
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
@@ -331,6 +332,10 @@ def _finish(
         problem = (HEDGED, "a plus after the amount: or more")  # "#### 5 dollars+", "€333990+"
     elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
         problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
+    asides: tuple[str, ...] = ()
+    aside = box_aside(answer) if split is None and problem is None else None
+    if aside is not None:  # "\boxed{\frac14\ (\frac11)}": the aside is another value offered
+        answer, asides = aside[0], aside[1:]
     if problem is None and accept is not None and not accept(answer, source):
         return FinalAnswer(answer, source, end, None, rejected=True)
     if problem is None and _approximate(answer):
@@ -373,13 +378,13 @@ def _finish(
     # (what else the paragraph offers matters only to an answer that nothing refused yet)
     earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)
     if before_at is not None and problem is None:  # "(E) is correct. \boxed{B}": other letters
-        earlier = (*earlier, *offered_choices(text, before_at, answer))
+        earlier = (*earlier, *offered_choices(text, before_at, answer), *chosen_option_values(text, before_at, answer))
     if earlier_at is not None and problem is None:  # "883 apples left.\n#### 881": the working concludes
         earlier = (*earlier, *concluded_values(text, earlier_at, answer), *shaped_before(text, earlier_at))
         # "\boxed{21}\n\n...\n\n\boxed{12}": each must be right alone (no set spelled across paragraphs)
         standing = tuple(a if a[:1].isdigit() else spelled_value(a) or a for a in standing_answers(text, earlier_at))  # "\boxed{21}\n\n...\n\n\boxed{12}"
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
-    spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives))
+    spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives, *asides))
     alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
     if problem is None and len(alternatives) > MAX_COMMITMENTS:
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")

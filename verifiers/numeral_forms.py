@@ -126,12 +126,32 @@ def _roman_slot(m: re.Match[str]) -> str:
 _ROMAN_HINT_RE = re.compile("[IVXLCDM](?![a-z \t'\u2019])")
 
 
+# A lower-case one (three letters at least, "lvii") right after a copula, ending its sentence
+# ("So the number is lvii."): shorter ones are words or units ("cm", "ml", "mi", "xi") and so
+# are a few longer ones ("mix", "dix", "liv").
+_LOWER_ROMAN_SLOT_RE = re.compile(
+    r"(?<![^\W\d_])(?:is|was|are|equals|ist|est|es|era|\u00e8|\u00e9|\u00e4r|er)[ \t]+[*_$ \t]*"
+    r"(?P<word>[ivxlcdm]{3,12})(?=[*_$]*[ \t]*(?:[.!?\n\u3002]|\Z))")
+_LOWER_ROMAN_HINT_RE = re.compile(r"(?<![^\W\d_])[ivxlcdm]{3,12}[*_$]*[ \t]*(?:[.!?\n\u3002]|\Z)")
+_LOWER_ROMAN_WORDS = frozenset({"mix", "dix", "liv", "mmm", "civ", "mic", "vic", "xxx"})
+
+
+def _lower_roman_slot(m: re.Match[str]) -> str:
+    numeral = m.group("word")
+    if numeral in _LOWER_ROMAN_WORDS or not ROMAN_RE.fullmatch(numeral.upper()):
+        return m.group()
+    return m.group()[: m.start("word") - m.start()] + str(roman_value(numeral.upper()))
+
+
 def roman_values_as_digits(text: str) -> str:
-    """``text`` with each upper-case Roman numeral in a value's slot (``_ROMAN_SLOT_RE``) read as
-    its value: ``The result is XVI.`` reads ``The result is 16.``"""
-    if _ROMAN_HINT_RE.search(text) is None:
-        return text
-    return _ROMAN_SLOT_RE.sub(_roman_slot, text)
+    """``text`` with each Roman numeral in a value's slot (``_ROMAN_SLOT_RE``,
+    ``_LOWER_ROMAN_SLOT_RE``) read as its value: ``The result is XVI.`` reads ``The result is
+    16.``, ``So the number is lvii.`` reads ``So the number is 57.``"""
+    if _ROMAN_HINT_RE.search(text) is not None:
+        text = _ROMAN_SLOT_RE.sub(_roman_slot, text)
+    if _LOWER_ROMAN_HINT_RE.search(text) is not None:
+        text = _LOWER_ROMAN_SLOT_RE.sub(_lower_roman_slot, text)
+    return text
 
 
 _PICTOGRAPH_NUMBERS = {"\U0001f51f": "10", "\U0001f4af": "100"}  # keycap ten, hundred points

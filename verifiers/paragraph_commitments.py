@@ -40,6 +40,7 @@ from verifiers.labelled_lines import (
 from verifiers.numeral_forms import ROMAN_RE, roman_value
 from verifiers.spelled_numbers import spelled_value
 from verifiers.unread_slots import unread_slot_words
+from verifiers.word_hints import folded, holds_any
 
 MAX_COMMITMENTS = 8  # more different answers than this in the final paragraph: hedged
 _EARLIER_HASHES_RE = re.compile(r"####[ \t]*([^\n]{1,400})")
@@ -238,6 +239,13 @@ _SAID_REVISION_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# Substrings that the first branch above needs (one of its words) and what the second needs (a
+# value on display right after a value): most paragraphs hold neither, and the pattern, tried
+# at every position, is then not run (speed).
+_REVISION_HINTS = ("wait", "actually", "oops", "sorry", "edit", "update", "erratum", "correction", "scratch",
+                   "kidding", "doch", "plut", "realidad", "should", "mean")
+_DIGIT_DISPLAYED_RE = re.compile(r"\d(?:\*\*|\$)")
+
 
 def _revised_values(text: str, para_start: int, start: int) -> list[str]:
     """The values on display (``**92**``, ``$7$``) that stand before a revision said in words
@@ -245,6 +253,9 @@ def _revised_values(text: str, para_start: int, start: int) -> list[str]:
     of a paragraph that revises itself is still offered (revise inside a reasoning block)."""
     said = None
     para_start = max(para_start, start - READ_BACK_CHARS)
+    if not holds_any(folded(text, para_start, start), _REVISION_HINTS) and not _DIGIT_DISPLAYED_RE.search(
+            text, max(0, para_start - 2), start):
+        return []  # (no word the pattern needs, no value on display after a value: one C pass each)
     for said in _SAID_REVISION_RE.finditer(text, para_start, start):  # noqa: B007
         pass
     if said is None:

@@ -175,8 +175,8 @@ def working_against(sentence: str, answer: str) -> str | None:
         for m in _ANY_NUMBER_RE.finditer(sentence):
             if not _same_value(m.group(), answer):
                 return sentence[offer.start() :].strip()  # ("Some would say 16, which is also acceptable.")
-    gold = parse_number(answer)
-    for m in _APPROX_VALUE_RE.finditer(sentence) if any(hint in low for hint in _APPROX_HINTS) else ():
+    gold = parse_number(answer) if any(hint in low for hint in _APPROX_HINTS) else None
+    for m in _APPROX_VALUE_RE.finditer(sentence) if gold is not None else ():
         value = parse_number(m.group("value").replace("\u2212", "-").replace(",", ""))
         if gold is not None and value is not None and not _rounds_to(gold, value):
             return m.group(0).strip()  # ("$x \\approx 36$" then 34; "x \\approx 1200" before 1234 rounds it)

@@ -1,0 +1,138 @@
+"""Round 21 of the reward grammars (issue 30): an option chosen in words against the value the
+answer commits to, a constant aside in the answer, lower-case Roman numerals in a value's slot,
+a speaker's claim in the working's last line. Run by ``tests/test_reward_properties.py``. Each
+generator's docstring states its invariant."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from reward_grammar import Case, Property
+
+_FINAL = ["$\\boxed{{{g}}}$", "#### {g}", "**Answer: {g}**", "The answer is {g}.", "Final answer: {g}",
+          "Therefore, the final answer is $\\boxed{{{g}}}$."]
+_LETTERS = "ABCDE"
+
+
+@st.composite
+def r21_chosen_option(draw: st.DrawFn) -> Case:
+    """The completion lists options with their values ("(A) 5, (B) 6", one per line, "B) $6$",
+    "**C** 7"), chooses one in words ("Option B is correct.", "The correct option is B.", "I
+    choose (B).", "B is the right choice.") and commits to a value: paid only when the chosen
+    option's value is the committed one."""
+    g = draw(st.integers(2, 500))
+    n = draw(st.integers(2, 5))
+    values = draw(st.lists(st.integers(1, 600), min_size=n, max_size=n, unique=True))
+    if g not in values:
+        values[draw(st.integers(0, n - 1))] = g
+    letter_form = draw(st.sampled_from(["({l}) {v}", "{l}) {v}", "{l}. {v}", "{l}: {v}", "({l}) ${v}$", "**{l}** {v}"]))
+    sep = draw(st.sampled_from([", ", "\n", "   "]))
+    listing = sep.join(letter_form.format(l=_LETTERS[i], v=v) for i, v in enumerate(values))
+    pick = draw(st.integers(0, n - 1))
+    chosen = _LETTERS[pick]
+    said = draw(st.sampled_from(["Option {c} is correct.", "The correct option is {c}.", "I choose ({c}).",
+                                 "{c} is the right choice.", "Choice ({c}) is the answer.", "So I pick option {c}."]))
+    lead = draw(st.sampled_from(["The options are:\n", "Options: ", "We compare the choices.\n"]))
+    joiner = draw(st.sampled_from([" ", "\n\n", "\n"]))
+    text = f"{lead}{listing}\n\n{said.format(c=chosen)}{joiner}{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    expect = "paid" if values[pick] == g else "not_paid"
+    return Case(text, str(g), expect, ("r21_chosen_option", letter_form, said))
+
+
+@st.composite
+def r21_box_aside(draw: st.DrawFn) -> Case:
+    """A box holds a value, then a constant in parentheses set off by a space (`` ``, ``\\ ``,
+    ``\\quad``): the aside offers its own value, so the answer is paid only when the aside
+    restates the gold (``\\frac{1}{4}\\ (0.25)``). A parenthesis glued to the value multiplies it
+    (``\\frac{1}{4}(2)`` is 1/2), and is paid when the product is the gold."""
+    den = draw(st.sampled_from([2, 4, 5, 8]))
+    num = draw(st.integers(1, den - 1))  # (a proper fraction: no aside below equals it)
+    gold = f"\\frac{{{num}}}{{{den}}}"
+    value = draw(st.sampled_from([gold, f"\\frac{num}{den}", f"\\dfrac{{{num}}}{{{den}}}"]))
+    kind = draw(st.sampled_from(["restated", "other", "glued"]))
+    if kind == "restated":
+        aside = str(num / den)
+    elif kind == "other":
+        aside = draw(st.sampled_from(["1", "\\frac11", "\\frac{2}{3}", str(num), str(num / den + 1)]))
+    else:
+        aside = draw(st.sampled_from(["1", "2"]))
+    space = draw(st.sampled_from([" ", "\\ ", "\\quad ", "~"])) if kind != "glued" else ""
+    text = f"We simplify the ratio.\n\nThe answer is $\\boxed{{{value}{space}({aside})}}$."
+    if kind == "glued":
+        return Case(text, gold if aside == "1" else f"\\frac{{{2 * num}}}{{{den}}}", "paid", ("r21_box_aside", kind))
+    return Case(text, gold, "paid" if kind == "restated" else "not_paid", ("r21_box_aside", kind, space))
+
+
+_LOWER_ROMAN = {3: "iii", 4: "iv", 6: "vi", 7: "vii", 8: "viii", 9: "ix", 12: "xii", 14: "xiv", 19: "xix",
+                40: "xl", 57: "lvii", 99: "xcix", 246: "ccxlvi", 1994: "mcmxciv"}
+
+
+@st.composite
+def r21_lower_roman(draw: st.DrawFn) -> Case:
+    """The working's last sentence states a value as a lower-case Roman numeral of three letters
+    or more after a copula ("So the number is lvii.") and the answer after it names a value:
+    paid only when the two agree."""
+    k = draw(st.sampled_from(sorted(k for k, r in _LOWER_ROMAN.items() if len(r) >= 3)))
+    same = draw(st.booleans())
+    g = k if same else k + draw(st.sampled_from([-1, 1, 2, 10]))
+    said = draw(st.sampled_from(["So the number is {r}.", "Thus the result is {r}.", "The total was {r}."]))
+    text = f"We count the marks.\n{said.format(r=_LOWER_ROMAN[k])}\n{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    return Case(text, str(g), "paid" if same else "not_paid", ("r21_lower_roman", said))
+
+
+@st.composite
+def r21_speaker_claim(draw: st.DrawFn) -> Case:
+    """The working's last line is a speaker's claim of a value after a label and a short
+    interjection ("Teacher: Close, but it's 2.", "Well, after all that, it's 13."), and the
+    answer after it names a value: paid only when the two agree. (A checker's line is a check,
+    whose values may differ from the answer's: not generated.)"""
+    g = draw(st.integers(2, 900))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([-3, -1, 1, 5]))
+    opener = draw(st.sampled_from(["Teacher: Close, but ", "Tutor: No, ", "Well, after all that, ", "Hmm, okay, ",
+                                   "Bob: Right, so ", "Mentor: Good, "]))
+    claim = draw(st.sampled_from(["it's {v}.", "it is {v}.", "we get {v}.", "I got {v}."]))
+    joiner = draw(st.sampled_from(["\n", "\n\n"]))
+    text = f"Student: Let me add the parts.\n{opener}{claim.format(v=v)}{joiner}{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    return Case(text, str(g), "paid" if same else "not_paid", ("r21_speaker_claim", opener, claim))
+
+
+R21_PROPERTIES = [
+    Property("r21_math_chosen_option", "math", r21_chosen_option(), 250),
+    Property("r21_gsm8k_chosen_option", "gsm8k", r21_chosen_option(), 150),
+    Property("r21_math_box_aside", "math", r21_box_aside(), 200),
+    Property("r21_math_lower_roman", "math", r21_lower_roman(), 100),
+    Property("r21_gsm8k_lower_roman", "gsm8k", r21_lower_roman(), 100),
+    Property("r21_math_speaker_claim", "math", r21_speaker_claim(), 150),
+    Property("r21_gsm8k_speaker_claim", "gsm8k", r21_speaker_claim(), 150),
+]
+
+
+@st.composite
+def r21_inequalities_and(draw: st.DrawFn) -> Case:
+    """Conditions on x joined by "and" (``\\text{ and }``, "and", ``\\land``) denote their
+    intersection: "x < a and x > b" (a < b) is empty, never the union that the gold
+    ``(-\\infty, a) \\cup (b, \\infty)`` is; "a < x < b and b < x < c" is empty, never
+    ``(a, b) \\cup (b, c)``; "x > a and x < b" is ``(a, b)`` and is paid for it."""
+    a = draw(st.integers(-20, 20))
+    b = a + draw(st.integers(1, 15))
+    c = b + draw(st.integers(1, 15))
+    joiner = draw(st.sampled_from([" \\text{ and } ", " and ", "\\text{and}", " \\land "]))
+    kind = draw(st.sampled_from(["outside", "pieces", "inside"]))
+    lt = draw(st.sampled_from(["<", "\\lt "]))
+    if kind == "outside":
+        gold = f"(-\\infty, {a}) \\cup ({b}, \\infty)"
+        pred = draw(st.sampled_from([f"x {lt} {a}{joiner}x > {b}", f"{b} {lt} x{joiner}{a} > x"]))
+        expect = "not_paid"
+    elif kind == "pieces":
+        gold = f"({a},{b}) \\cup ({b},{c})"
+        pred = f"{a} {lt} x {lt} {b}{joiner}{b} {lt} x {lt} {c}"
+        expect = "not_paid"
+    else:
+        gold = f"({a}, {b})"
+        pred = draw(st.sampled_from([f"x > {a}{joiner}x {lt} {b}", f"{a} {lt} x{joiner}x {lt} {b}"]))
+        expect = "paid" if "land" not in joiner else "any"
+    text = f"We solve the inequality.\n\nThe answer is $\\boxed{{{pred}}}$."
+    return Case(text, gold, expect, ("r21_inequalities_and", kind, joiner))
+
+
+R21_PROPERTIES.append(Property("r21_math_inequalities_and", "math", r21_inequalities_and(), 150))
