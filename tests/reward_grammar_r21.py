@@ -30,7 +30,7 @@ def r21_chosen_option(draw: st.DrawFn) -> Case:
     pick = draw(st.integers(0, n - 1))
     chosen = _LETTERS[pick]
     said = draw(st.sampled_from(["Option {c} is correct.", "The correct option is {c}.", "I choose ({c}).",
-                                 "{c} is the right choice.", "Choice ({c}) is the answer.", "So I pick option {c}."]))
+                                 "{c} is the right choice.", "{c} is the right one.", "Choice ({c}) is the answer.", "So I pick option {c}."]))
     lead = draw(st.sampled_from(["The options are:\n", "Options: ", "We compare the choices.\n"]))
     joiner = draw(st.sampled_from([" ", "\n\n", "\n"]))
     text = f"{lead}{listing}\n\n{said.format(c=chosen)}{joiner}{draw(st.sampled_from(_FINAL)).format(g=g)}"

@@ -172,6 +172,11 @@ _JOINER_TOKEN_RE = re.compile(rf"{_JOINER_WORD}|{_JOINER_SYMBOLS}")
 _WORD_BEFORE_RE = re.compile(r"(?:^|[\s$*`(])([^\W\d_]{2,12}|[^\s$*`(]{1,12})[ \t]*\Z", re.MULTILINE)
 
 
+# What makes a closing "one" a pronoun: a determiner or an adjective right before it ("the right
+# one", "this one", "the last one").
+_PRONOUN_ONE_LEAD_RE = re.compile(
+    r"\b(?i:the|this|that|which|each|every|any|no|another|right|correct|wrong|last|first|only|other|same|best|"
+    r"final|new|old|good|bad|true|false|second|next|previous)[ \t*_]+\Z")
 # Nothing but spacing, punctuation and those symbols: two values side by side.
 _SIDE_BY_SIDE_RE = re.compile(rf"(?:[ \t.,;!?\u3001\u3002]|{_JOINER_SYMBOLS})*\Z")
 
@@ -256,6 +261,8 @@ def _alternative_before(text: str, start: int) -> str | tuple[str, str] | None:
         value = _value_ending_at(text, q)
         if value is None or not (_TAIL_VALUE_RE.search(value) or spelled_value(value) or roman_token(value)):
             return None
+        if value.lower() == "one" and _PRONOUN_ONE_LEAD_RE.search(text, max(line_start, q - 40), q - len(value)):
+            return None  # "This is the right one. The answer is 424.": a pronoun, no value
         return spelled_value(value) or roman_token(value) or value  # "**\u2084** \boxed{5}": 4; "VII. \boxed{5}": 7
     value = _value_ending_at(text, q)
     if value is None or not _clean(value):
