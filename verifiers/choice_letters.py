@@ -27,6 +27,7 @@ import re
 from verifiers.answer_values import _clean, _sentence_end
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.paragraph_commitments import _CHOICE_RE
+from verifiers.word_hints import NOUN_CORES
 
 __all__ = ["choice_closing", "chosen_option_values", "offered_choices"]
 
@@ -105,13 +106,20 @@ _CHOSEN_RE = re.compile(
     r"[*_]*[ \t]+(?i:is|would[ \t]+be)[ \t]+(?i:(?:the[ \t]+)?(?:correct|right|best)(?:[ \t]+(?:one|answer|option|choice))?|"
     r"the[ \t]+(?:correct[ \t]+|final[ \t]+)?(?:answer|option|choice))(?![\w])"
     r"|(?<![\w])(?i:(?:answer|option|choice)[ \t]+is|choose|pick|select|go[ \t]+with)[ \t]+(?i:option[ \t]+)?[*_]*"
-    r"(?:\((?P<d>[A-J])\)|(?P<e>[A-J])(?![\w(]))")
+    # (a lower-case letter only in brackets or before the sentence's end: "a" is an article)
+    r"(?:\((?P<d>[A-Ja-j])\)|(?P<e>[A-J])(?![\w(])|(?P<g>[a-j])(?=[*_]*[ \t]*(?:[.!;\n]|\Z)))")
+# The same choice said after an answer noun of any language, mid-text ("正解はCです。", "La
+# respuesta correcta es la B, ...": the closing form of ``_CHOICE_CLOSING_RE``, anywhere).
+_CHOICE_SAID_RE = re.compile(_CHOICE_CLOSING_RE.pattern[: _CHOICE_CLOSING_RE.pattern.rindex(r"[*_]*[ \t]*(?:")]
+                             + r"(?![A-Za-z0-9])")
 # An option listed with its value: "(B) 6", "B) $6$", "B. 6", "B: 6", "**B** 6" (value: a number,
 # or a math span of one short value).
-_OPTION_VALUE_RE = re.compile(
-    r"(?:(?<![\w(])\((?P<l1>[A-J])\)|(?<![\w(*])(?P<l2>[A-J])[.):]|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*)[ \t]*"
+_OPTION_VALUE_RE = re.compile(  # (a lower-case letter with a stop opens its line or follows a ";")
+    r"(?:(?<![\w(])\((?P<l1>[A-Ja-j])\)|(?<![\w(*])(?P<l2>[A-J])[.):]|(?:^|(?<=[\n;,]))[ \t]*(?P<l4>[a-j])[.):]"
+    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*)[ \t]*"
     r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
-_CHOICE_HINTS = ("option", "choice", "choose", "pick", "select", "go with", "correct", "right", "best", "answer")
+_CHOICE_HINTS = ("option", "choice", "choose", "pick", "select", "go with", "correct", "right", "best", "answer",
+                 *NOUN_CORES)
 _OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
 
 
@@ -124,11 +132,12 @@ def chosen_option_values(text: str, before_at: int, answer: str) -> tuple[str, .
     low = text[lo:before_at].lower()
     if not any(hint in low for hint in _CHOICE_HINTS):
         return ()
-    chosen = {next(g for g in m.groups() if g) for m in _CHOSEN_RE.finditer(text, lo, before_at)}
+    chosen = {next(g for g in m.groups() if g).upper() for m in _CHOSEN_RE.finditer(text, lo, before_at)}
+    chosen |= {m.group("letter").strip("()").upper() for m in _CHOICE_SAID_RE.finditer(text, lo, before_at)}
     if not chosen:
         return ()
     listed: dict[str, str] = {}
     for m in _OPTION_VALUE_RE.finditer(text, lo, before_at):
-        letter = m.group("l1") or m.group("l2") or m.group("l3")
+        letter = (m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4")).upper()
         listed.setdefault(letter, (m.group("math") or m.group("number")).strip())
     return tuple(listed[letter] for letter in sorted(chosen) if letter in listed)

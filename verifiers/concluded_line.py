@@ -84,14 +84,25 @@ _DENIED_RESULT_RE = re.compile(
     re.IGNORECASE)
 # A short claim of the result, no noun after it ("I got 1921.", "So it's 13.", "We get 12!").
 _CLAIM_RE = re.compile(
-    # (a speaker's label and a short interjection may open it: "Teacher: Close, but it's 2.")
-    r"\A[ \t*_]*(?:[A-Za-z]{2,20}[ \t*_]*:[ \t*_]*)?(?:(?:[A-Za-z']+[ \t]+){0,3}[A-Za-z']+[ \t]*,[ \t]*){0,2}(?:but[ \t]+)?"
+    # (a speaker's label and a short interjection may open it, in any script: "Teacher: Close,
+    # but it's 2.", "Lehrer: Nein, es sind 70."; after an interjection the value may stand
+    # alone: "En resumen, 8.")
+    r"\A[ \t*_>]*(?:[^\W\d_]{2,20}[ \t*_]*[:\uff1a][ \t*_]*)?"
+    r"(?P<inter>(?:(?:[^\W\d_']+[ \t]+){0,3}[^\W\d_']+[ \t]*[,\uff0c\u3001][ \t]*){1,2})?(?:but[ \t]+)?"
     r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually)[ \t,]+)?"
-    r"(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
-    r"(?:it|that|this)(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|[ \t]+yields)|"
-    r"(?:checking|counting|computing)(?:[ \t]+(?:it|again|once[ \t]+more))*[ \t]+(?:gives|yields))"
-    r"[ \t]+(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))(?:[ \t,]+actually)?"
-    r"[ \t*_]*[.!]*[ \t*_]*\Z", re.IGNORECASE)
+    r"(?:(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
+    r"(?:it|that|this|everything|all|the[ \t]+(?:answer|total|result))(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|"
+    r"[ \t]+yields|[ \t]+comes[ \t]+(?:out[ \t]+)?to|[ \t]+works[ \t]+out[ \t]+to|[ \t]+(?:should|must|would)[ \t]+be|"
+    r"[ \t]+becomes|[ \t]+makes|[ \t]+totals|[ \t]+equals)|"
+    r"(?:checking|counting|computing)(?:[ \t]+(?:it|again|once[ \t]+more))*[ \t]+(?:gives|yields)|"
+    # (the same claim in other languages: it is, they are, that makes)
+    r"(?:es|das)[ \t]+(?:sind|ist)|c['\u2019]est|(?:\u00e7a|ca)[ \t]+fait|il[ \t]+y[ \t]+en[ \t]+a|son|es|sono|\u00e8|"
+    r"s\u00e3o|\u00e9|het[ \t]+is|dat[ \t]+is|det[ \t]+(?:\u00e4r|er|blir)|to[ \t]+je|jest|\u044d\u0442\u043e|"
+    r"\u0431\u0443\u0434\u0435\u0442|\u0432\u044b\u0445\u043e\u0434\u0438\u0442)[ \t]+"
+    r"|(?:\u5c31\u662f|\u662f|\u4e3a|\u70ba)[ \t]*"
+    r"|(?(inter)|(?!)))"
+    r"(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))(?:[ \t,]+actually)?"
+    r"[ \t*_]*[.!\u3002\uff01]*[ \t*_]*\Z", re.IGNORECASE)
 # A step's or a list item's label before the sentence ("**Step 4:**", "### Step 3", "2.").
 _STEP_LABEL_RE = re.compile(r"\A[ \t*_#>]*(?:(?:step|part)[ \t]*\d+[ \t]*[:.)]?|\d{1,2}[.)])[ \t*_]*", re.IGNORECASE)
 _NOT_A_CONCLUSION_RE = re.compile(
@@ -179,6 +190,12 @@ def _concluded(sentence: str) -> str | None:
     worded = _worded_result(sentence) if found is None else None
     # ("6 girls + 12 boys = 36 kids in the park": a computation whose operands carry nouns)
     return _amount_of(sentence, worded) if worded is not None and worded.start() < m.start() else found
+
+
+def _claimed(sentence: str) -> str | None:
+    """The amount a claim in another script states ("Учитель: Нет, это 70."), or None."""
+    m = _CLAIM_RE.match(_STEP_LABEL_RE.sub("", sentence))
+    return None if m is None else ("-" if m.group("sign") else "") + m.group("value")
 
 
 def _amount_of(sentence: str, m: re.Match[str]) -> str | None:
@@ -314,7 +331,7 @@ def concluded_values(text: str, at: int, answer: str) -> tuple[str, ...]:
     denied = _DENIED_RESULT_RE.search(sentence)
     if denied is not None:
         return (sentence[denied.start() + 1 :].strip(" \t.!"),)  # ("6 + 3 = not 9 rows.\n#### 9")
-    found = _concluded(sentence) if sentence.isascii() else _concluded_other_script(sentence)
+    found = _concluded(sentence) if sentence.isascii() else (_claimed(sentence) or _concluded_other_script(sentence))
     if found is None:
         return ()
     amount = found.replace(",", "")

@@ -26,7 +26,9 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
   ``<!--`` hides everything after it).
 - ``tag_order`` / ``nested_tag``: the tags follow one another in the order given, none inside
   another.
-- ``empty_tag``: every tag holds some visible text.
+- ``empty_tag``: every tag holds some visible text, not only a placeholder for one (marks
+  alone, ``...``, ``?``, empty quotes, or a word that stands for no answer: ``TODO``, ``N/A``,
+  ``None``, ``null``, ``I don't know``, ``[answer]``, ``your answer here``).
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``. A code fence (```` ``` ```` or ``~~~``) is never whitespace:
   it shows the tags as code. Nor is text that does not render: a comment, processing
@@ -197,10 +199,22 @@ def _text_in_markup(piece: str) -> bool:
 # (taking out a backslash first would leave "\\boxed{}" as the letters "boxed").
 _BLANK_MARKS_RE = re.compile(r"[*_`~$#{}\\]")
 _BLANK_MARKS_OUTSIDE_RE = re.compile(r"[*_`$#{}]")  # (a backslash or a tilde left alone is shown)
+# A placeholder in a tag stands for an answer not given: marks alone ("...", "?", "--"), empty
+# quotes ('""', "「」"), an object-replacement box, or a word that says so ("TODO", "N/A",
+# "None", "I don't know", "[answer]", "your answer here", the tag's name escaped).
+_PLACEHOLDER_MARKS = (
+    "\\s.\u2026?!\u00bf\u00a1\\-\u2010-\u2015\u00b7\u2022~,;:\"'\u2018\u2019\u201c\u201d\u00ab\u00bb\u300c\u300d"
+    "\u300e\u300f\ufffc")
+_PLACEHOLDER_RE = re.compile(
+    rf"[{_PLACEHOLDER_MARKS}]*|[{_PLACEHOLDER_MARKS}\[\]<>()/]*"
+    r"(?i:todo|tb[dac]|n/?a|none|null|nil|undefined|nan|unknown|i[ \t]+don['\u2019]?t[ \t]+know|idk|no[ \t]+idea|"
+    r"not[ \t]+sure|(?:(?:your|the|my|final)[ \t]+)?answer(?:[ \t]+(?:goes[ \t]+)?here)?|"
+    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|fill[ \t]+(?:this[ \t]+)?in|x{3,}|"
+    r"(?:your|final)[ \t]+(?:result|solution)(?:[ \t]+here)?)"
+    rf"[{_PLACEHOLDER_MARKS}\[\]<>()/]*")
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
 # empty blockquote ("> >") or a thematic break ("---", "- - -"); "*" and "_" are marks above.
 # ("--" and "+-" are text: a list marker needs a space or the line's end after it.)
-_PLACEHOLDER_RE = re.compile(r"[\s.\u2026?!\u00bf\u00a1\-\u2010-\u2015\u00b7\u2022~,;:]*")
 _BLOCK_MARK_LINE_RE = re.compile(r"^[ \t]*(?:#{1,6}|[-+*>]|(?:[-*_][ \t]*){3,})[ \t]*$", re.MULTILINE)
 _EMPTY_BLOCK_LINE_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-+](?:[ \t]+|$))*|(?:-[ \t]*){3,})$", re.MULTILINE)
 
@@ -381,7 +395,7 @@ def _check_tags(text: str, names: tuple[str, ...], allow_text_outside: bool) -> 
             shown = _OVERLAID_RE.sub("", shown)
         if _is_blank(shown):
             struck = " (struck-through text counts as none)" if shown != inside else ""
-            return _fail("empty_tag", f"<{name}> holds no text{struck}", tag=name)
+            return _fail("empty_tag", f"<{name}> holds no text or only a placeholder{struck}", tag=name)
         if shown != inside and _DIGIT_RE.search(inside) and not _DIGIT_RE.search(shown):
             return _fail("empty_tag", f"<{name}> holds no value: every digit in it is struck through", tag=name)
     if not allow_text_outside:

@@ -116,7 +116,6 @@ from verifiers.answer_values import (
     _sentence_end,
     _sentence_start,
 )
-from verifiers.box_aside import box_aside
 from verifiers.box_in_expression import _box_in_expression
 from verifiers.choice_letters import choice_closing, chosen_option_values, offered_choices
 from verifiers.closing_number import _bare_number, unit_after_box
@@ -138,6 +137,7 @@ from verifiers.number_words import read_number_words
 from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
 from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.reasoning_blocks import REASONING_END_MARK, REASONING_START_MARK, unclosed_reasoning
+from verifiers.restated_values import box_aside, restated_before
 from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED, MALFORMED, NO_ANSWER, Accept, FinalAnswer
 from verifiers.unboxed_answer import (
@@ -374,6 +374,8 @@ def _finish(
                 problem = alternative
             elif alternative is not None:
                 alternatives = (alternative,)
+            restated = restated_before(text, before_at)  # "So $x = 6$, i.e. $\boxed{5}$"
+            alternatives = alternatives if restated is None else (*alternatives, restated)
     standing: tuple[str, ...] = ()
     # (what else the paragraph offers matters only to an answer that nothing refused yet)
     earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)

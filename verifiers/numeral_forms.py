@@ -132,7 +132,8 @@ _ROMAN_HINT_RE = re.compile("[IVXLCDM](?![a-z \t'\u2019])")
 _LOWER_ROMAN_SLOT_RE = re.compile(
     r"(?<![^\W\d_])(?:is|was|are|equals|ist|est|es|era|\u00e8|\u00e9|\u00e4r|er)[ \t]+[*_$ \t]*"
     r"(?P<word>[ivxlcdm]{3,12})(?=[*_$]*[ \t]*(?:[.!?\n\u3002]|\Z))")
-_LOWER_ROMAN_HINT_RE = re.compile(r"(?<![^\W\d_])[ivxlcdm]{3,12}[*_$]*[ \t]*(?:[.!?\n\u3002]|\Z)")
+# (the letters first, so that a scan skips to them; "did." passes it, the slot pattern decides)
+_LOWER_ROMAN_HINT_RE = re.compile(r"[ivxlcdm]{3,12}[*_$]*[ \t]*(?:[.!?\n\u3002]|\Z)")
 _LOWER_ROMAN_WORDS = frozenset({"mix", "dix", "liv", "mmm", "civ", "mic", "vic", "xxx"})
 
 

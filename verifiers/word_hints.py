@@ -51,4 +51,7 @@ def folded(text: str, lo: int = 0, hi: int | None = None) -> str:
 
 def holds_any(low: str, words: tuple[str, ...]) -> bool:
     """Whether the folded text ``low`` holds one of ``words`` (lowercase)."""
-    return any(w in low for w in words)
+    for w in words:  # noqa: SIM110 - a loop, not any() over a generator: 5.5 -> 4.6 us on 40 words
+        if w in low:
+            return True
+    return False
