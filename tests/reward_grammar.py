@@ -683,10 +683,18 @@ def _visible(s: str) -> bool:
     return any(c.isalnum() and "FILLER" not in unicodedata.name(c, "") for c in s)
 
 
-# Tag contents: anything but markup (tags, entities, LaTeX commands and groups).
+# Tag contents: anything but markup (tags, entities, LaTeX commands and groups), and not one
+# of the placeholders that format's docstring names as no answer ("TODO", "N/A", "NULL": its
+# letters spell one of these words).
+_PLACEHOLDER_LETTERS = {"todo", "tbd", "tba", "tbc", "na", "none", "null", "nil", "undefined", "nan", "unknown",
+                        "idontknow", "idk", "noidea", "notsure", "answer", "youranswer", "theanswer", "myanswer",
+                        "finalanswer", "answerhere", "youranswerhere", "answergoeshere", "insertanswer",
+                        "insertyouranswer", "insertanswerhere", "insertyouranswerhere", "placeholder", "fillin",
+                        "fillthisin", "yourresult", "yoursolution", "finalresult", "finalsolution"}
 _tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                           blacklist_characters="<>&\\{}"),
-                   min_size=1, max_size=40).filter(_visible)
+                   min_size=1, max_size=40).filter(_visible).filter(
+    lambda t: re.sub(r"[^a-z]", "", t.lower()) not in _PLACEHOLDER_LETTERS)
 # Text outside the tags that certainly renders: letters, digits, punctuation, no entities.
 _outside = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P"),
                                           blacklist_characters="<>&"),

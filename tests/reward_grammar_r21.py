@@ -136,3 +136,101 @@ def r21_inequalities_and(draw: st.DrawFn) -> Case:
 
 
 R21_PROPERTIES.append(Property("r21_math_inequalities_and", "math", r21_inequalities_and(), 150))
+
+
+_PLACEHOLDERS = ["TODO", "N/A", "None", "null", '""', "I don't know", "[answer]", "\ufffc", "\u300c\u300d", "TBD",
+                 "your answer here", "(TODO)", "n/a", "...", "?"]
+
+
+@st.composite
+def r21_format_placeholder(draw: st.DrawFn) -> Case:
+    """(h59) The answer tag holds a placeholder for an answer, not one ("TODO", "N/A", "None",
+    "I don't know", "[answer]", empty quotes, an object-replacement box): format never pays it;
+    a value or a word that answers ("42", "Paris", "none of the above") is paid."""
+    think = draw(st.sampled_from(["a", "Let me think.", "7*6 is 42"]))
+    if draw(st.integers(0, 3)) == 0:
+        inside = draw(st.sampled_from(["42", "Paris", "none of the above", "x = 3", "()"]))
+        return Case(f"<think>{think}</think>\n<answer>{inside}</answer>", "", "paid", ("r21_format_placeholder", "answer"))
+    inside = draw(st.sampled_from(_PLACEHOLDERS))
+    pad = draw(st.sampled_from(["", " ", "\n", " **"]))
+    inside = f"{pad}{inside}{pad[::-1]}"
+    return Case(f"<think>{think}</think>\n<answer>{inside}</answer>", "", "not_paid", ("r21_format_placeholder", "placeholder"))
+
+
+@st.composite
+def r21_restated_before(draw: st.DrawFn) -> Case:
+    """(h59) "X, i.e. Y" (or "that is", "namely", "in other words", "equivalently") says X is Y:
+    a variable's value, a number or a condition on one variable before the boxed answer must
+    be the gold too ("So $x = 6$, i.e. $\\boxed{5}$" and "$-1<x<3$, i.e. $\\boxed{(-1,2)}$" are
+    not paid; the same value restated is)."""
+    joiner = draw(st.sampled_from([", i.e. ", " i.e. ", ", that is, ", ", namely ", ", in other words, ",
+                                   ", equivalently, "]))
+    if draw(st.booleans()):
+        g = draw(st.integers(2, 300))
+        same = draw(st.booleans())
+        v = g if same else g + draw(st.sampled_from([-2, -1, 1, 7]))
+        said = draw(st.sampled_from([f"So $x = {v}$", f"We find $n={v}$", f"The count is ${v}$"]))
+        return Case(f"{said}{joiner}$\\boxed{{{g}}}$.", str(g), "paid" if same else "not_paid",
+                    ("r21_restated_before", "value", joiner))
+    a = draw(st.integers(-9, 5))
+    b = a + draw(st.integers(1, 8))
+    same = draw(st.booleans())
+    b2 = b if same else b + draw(st.sampled_from([1, 2, 5]))
+    said = draw(st.sampled_from([f"The solution is ${a}<x<{b2}$", f"We need ${a} < x < {b2}$"]))
+    return Case(f"{said}{joiner}$\\boxed{{({a},{b})}}$.", f"({a},{b})", "paid" if same else "not_paid",
+                ("r21_restated_before", "interval", joiner))
+
+
+@st.composite
+def r21_choice_forms(draw: st.DrawFn) -> Case:
+    """(h59) Options with lower-case letters ("a. 16", "(b) 3") chosen in words ("The correct
+    choice is d.", "So the answer is (b).") or in another language after an answer noun
+    ("正解はCです。", "La respuesta correcta es la B."), then a committed value: paid only when
+    the chosen option's value is the committed one."""
+    g = draw(st.integers(2, 300))
+    n = 4
+    values = draw(st.lists(st.integers(1, 400), min_size=n, max_size=n, unique=True))
+    if g not in values:
+        values[draw(st.integers(0, n - 1))] = g
+    pick = draw(st.integers(0, n - 1))
+    lower = draw(st.booleans())
+    letters = "abcd" if lower else "ABCD"
+    form = draw(st.sampled_from(["{l}. {v}", "({l}) {v}"]))
+    listing = "\n".join(form.format(l=letters[i], v=v) for i, v in enumerate(values))
+    c = letters[pick]
+    said = draw(st.sampled_from(
+        ["The correct choice is {c}.", "So the answer is ({c})."] if lower else
+        ["\u6b63\u89e3\u306f{c}\u3067\u3059\u3002", "La respuesta correcta es la {c}.", "\u7b54\u6848\u662f{c}\u3002",
+         "The correct choice is {c}."]))
+    text = f"The choices are:\n{listing}\n\n{said.format(c=c)}\n\n{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    return Case(text, str(g), "paid" if values[pick] == g else "not_paid", ("r21_choice_forms", said, form))
+
+
+@st.composite
+def r21_claims_in_languages(draw: st.DrawFn) -> Case:
+    """(h59) The working's last line is a speaker's claim in another language ("Lehrer: Nein,
+    es sind 70.", "Professeur : Non, c'est 70.", "Учитель: Нет, это 70.", "老师：不对，是70。",
+    "En resumen, 8.", "Hmm, all things considered, it comes to 7."), then the answer: paid only
+    when the two agree."""
+    g = draw(st.integers(2, 900))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([-2, -1, 1, 3]))
+    # ("Professeur : Non, c'est N." with the gold itself is refused: its label's text is read as
+    # a value of any form, "Non, c'est 120"; listed in the README as left)
+    lines = ["Lehrer: Nein, es sind {v}.", *([] if same else ["Professeur : Non, c'est {v}."]),
+             "\u0423\u0447\u0438\u0442\u0435\u043b\u044c: \u041d\u0435\u0442, \u044d\u0442\u043e {v}.",
+             "\u8001\u5e08\uff1a\u4e0d\u5bf9\uff0c\u662f{v}\u3002", "En resumen, {v}.",
+             "Hmm, all things considered, it comes to {v}.", "Maestro: No, son {v}."]
+    line = draw(st.sampled_from(lines))
+    text = f"We add the parts.\n{line.format(v=v)}\n{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    return Case(text, str(g), "paid" if same else "not_paid", ("r21_claims_in_languages", line))
+
+
+R21_PROPERTIES += [
+    Property("r21_format_placeholder", "format", r21_format_placeholder(), 150),
+    Property("r21_math_restated_before", "math", r21_restated_before(), 200),
+    Property("r21_math_choice_forms", "math", r21_choice_forms(), 200),
+    Property("r21_gsm8k_choice_forms", "gsm8k", r21_choice_forms(), 100),
+    Property("r21_math_claims_in_languages", "math", r21_claims_in_languages(), 150),
+    Property("r21_gsm8k_claims_in_languages", "gsm8k", r21_claims_in_languages(), 150),
+]

@@ -29,7 +29,7 @@ from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.paragraph_commitments import _CHOICE_RE
 from verifiers.word_hints import NOUN_CORES
 
-__all__ = ["choice_closing", "chosen_option_values", "offered_choices"]
+__all__ = ["as_option_values", "choice_closing", "chosen_option_values", "listed_options", "offered_choices"]
 
 # A choice letter right after an answer noun of any language, and nothing after it but a
 # polite ending and a stop: "Ответ: B", "答案是B", "정답은 B입니다.", "La respuesta es (B).", "The
@@ -136,8 +136,26 @@ def chosen_option_values(text: str, before_at: int, answer: str) -> tuple[str, .
     chosen |= {m.group("letter").strip("()").upper() for m in _CHOICE_SAID_RE.finditer(text, lo, before_at)}
     if not chosen:
         return ()
+    listed = listed_options(text, before_at)
+    return tuple(listed[letter] for letter in sorted(chosen) if letter in listed)
+
+
+def listed_options(text: str, before_at: int) -> dict[str, str]:
+    """The value the text lists for each option letter before ``before_at`` (upper case; the
+    first listing of a letter counts): ``(A) 5, (B) 6`` gives ``{"A": "5", "B": "6"}``."""
     listed: dict[str, str] = {}
-    for m in _OPTION_VALUE_RE.finditer(text, lo, before_at):
+    for m in _OPTION_VALUE_RE.finditer(text, max(0, before_at - _OPTIONS_WINDOW), before_at):
         letter = (m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4")).upper()
         listed.setdefault(letter, (m.group("math") or m.group("number")).strip())
-    return tuple(listed[letter] for letter in sorted(chosen) if letter in listed)
+    return listed
+
+
+def as_option_values(text: str, before_at: int, answer: str, offered: tuple[str, ...]) -> tuple[str, ...]:
+    """``offered`` with each choice letter read as the value the text lists for its option,
+    when ``answer`` is a value: ``So the answer is (c).`` over a list with ``c. 36`` offers 36
+    (a letter with no listed value stays a letter)."""
+    if _CHOICE_RE.fullmatch(_clean(answer).strip()) or not any(_CHOICE_RE.fullmatch(a.strip()) for a in offered):
+        return offered
+    listed = listed_options(text, before_at)
+    return tuple(listed.get(a.strip().strip("().*").upper(), a) if _CHOICE_RE.fullmatch(a.strip()) else a
+                 for a in offered)

@@ -209,7 +209,7 @@ _PLACEHOLDER_RE = re.compile(
     rf"[{_PLACEHOLDER_MARKS}]*|[{_PLACEHOLDER_MARKS}\[\]<>()/]*"
     r"(?i:todo|tb[dac]|n/?a|none|null|nil|undefined|nan|unknown|i[ \t]+don['\u2019]?t[ \t]+know|idk|no[ \t]+idea|"
     r"not[ \t]+sure|(?:(?:your|the|my|final)[ \t]+)?answer(?:[ \t]+(?:goes[ \t]+)?here)?|"
-    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|fill[ \t]+(?:this[ \t]+)?in|x{3,}|"
+    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|fill[ \t]+(?:this[ \t]+)?in|"
     r"(?:your|final)[ \t]+(?:result|solution)(?:[ \t]+here)?)"
     rf"[{_PLACEHOLDER_MARKS}\[\]<>()/]*")
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an

@@ -117,7 +117,7 @@ from verifiers.answer_values import (
     _sentence_start,
 )
 from verifiers.box_in_expression import _box_in_expression
-from verifiers.choice_letters import choice_closing, chosen_option_values, offered_choices
+from verifiers.choice_letters import as_option_values, choice_closing, chosen_option_values, offered_choices
 from verifiers.closing_number import _bare_number, unit_after_box
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
@@ -388,6 +388,9 @@ def _finish(
     # a value in words is compared as its number ("The answer is six. \boxed{6}")
     spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives, *asides))
     alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
+    if alternatives or standing:  # "So the answer is (c)." over "c. 36" offers 36
+        alternatives = tuple(a for a in as_option_values(text, end, answer, alternatives) if a != answer)
+        standing = as_option_values(text, end, answer, standing)
     if problem is None and len(alternatives) > MAX_COMMITMENTS:
         problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
     if problem is None:
