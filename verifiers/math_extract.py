@@ -77,7 +77,8 @@ and the last number), ``verifiers.box_in_expression`` (a box glued into a larger
 ``verifiers.closing_number`` (the last number when nothing commits, and check lines after it)
 ``verifiers.concluded_line`` (the working's concluding sentence),
 ``verifiers.earlier_answers`` (earlier; the values it reads by ``verifiers.value_shapes``)
-and this one (final, hashes_line, and the entry points).
+``verifiers.answer_verdict`` (the verdict on one committed answer: its form, lead,
+paragraph and tail, in that order) and this one (final, hashes_line, and the entry points).
 
 >>> final_answer(r"so $x = \boxed{\frac{1}{2}}$.").answer
 '\\frac{1}{2}'
@@ -95,29 +96,25 @@ import re
 from dataclasses import replace
 
 from verifiers.answer_closing import closing_run_on
-from verifiers.answer_commitments import _alternative_before, _hedge_before, commitments_before
-from verifiers.answer_lead import example_lead, lead_start, uncommitted_lead, unread_clause_lead
-from verifiers.answer_sentence import _LONE_VARIABLE_RE, _condition_before
+from verifiers.answer_commitments import commitments_before
+from verifiers.answer_sentence import _LONE_VARIABLE_RE
 from verifiers.answer_tail import (
-    _APPROX_AFTER_RE,
-    _RETRACT_RE,
-    _SCALE_AFTER_RE,
     MAX_TAIL_CHARS,
     _later_denial,
     hedge_after,
-    split_line_answer,
 )
 from verifiers.answer_text import commented_commitment, markup_flood, read_visible
 from verifiers.answer_values import (
-    _TAIL_EXTRA_VALUE_RE,
     MAX_LINE_CHARS,
     _clean,
     _first_char,
     _sentence_end,
-    _sentence_start,
 )
+from verifiers.answer_verdict import judge_answer
 from verifiers.box_in_expression import _box_in_expression
-from verifiers.choice_letters import as_option_values, choice_closing, chosen_option_values, offered_choices
+from verifiers.choice_letters import (
+    choice_closing,
+)
 from verifiers.closing_number import _bare_number, unit_after_box
 from verifiers.commitment_reading import (
     _ANSWER_TAG_RE,
@@ -128,17 +125,11 @@ from verifiers.commitment_reading import (
     _read_clause,
     _unwrap_box,
 )
-from verifiers.concluded_line import concluded_values
-from verifiers.earlier_answers import shaped_before, standing_answers
+from verifiers.earlier_answers import standing_answers
 from verifiers.json_answer import JsonAnswer, json_answer
 from verifiers.json_notes import qualifying_note
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
-from verifiers.number_words import read_number_words
-from verifiers.paragraph_commitments import MAX_COMMITMENTS, _paragraph_values
-from verifiers.qualifier_words import LEAD_CHARS, qualified_lead
 from verifiers.reasoning_blocks import REASONING_END_MARK, REASONING_START_MARK, unclosed_reasoning
-from verifiers.restated_values import box_aside, restated_before
-from verifiers.spelled_numbers import spelled_value
 from verifiers.types import HEDGED, MALFORMED, NO_ANSWER, Accept, FinalAnswer
 from verifiers.unboxed_answer import (
     _COPULA_RE,
@@ -177,14 +168,6 @@ _ANSWER_IS_RE = re.compile(
 )
 _MARKUP_TAG_RE = re.compile(r"</?[A-Za-z][\w.:-]*\s*/?>")
 
-_APPROX_START_RE = re.compile(
-    r"\s*(?:~|\u2248|\u223c|\\approx|\\sim(?![a-z])|\\simeq|(?:about|around|approximately|"
-    r"approx\.?|roughly|nearly|almost|circa|close\s+to|at\s+least|at\s+most|more\s+than|"
-    r"less\s+than|up\s+to)\b)",
-    re.IGNORECASE,
-)
-
-
 def end_of_answer_line(line: str) -> str:
     """``line`` with its markup tags read through as spaces: in ``<answer>#### 42</answer>``
     the answer is 42, and in ``#### 18 <b>or 19</b>`` it is ``18 or 19`` (a hedge), never 18.
@@ -210,10 +193,6 @@ def last_boxed(text: str) -> str | None:
     if box is None or isinstance(box, str):
         return None
     return text[box[1] : box[2]].strip()
-
-
-def _approximate(value: str) -> bool:
-    return _APPROX_START_RE.match(value) is not None or _APPROX_AFTER_RE.search(value) is not None
 
 
 # --- the answer clause and the '####' line --------------------------------------------------
@@ -274,130 +253,6 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
         if _opens_clause(text, m):
             return m
     return None
-
-
-# An integer amount followed by the same amount in English words, in parentheses.
-_WORDS_RESTATED_RE = re.compile(r"(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\(\s*([A-Za-z][A-Za-z \-]{0,80}?)\s*\)")
-# The same, the other way round: an amount in English words, then in digits in parentheses.
-_DIGITS_RESTATED_RE = re.compile(r"([A-Za-z][A-Za-z \-]{0,80}?)\s*\(\s*(\d{1,3}(?:,\d{3})*|\d{1,7})\s*\)")
-_DIGIT_SPACE_RE = re.compile(r"\d[ \t~]+")
-# In a line's amount after its number: another value (a Roman numeral, a number word of
-# another language, or an English number word below a hundred: "#### 26 / two").
-_LINE_EXTRA_VALUE_RE = re.compile(
-    _TAIL_EXTRA_VALUE_RE.pattern + r"|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|"
-    r"forty|fifty|sixty|seventy|eighty|ninety)\b",
-    re.IGNORECASE,
-)
-
-
-_PLUS_AFTER_RE = re.compile(r"[\w%\u0080-\uffff][ \t]*\+[ \t.!]*\Z")
-
-
-def _finish(
-    text: str,
-    answer: str,
-    source: str,
-    start: int,
-    end: int,
-    *,
-    before_at: int | None,
-    earlier_at: int | None = None,
-    accept: Accept | None = None,
-) -> FinalAnswer:
-    """The verdict on ``answer`` read at ``text[start:end]``: its own form, what stands just
-    before the commitment that starts at ``before_at`` (None: not checked), the commitments
-    of its paragraph before ``earlier_at`` (None: not read), and its tail. An answer that
-    ``accept`` rejects is returned as soon as it is read, unchecked (see ``final_answer``)."""
-    answer = _clean(answer)
-    if _BOX_RE.match(answer):  # "#### \\boxed{18}": the box is the whole answer
-        content, why = _unwrap_box(answer)
-        answer = _clean(content) if why is None else answer
-    if not answer:
-        return FinalAnswer(None, source, end, None)
-    restated = _WORDS_RESTATED_RE.fullmatch(answer)
-    if restated is not None and read_number_words(restated.group(2)) == int(
-        restated.group(1).replace(",", "")
-    ):
-        answer = restated.group(1)  # "#### 4 (four)": the same amount restated in words
-    restated = _DIGITS_RESTATED_RE.fullmatch(answer)
-    if restated is not None and read_number_words(restated.group(1)) == int(restated.group(2).replace(",", "")):
-        answer = restated.group(2)  # "The answer is six (6).": the same amount restated in digits
-    problem = None
-    plus = source in ("####", "answer_is") and _PLUS_AFTER_RE.search(answer) is not None
-    split = split_line_answer(answer)  # "#### 57 That is our answer.": amount, then a tail
-    if split is not None and source in ("####", "answer_is"):
-        answer, problem = split
-    if problem is None and plus:
-        problem = (HEDGED, "a plus after the amount: or more")  # "#### 5 dollars+", "€333990+"
-    elif split is not None and answer[len(split[0]) :].lstrip().startswith("("):
-        problem = split[1]  # "\boxed{5 \text{ (guess)}}": a parenthesis in the box too
-    asides: tuple[str, ...] = ()
-    aside = box_aside(answer) if split is None and problem is None else None
-    if aside is not None:  # "\boxed{\frac14\ (\frac11)}": the aside is another value offered
-        answer, asides = aside[0], aside[1:]
-    if problem is None and accept is not None and not accept(answer, source):
-        return FinalAnswer(answer, source, end, None, rejected=True)
-    if problem is None and _approximate(answer):
-        problem = (HEDGED, "an approximate answer")
-    if problem is None:  # "Wrong answer: 5", "Probably: \boxed{72}", "At least \boxed{72}."
-        lead = qualified_lead(text[max(text.rfind("\n", 0, start) + 1, start - LEAD_CHARS) : start])
-        problem = None if lead is None else (HEDGED, lead)
-    if problem is None and before_at is not None:
-        head = text[lead_start(text, _sentence_start(text, before_at)) : before_at]
-        problem = unread_clause_lead(head) if source == "answer_is" else uncommitted_lead(head)
-        if problem is None and example_lead(text[max(0, before_at - 40) : before_at]):
-            problem = (HEDGED, "the final value is given as an example")  # "p. ej. \boxed{5}": its stop splits no sentence
-    if problem is None and source != "boxed" and "?" in answer:
-        problem = (HEDGED, "a question mark in the answer")
-    if problem is None and _RETRACT_RE.search(answer):
-        problem = (HEDGED, "the answer takes itself back")
-    # (a box's scale word is read by the comparator: "\boxed{5 squared}" is wrong)
-    if problem is None and source != "boxed" and any(_SCALE_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
-        problem = (MALFORMED, "a word in the answer scales its number")  # "#### 2 millones"
-    if problem is None and source in ("####", "answer_is"):
-        # "#### 1 / II", "The answer is 5 o nueve": a line's amount holds one value
-        digit = re.search(r"\d", answer)
-        extra = None if digit is None else _LINE_EXTRA_VALUE_RE.search(answer, digit.end())
-        if extra is not None:
-            problem = (HEDGED, f"another value in the answer: {extra.group(0)!r}")
-        elif any(_APPROX_AFTER_RE.match(answer, m.end()) for m in _DIGIT_SPACE_RE.finditer(answer)):
-            problem = (HEDGED, "a bound after the answer's number")  # "#### 8 tops"
-    if problem is None and _BOX_RE.search(answer):
-        problem = (HEDGED, "a box inside the answer, next to other text")
-    alternatives: tuple[str, ...] = ()
-    if problem is None and before_at is not None:
-        problem = _hedge_before(text, before_at, line_form=source in ("####", "answer_tag"))
-        if problem is None:
-            alternative = _alternative_before(text, before_at)
-            if isinstance(alternative, tuple):
-                problem = alternative
-            elif alternative is not None:
-                alternatives = (alternative,)
-            restated = restated_before(text, before_at)  # "So $x = 6$, i.e. $\boxed{5}$"
-            alternatives = alternatives if restated is None else (*alternatives, restated)
-    standing: tuple[str, ...] = ()
-    # (what else the paragraph offers matters only to an answer that nothing refused yet)
-    earlier = () if earlier_at is None or problem is not None else _paragraph_values(text, earlier_at)
-    if before_at is not None and problem is None:  # "(E) is correct. \boxed{B}": other letters
-        earlier = (*earlier, *offered_choices(text, before_at, answer), *chosen_option_values(text, before_at, answer))
-    if earlier_at is not None and problem is None:  # "883 apples left.\n#### 881": the working concludes
-        earlier = (*earlier, *concluded_values(text, earlier_at, answer), *shaped_before(text, earlier_at))
-        # "\boxed{21}\n\n...\n\n\boxed{12}": each must be right alone (no set spelled across paragraphs)
-        standing = tuple(a if a[:1].isdigit() else spelled_value(a) or a for a in standing_answers(text, earlier_at))  # "\boxed{21}\n\n...\n\n\boxed{12}"
-    # a value in words is compared as its number ("The answer is six. \boxed{6}")
-    spelled = ((a if a[:1].isdigit() else spelled_value(a) or a) for a in (*earlier, *alternatives, *asides))
-    alternatives = tuple(dict.fromkeys(a for a in spelled if a != answer))
-    if alternatives or standing:  # "So the answer is (c)." over "c. 36" offers 36
-        alternatives = tuple(a for a in as_option_values(text, end, answer, alternatives) if a != answer)
-        standing = as_option_values(text, end, answer, standing)
-    if problem is None and len(alternatives) > MAX_COMMITMENTS:
-        problem = (HEDGED, f"more than {MAX_COMMITMENTS} different answers in the final paragraph")
-    if problem is None:
-        problem = hedge_after(text, end, (answer, *alternatives)) or _condition_before(text, start)
-    if problem is None and source == "####" and "." in answer:
-        problem = _later_denial(answer, ())  # "#### 147. Ignore the above."
-    return FinalAnswer(answer, source, end, problem, alternatives, standing=standing)
 
 
 def final_answer(text: str, accept: Accept | None = None) -> FinalAnswer:
@@ -502,7 +357,7 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
     if source == "json":  # '{"answer": 5}' ends the completion: the object is read by json
         return _json_final(text, js, accept)  # type: ignore[arg-type]
     if source == "answer_tag":  # "<answer>5</answer>": the tag's whole content is the answer
-        return _finish(
+        return judge_answer(
             text, tag.group(1), "answer_tag", tag.start(1), tag.end(), before_at=tag.start(),  # type: ignore[union-attr]
             earlier_at=tag.start(), accept=accept,  # type: ignore[union-attr]
         )
@@ -521,7 +376,7 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
         content, why = _unwrap_box(text[c_start:c_end])
         if why is not None:
             return FinalAnswer(_clean(content), "boxed", end, (HEDGED, why))
-        found = _finish(text, content, "boxed", start, end, before_at=start, earlier_at=start, accept=accept)
+        found = judge_answer(text, content, "boxed", start, end, before_at=start, earlier_at=start, accept=accept)
         inside = None if found.problem or found.rejected else _box_in_expression(text, start, end) or _lead_in_gap(text, start) or _lead_in_gap(text, start, _COPULA_RE)
         if inside is not None:
             return FinalAnswer(found.answer, "boxed", end, inside)
@@ -532,17 +387,17 @@ def _read(text: str, accept: Accept | None) -> FinalAnswer:
         if isinstance(line, str):
             return FinalAnswer(None, "####", len(text), (MALFORMED, line))
         value, _, line_end, _ = line
-        return _finish(text, value, "####", hashes, line_end, before_at=hashes, earlier_at=hashes, accept=accept)
+        return judge_answer(text, value, "####", hashes, line_end, before_at=hashes, earlier_at=hashes, accept=accept)
     clause = _read_clause(text, answer_is.end())  # type: ignore[union-attr]
     if clause is None:
         return _fallback(text)
     lead = text[max(0, answer_is.start() - 60) : answer_is.start()]  # type: ignore[union-attr]
     if _HEDGE_BEFORE_CLAUSE_RE.search(lead):
-        found = _finish(text, clause[0], "answer_is", clause[1], clause[2], before_at=None)
+        found = judge_answer(text, clause[0], "answer_is", clause[1], clause[2], before_at=None)
         why = "another answer offered just before it"
         return FinalAnswer(found.answer, "answer_is", clause[2], (HEDGED, why))
     value, v_start, v_end = clause
-    found = _finish(
+    found = judge_answer(
         text, value, "answer_is", v_start, v_end, before_at=_clause_start(text, answer_is.start()),  # type: ignore[union-attr]
         earlier_at=answer_is.start(), accept=accept,  # type: ignore[union-attr]
     )
@@ -558,7 +413,7 @@ def _json_final(text: str, js: JsonAnswer, accept: Accept | None) -> FinalAnswer
     and its working members ("reasoning", "steps", ...) read as the sentences just before "The
     answer is <value>." on its line (members stand side by side), so that a value they offer
     beside it ("maybe 448", "unsure between 197 and 198") refuses it."""
-    found = _finish(text, js.value, "json", js.start, js.end, before_at=js.start, earlier_at=js.start,  # type: ignore[arg-type]
+    found = judge_answer(text, js.value, "json", js.start, js.end, before_at=js.start, earlier_at=js.start,  # type: ignore[arg-type]
                     accept=accept)
     if found.problem is not None or found.rejected or not js.notes:
         return found
@@ -593,7 +448,7 @@ def _fallback(text: str) -> FinalAnswer:
     letter = choice_closing(text)  # "Ответ: B", "答案是B": a choice letter closes it
     if letter is not None:
         answer, start, end = letter
-        return _finish(text, answer, "answer_is", start, end, before_at=start, earlier_at=start)
+        return judge_answer(text, answer, "answer_is", start, end, before_at=start, earlier_at=start)
     span = _last_span(text, len(text))
     for _ in range(4):
         if span is None or not _LONE_VARIABLE_RE.fullmatch(text, span[1], span[2]):
@@ -602,7 +457,7 @@ def _fallback(text: str) -> FinalAnswer:
     if span is not None:
         start, c_start, c_end, end = span
         if _last_digit(text) < end:  # no digit after the span: the span is the answer
-            found = _finish(text, text[c_start:c_end], "math_span", start, end, before_at=start)
+            found = judge_answer(text, text[c_start:c_end], "math_span", start, end, before_at=start)
             form = None if found.problem else _closing_form(text, start)
             return found if form is None else FinalAnswer(found.answer, found.source, end, form)
     return _bare_number(text)
