@@ -690,11 +690,11 @@ _PLACEHOLDER_LETTERS = {"todo", "tbd", "tba", "tbc", "na", "none", "null", "nil"
                         "idontknow", "idk", "noidea", "notsure", "answer", "youranswer", "theanswer", "myanswer",
                         "finalanswer", "answerhere", "youranswerhere", "answergoeshere", "insertanswer",
                         "insertyouranswer", "insertanswerhere", "insertyouranswerhere", "placeholder", "fillin",
-                        "fillthisin", "yourresult", "yoursolution", "finalresult", "finalsolution"}
+                        "fillthisin", "blank", "yourresult", "yoursolution", "finalresult", "finalsolution"}
 _tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                           blacklist_characters="<>&\\{}"),
                    min_size=1, max_size=40).filter(_visible).filter(
-    lambda t: re.sub(r"[^a-z]", "", t.lower()) not in _PLACEHOLDER_LETTERS)
+    lambda t: re.sub(r"[^a-z]", "", unicodedata.normalize("NFKC", t).casefold()) not in _PLACEHOLDER_LETTERS)
 # Text outside the tags that certainly renders: letters, digits, punctuation, no entities.
 _outside = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P"),
                                           blacklist_characters="<>&"),

@@ -139,7 +139,7 @@ R21_PROPERTIES.append(Property("r21_math_inequalities_and", "math", r21_inequali
 
 
 _PLACEHOLDERS = ["TODO", "N/A", "None", "null", '""', "I don't know", "[answer]", "\ufffc", "\u300c\u300d", "TBD",
-                 "your answer here", "(TODO)", "n/a", "...", "?"]
+                 "your answer here", "(TODO)", "n/a", "...", "?", "()", "[ ]", "%", "(blank)"]
 
 
 @st.composite
@@ -149,7 +149,7 @@ def r21_format_placeholder(draw: st.DrawFn) -> Case:
     a value or a word that answers ("42", "Paris", "none of the above") is paid."""
     think = draw(st.sampled_from(["a", "Let me think.", "7*6 is 42"]))
     if draw(st.integers(0, 3)) == 0:
-        inside = draw(st.sampled_from(["42", "Paris", "none of the above", "x = 3", "()"]))
+        inside = draw(st.sampled_from(["42", "Paris", "none of the above", "x = 3", "(42)"]))
         return Case(f"<think>{think}</think>\n<answer>{inside}</answer>", "", "paid", ("r21_format_placeholder", "answer"))
     inside = draw(st.sampled_from(_PLACEHOLDERS))
     pad = draw(st.sampled_from(["", " ", "\n", " **"]))

@@ -67,6 +67,8 @@ CLOSING_WORDS = frozenset(
     satisfies satisfy satisfied equation equations original condition conditions
     substituting substitute substituted plugging plug plugged back into by requirement
     requirements
+    how way working backwards backward from reproduces reproduce reproduced given data recomputing
+    recompute recomputed arrive arrived
     """.split()  # noqa: SIM905 - a word list reads best as prose
 )
 

@@ -27,7 +27,6 @@ import re
 from verifiers.answer_values import _clean, _sentence_end
 from verifiers.labelled_lines import _ANSWER_NOUN, _NOUN_FIRST
 from verifiers.paragraph_commitments import _CHOICE_RE
-from verifiers.word_hints import NOUN_CORES
 
 __all__ = ["as_option_values", "choice_closing", "chosen_option_values", "listed_options", "offered_choices"]
 
@@ -116,38 +115,60 @@ _CHOICE_SAID_RE = re.compile(_CHOICE_CLOSING_RE.pattern[: _CHOICE_CLOSING_RE.pat
 # or a math span of one short value).
 _OPTION_VALUE_RE = re.compile(  # (a lower-case letter with a stop opens its line or follows a ";")
     r"(?:(?<![\w(])\((?P<l1>[A-Ja-j])\)|(?<![\w(*])(?P<l2>[A-J])[.):]|(?:^|(?<=[\n;,]))[ \t]*(?P<l4>[a-j])[.):]"
-    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*)[ \t]*"
+    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*|(?:^|(?<=\n))\|[ \t]*\(?(?P<l5>[A-Ja-j])\)?[ \t]*\|)[ \t]*"
     r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
-_CHOICE_HINTS = ("option", "choice", "choose", "pick", "select", "go with", "correct", "right", "best", "answer",
-                 *NOUN_CORES)
 _OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
+# (a cheap scan first: an option's letter and its value, "b) 12", "(C) 7", "**A.** 15")
+_LISTING_HINT_RE = re.compile(r"[A-Ja-j]\)?[.):]?\**[ \t]*\|?[ \t]+\$?[-+\u2212]?\d")
+# A letter mentioned after the options are listed, as a choice is: in brackets or bold, or
+# standing alone before a stop, a comma, a colon or "is"/"matches"/"fits"/"works" ("Also
+# (b).", "Final choice: **B**", "c is the one.", "Réponse : d", "alternativa B."); not in a
+# word, a name ("Plan B's"), a path or a number.
+_LETTER_MENTION_RE = re.compile(
+    r"\((?P<a>[A-Ja-j])\)|\*\*\(?(?P<b>[A-Ja-j])\)?[.:]?\*\*"
+    r"|(?<![\w'\u2019/.\\-])(?P<c>[A-HJa-j])(?![\w'\u2019(])"
+    r"(?=[ \t]*(?:[.!?;,:)\u3002\n]|\Z)|[ \t]+(?i:is|matches|fits|works|wins)\b)")
+_NOT_BEFORE_RE = re.compile(r"(?i:\bnot|n['\u2019]t)[ \t]+(?:\(|\*\*)?\Z")
 
 
 def chosen_option_values(text: str, before_at: int, answer: str) -> tuple[str, ...]:
-    """The values of the options chosen in words before ``before_at`` (module doc) that the text
-    lists, when ``answer`` is no choice letter; ``()`` otherwise."""
+    """The values of the options chosen or mentioned as a choice before ``before_at`` (module
+    doc) that the text lists, when ``answer`` is no choice letter; ``()`` otherwise. A letter
+    whose sentence rules it out (``(A) is wrong``, ``not (B)``) is the working of an
+    elimination."""
     if _CHOICE_RE.fullmatch(_clean(answer).strip()):
         return ()
     lo = max(0, before_at - _OPTIONS_WINDOW)
-    low = text[lo:before_at].lower()
-    if not any(hint in low for hint in _CHOICE_HINTS):
+    if _LISTING_HINT_RE.search(text, lo, before_at) is None:
+        return ()
+    listed, listing_end = _listing(text, before_at)
+    if len(listed) < 2:
         return ()
     chosen = {next(g for g in m.groups() if g).upper() for m in _CHOSEN_RE.finditer(text, lo, before_at)}
     chosen |= {m.group("letter").strip("()").upper() for m in _CHOICE_SAID_RE.finditer(text, lo, before_at)}
-    if not chosen:
-        return ()
-    listed = listed_options(text, before_at)
+    for m in _LETTER_MENTION_RE.finditer(text, listing_end, before_at):
+        letter = (m.group("a") or m.group("b") or m.group("c")).upper()
+        if letter in listed and not _RULED_OUT_RE.search(text, m.end(), min(before_at, _sentence_end(text, m.end()))) \
+                and not _NOT_BEFORE_RE.search(text, max(0, m.start() - 8), m.start()):
+            chosen.add(letter)
     return tuple(listed[letter] for letter in sorted(chosen) if letter in listed)
 
 
 def listed_options(text: str, before_at: int) -> dict[str, str]:
     """The value the text lists for each option letter before ``before_at`` (upper case; the
     first listing of a letter counts): ``(A) 5, (B) 6`` gives ``{"A": "5", "B": "6"}``."""
+    return _listing(text, before_at)[0]
+
+
+def _listing(text: str, before_at: int) -> tuple[dict[str, str], int]:
+    """``listed_options`` and where its last listed option ends."""
     listed: dict[str, str] = {}
+    end = 0
     for m in _OPTION_VALUE_RE.finditer(text, max(0, before_at - _OPTIONS_WINDOW), before_at):
-        letter = (m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4")).upper()
+        letter = (m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4") or m.group("l5")).upper()
         listed.setdefault(letter, (m.group("math") or m.group("number")).strip())
-    return listed
+        end = m.end()
+    return listed, end
 
 
 def as_option_values(text: str, before_at: int, answer: str, offered: tuple[str, ...]) -> tuple[str, ...]:

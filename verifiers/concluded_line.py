@@ -89,7 +89,7 @@ _CLAIM_RE = re.compile(
     # alone: "En resumen, 8.")
     r"\A[ \t*_>]*(?:[^\W\d_]{2,20}[ \t*_]*[:\uff1a][ \t*_]*)?"
     r"(?P<inter>(?:(?:[^\W\d_']+[ \t]+){0,3}[^\W\d_']+[ \t]*[,\uff0c\u3001][ \t]*){1,2})?(?:but[ \t]+)?"
-    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually)[ \t,]+)?"
+    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually|this[ \t]+time)[ \t,]+)?"
     r"(?:(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
     r"(?:it|that|this|everything|all|the[ \t]+(?:answer|total|result))(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|"
     r"[ \t]+yields|[ \t]+comes[ \t]+(?:out[ \t]+)?to|[ \t]+works[ \t]+out[ \t]+to|[ \t]+(?:should|must|would)[ \t]+be|"
@@ -175,9 +175,19 @@ def _worded_result(sentence: str) -> re.Match[str] | None:
     return None
 
 
+# "... I get 2 instead.": a claim that replaces the answer, even in a check's sentence
+_TRAILING_INSTEAD_RE = re.compile(r"[ \t,]+instead(?=[ \t*_]*[.!]*[ \t*_]*\Z)", re.IGNORECASE)
+
+
 def _concluded(sentence: str) -> str | None:
     """The amount ``sentence`` concludes, or None."""
     sentence = _STEP_LABEL_RE.sub("", sentence)  # "**Step 4:** Janet has 32 + 54 + 12 = 97 pens now"
+    plain = _TRAILING_INSTEAD_RE.sub("", sentence)
+    if plain != sentence:
+        claim = _CLAIM_RE.match(plain)
+        if claim is not None:  # ("**Verification:** plugging back in, I get 2 instead.")
+            return ("-" if claim.group("sign") else "") + claim.group("value")
+        sentence = plain
     m = _RESULT_RE.search(sentence)
     if m is not None and read_words(m.group("noun")) is None and not (
             m.group("noun") == "times" and _COMPUTATION_END_RE.search(sentence, 0, m.start())):

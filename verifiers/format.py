@@ -27,7 +27,7 @@ reason (``"<rule>: <explanation>"``, the rule is also ``details["rule"]``):
 - ``tag_order`` / ``nested_tag``: the tags follow one another in the order given, none inside
   another.
 - ``empty_tag``: every tag holds some visible text, not only a placeholder for one (marks
-  alone, ``...``, ``?``, empty quotes, or a word that stands for no answer: ``TODO``, ``N/A``,
+  alone, ``...``, ``?``, ``%``, empty quotes or brackets, or a word that stands for no answer: ``TODO``, ``N/A``,
   ``None``, ``null``, ``I don't know``, ``[answer]``, ``your answer here``).
 - ``text_outside_tags``: only whitespace before, between and after the tags, unless
   ``allow_text_outside=True``. A code fence (```` ``` ```` or ``~~~``) is never whitespace:
@@ -206,10 +206,12 @@ _PLACEHOLDER_MARKS = (
     "\\s.\u2026?!\u00bf\u00a1\\-\u2010-\u2015\u00b7\u2022~,;:\"'\u2018\u2019\u201c\u201d\u00ab\u00bb\u300c\u300d"
     "\u300e\u300f\ufffc")
 _PLACEHOLDER_RE = re.compile(
-    rf"[{_PLACEHOLDER_MARKS}]*|[{_PLACEHOLDER_MARKS}\[\]<>()/]*"
+    # (an empty pair of brackets is a blank to fill: "( )", "[]")
+    rf"[{_PLACEHOLDER_MARKS}%]*|[{_PLACEHOLDER_MARKS}]*(?:\([{_PLACEHOLDER_MARKS}]*\)|\[[{_PLACEHOLDER_MARKS}]*\])[{_PLACEHOLDER_MARKS}]*"
+    rf"|[{_PLACEHOLDER_MARKS}\[\]<>()/]*"
     r"(?i:todo|tb[dac]|n/?a|none|null|nil|undefined|nan|unknown|i[ \t]+don['\u2019]?t[ \t]+know|idk|no[ \t]+idea|"
     r"not[ \t]+sure|(?:(?:your|the|my|final)[ \t]+)?answer(?:[ \t]+(?:goes[ \t]+)?here)?|"
-    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|fill[ \t]+(?:this[ \t]+)?in|"
+    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|blank|fill[ \t]+(?:this[ \t]+)?in|"
     r"(?:your|final)[ \t]+(?:result|solution)(?:[ \t]+here)?)"
     rf"[{_PLACEHOLDER_MARKS}\[\]<>()/]*")
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an

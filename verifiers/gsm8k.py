@@ -66,6 +66,7 @@ from verifiers.types import (
     Verdict,
     not_a_string,
 )
+from verifiers.working_units import same_dimension, unit_in_working
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 
@@ -104,7 +105,7 @@ def _gold_value(answer: str) -> tuple[Fraction, str | None]:
     if "####" in answer:
         value = parse_number(parse_gsm8k_answer(answer))
         assert value is not None  # parse_gsm8k_answer refuses a line that is no number
-        return value, _unit_in_solution(answer, value)
+        return value, unit_in_working(answer[: answer.rfind("####")], value)
     quantity = parse_quantity(answer)
     if quantity is None:
         raise ValueError(f"answer is not a number (GSM8K answers are): {answer[:80]!r}")
@@ -269,32 +270,6 @@ def _strict_hashes(completion: str, final: FinalAnswer) -> _Found:
     return line
 
 
-COUNT = "count"  # the gold is a count of things: a completion's unit of measure is wrong
-_SOLUTION_NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
-_CALCULATOR_RE = re.compile(r"<<[^<>]*>>")
-
-
-def _unit_in_solution(solution: str, gold: Fraction) -> str | None:
-    """The unit a worked solution gives its final number in, read where it last writes it with
-    one (``$18``, ``18 cents``): the completion may not answer in another one."""
-    body = _CALCULATOR_RE.sub("", solution[: solution.rfind("####")])[-4000:]
-    unit = None
-    for m in _SOLUTION_NUMBER_RE.finditer(body):
-        if parse_number(m.group(2)) != gold:
-            continue
-        # The last mention that names a unit: "She made $5 because 20 times .25 equals 5."
-        # is in dollars, though its last "5" names none.
-        if m.group(1):
-            unit = "dollar"
-        elif m.group(3) and m.group(3).lower() != "in":  # "18 in total" names no inches
-            read = read_words(m.group(3))
-            if read is not None:
-                # a count noun ("10 guests") is no unit of measure, yet no money either:
-                # "#### 10 cents" for it is wrong, "#### 10 people" is compared by its number
-                unit = read[1] or (COUNT if m.group(3).lower().endswith("s") else unit)
-    return unit
-
-
 def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") -> Verdict:
     """Score a completion against a GSM8K answer (a bare number or a row's ``#### N`` text).
 
@@ -325,6 +300,13 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     if unit is not None and gold_unit is not None and unit != gold_unit:
         details["units"] = (gold_unit, unit)
         return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, details)
+    at = completion.rfind(found.text)
+    work_unit = unit_in_working(completion[:at], pred) if unit is not None and at > 0 else None
+    if work_unit is not None and work_unit != unit and same_dimension(work_unit, unit):
+        # ("Ali now has $71.\n#### 71 cents": the working's own number, in another unit)
+        why = f"the working gives {pred_norm} in {work_unit}, the answer in {unit}"
+        details["units"] = (work_unit, unit)
+        return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, {**details, "problem": why})
     equal = pred == gold
     if PERCENT_RE.search(found.text):  # "#### 25%" for 25; never "#### 0.25%" for 0.25
         equal = percent_equal(pred, gold, gold_plain=True)

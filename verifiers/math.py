@@ -108,6 +108,7 @@ and the guard (``verifiers.latex_guard``) keeps towers, huge exponents and facto
 
 from __future__ import annotations
 
+import re
 import time
 from fractions import Fraction
 from typing import Any
@@ -129,6 +130,7 @@ from verifiers.math_compare import (
 )
 from verifiers.math_extract import extract_answer, final_answer
 from verifiers.math_screens import (
+    _units,
     collective_for_count,
     gold_count_noun,
     names_unit,
@@ -142,6 +144,8 @@ from verifiers.types import (
     Verdict,
     not_a_string,
 )
+from verifiers.unit_words import read_words
+from verifiers.working_units import same_dimension, unit_in_working
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -198,6 +202,9 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if collective is not None:  # "#### 248 dozen eggs" for 248 eggs
         why = f"the answer counts collections of the gold's items: {collective!r}"
         return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})
+    unit_problem = None if names_unit(gold) else _unit_against_working(completion, found.answer)
+    if unit_problem is not None:  # "The height is $5$ cm." then "\boxed{5\text{ meters}}"
+        return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": unit_problem})
     if found.unit is not None and names_unit(gold) and sign_mismatch(gold, found.unit):
         why = f"the unit after the box is not the gold's: {found.unit!r}"  # "\boxed{23} bps" for 23%
         return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})
@@ -234,6 +241,26 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
         p_num = value[0] if value else parse_number(pred)
     shown = format_fraction(p_num) if p_num is not None else pred
     return Verdict(1.0 if equal else 0.0, reason, shown, gold, details)
+
+
+_LEADING_NUMBER_RE = re.compile(r"[ \t]*(-?\d[\d,]*(?:\.\d+)?)")
+
+
+def _unit_against_working(completion: str, answer: str) -> str | None:
+    """Why the unit in the answer (``5\\text{ meters}``) is not the one the working last gives
+    its number in (``The height is $5$ cm.``), or None (``verifiers.working_units``)."""
+    units = _units(answer)
+    number = _LEADING_NUMBER_RE.match(answer)
+    if len(units) != 1 or number is None or read_words(units[0]) != (1, units[0]):
+        return None  # (a count noun, a power of a unit, several units: compared as before)
+    at = completion.rfind(number.group(1))  # (the answer's own number: it stands last)
+    value = parse_number(number.group(1).replace(",", ""))
+    if at <= 0 or value is None:
+        return None
+    work_unit = unit_in_working(completion[:at], value, latex=True)
+    if work_unit is None or not same_dimension(work_unit, units[0]) or work_unit == units[0]:
+        return None  # ("5 minutes" then "\boxed{5\text{ gallons}}": another quantity of the working)
+    return f"the working gives {number.group(1)} in {work_unit}, the answer in {units[0]}"
 
 
 def math_reward(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT) -> float:

@@ -78,8 +78,8 @@ def restated_before(text: str, before_at: int) -> str | None:
     if assigned is not None:
         value = assigned.group("value").strip()
         return value if _LETTER_RE.search(value) is None else None
+    if _CONDITION_RE.search(span):
+        return span  # a condition, or several joined ("x > 6 and x < 8 or x = 11")
     if "=" in span:
         return None  # an equation: a step of the working ("$2x = 10$, i.e. $x = 5$")
-    if _CONDITION_RE.search(span) or _LETTER_RE.search(span) is None:
-        return span or None
-    return None
+    return span or None if _LETTER_RE.search(span) is None else None

@@ -166,7 +166,10 @@ _LEAD_IN_FILLER_RE = re.compile(
     r"\\(?:displaystyle|textbf|mathbf|text|mathrm|bm|boldsymbol)(?![A-Za-z])\s*\{?|\{|"
     r"\b(?:therefore|thus|so|then|just|exactly|indeed|simply|clearly|hence|now|finally|"
     r"precisely|still|only|given\s+by|equal\s+to|equals|as\s+follows|the\s+following|below|here|"
-    r"option|choice|worth|left\s+with)\b)*"
+    r"option|choice|worth|left\s+with|"
+    # (the subject after its verb: "Also ist die Antwort 7", "Donc est la réponse 7")
+    r"(?:die|der|das|la|le|el|a|o)\s+(?:antwort|l\u00f6sung|ergebnis|endergebnis|r\u00e9ponse|respuesta|resposta|"
+    r"risposta))\b)*"
     r"(?:(?<=[$(\[{])[^$\n]{0,300}?(?:=|\\approx)[\s{]*)?",
     re.IGNORECASE,
 )

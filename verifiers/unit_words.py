@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COUNTER_WORDS", "CURRENCY_WORDS", "DRESSING_WORDS", "read_words"]
+__all__ = ["COUNTER_WORDS", "CURRENCIES", "CURRENCY_WORDS", "DRESSING_WORDS", "read_words"]
 
 
 # Unit words that may follow a number, by the canonical name two answers are compared under
@@ -114,6 +114,7 @@ _UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
 _UNITS = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings}
 _CURRENCIES = ("dollar", "cent", "euro", "yen", "rupee", "yuan", "peso", "ruble", "franc", "won", "dong", "lira",
                "zloty", "baht", "krone", "riyal", "dirham", "dinar")
+CURRENCIES = frozenset(_CURRENCIES)  # the currencies' canonical names
 # Every spelling of a currency: a closed class of words, dressing after an amount in any language.
 CURRENCY_WORDS = frozenset(w for unit in _CURRENCIES for w in _UNIT_SPELLINGS[unit])
 # The counters of languages that count with one ("62\uac1c", "18\u500b", "18 qu\u1ea3"): a closed class,
