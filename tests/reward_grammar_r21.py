@@ -234,3 +234,67 @@ R21_PROPERTIES += [
     Property("r21_math_claims_in_languages", "math", r21_claims_in_languages(), 150),
     Property("r21_gsm8k_claims_in_languages", "gsm8k", r21_claims_in_languages(), 150),
 ]
+
+
+_UNIT_PAIRS = [("cm", "m", "meters"), ("m", "cm", "centimeters"), ("gallons", "cups", "cups"), ("kg", "g", "grams"),
+               ("minutes", "hours", "hours"), ("miles", "km", "kilometers")]
+
+
+@st.composite
+def r21_unit_against_working(draw: st.DrawFn) -> Case:
+    """(h60) The working last writes the answer's number with a unit ("The height is $5$ cm.",
+    "Ali now has $71.") and the answer gives it another unit of the same dimension ("#### 5
+    meters", "\\boxed{71\\text{ cents}}"): another quantity, never paid (the gold is a bare
+    number). The same unit, or none, is paid; a number the working last writes with a unit of
+    another dimension ("5 minutes") is another quantity of the working, and the answer's unit is
+    compared as before."""
+    g = draw(st.integers(2, 900))
+    kind = draw(st.sampled_from(["other", "same", "none"]))
+    if draw(st.booleans()):
+        work = f"So Ali now has $21 + ${g - 21 if g > 21 else g} = ${g}." if g > 21 else f"So Ali now has ${g}."
+        unit = {"other": "cents", "same": "dollars", "none": ""}[kind]
+    else:
+        w, other, other_word = draw(st.sampled_from(_UNIT_PAIRS))
+        work = f"The length of the rope is ${g}$ {w}." if draw(st.booleans()) else f"So the total is {g} {w}."
+        unit = {"other": other_word, "same": w, "none": ""}[kind]
+    final = draw(st.sampled_from(["#### {g} {u}", "\\boxed{{{g}\\text{{ {u}}}}}", "**Answer: {g} {u}**"]))
+    if not unit:
+        final = "#### {g}"
+    text = f"We compute step by step.\n{work}\n\n{final.format(g=g, u=unit).rstrip()}"
+    return Case(text, str(g), "not_paid" if kind == "other" else "paid", ("r21_unit_against_working", kind))
+
+
+@st.composite
+def r21_verification_after(draw: st.DrawFn) -> Case:
+    """(h60) A verification after the answer: one that finds the same value, or none, in
+    closing words ("Let me verify: recomputing gives 27. ✓ This matches.", "Check: working
+    backwards reproduces the given data. ✓", "So that's how we get the result.") is paid; one
+    that finds another value and keeps the answer ("**Verification:** plugging back in, I get
+    26 instead. The answer stands.\\n\\nHence $\\boxed{27}$.") is not."""
+    g = draw(st.integers(3, 900))
+    work = f"She has 9 x {g} / 9 = {g} apples."
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([-2, -1, 1, 4]))
+    if draw(st.booleans()):
+        tail = draw(st.sampled_from(["Let me verify: recomputing gives {v}. \u2713 This matches.",
+                                     "**Verification:** plugging back in confirms {v}.",
+                                     "Let me double-check... yes, I get {v} again.",
+                                     "Check: working backwards from {v} reproduces the given data. \u2713"]))
+        text = f"{work}\n\n#### {g}\n{tail.format(v=v)}"
+    elif same:
+        tail = draw(st.sampled_from(["So that's how we get the result.", "That's how we get the answer.",
+                                     "Check: working backwards reproduces the given data. \u2713"]))
+        text = f"{work}\n\n#### {g}\n{tail}"
+    else:
+        said = draw(st.sampled_from(["**Verification:** plugging back in, I get {v} instead.",
+                                     "Let me double-check... this time I get {v}."]))
+        text = f"{work}\n\nAnswer: {g}\n{said.format(v=v)} The answer stands.\n\nHence $\\boxed{{{g}}}$."
+    return Case(text, str(g), "paid" if same else "not_paid", ("r21_verification_after", "same" if same else "other"))
+
+
+R21_PROPERTIES += [
+    Property("r21_gsm8k_unit_against_working", "gsm8k", r21_unit_against_working(), 200),
+    Property("r21_math_unit_against_working", "math", r21_unit_against_working(), 200),
+    Property("r21_gsm8k_verification_after", "gsm8k", r21_verification_after(), 150),
+    Property("r21_math_verification_after", "math", r21_verification_after(), 150),
+]

@@ -474,7 +474,8 @@ _OPERATOR_AFTER_RE = re.compile(
 
 # Before an unboxed value: a word that denies or bounds it ("not 5", "greater than 5", "from 5").
 _DENIED_BEFORE_RE = re.compile(
-    r"\b(?:not|no|never|nor|neither|except|without|but|than|from|between|exceeds?|"
+    # ("from" bounds: "from 5 to 6"; not "working backwards from 43", a check that starts there)
+    r"\b(?:not|no|never|nor|neither|except|without|but|than|(?<!\bbackwards\s)(?<!\bbackward\s)from|between|exceeds?|"
     # "to" after no verb of arriving ("from 5 to 6", "up to 6"; not "comes to 6", "adds up to 6")
     r"(?<!\bcomes\s)(?<!\bcame\s)(?<!\bcome\s)(?<!\bamounts\s)(?<!\bamounted\s)(?<!\bamount\s)"
     r"(?<!\badds\sup\s)(?<!\badded\sup\s)(?<!\bsums\sup\s)to|"

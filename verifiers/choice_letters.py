@@ -113,9 +113,13 @@ _CHOICE_SAID_RE = re.compile(_CHOICE_CLOSING_RE.pattern[: _CHOICE_CLOSING_RE.pat
                              + r"(?![A-Za-z0-9])")
 # An option listed with its value: "(B) 6", "B) $6$", "B. 6", "B: 6", "**B** 6" (value: a number,
 # or a math span of one short value).
-_OPTION_VALUE_RE = re.compile(  # (a lower-case letter with a stop opens its line or follows a ";")
-    r"(?:(?<![\w(])\((?P<l1>[A-Ja-j])\)|(?<![\w(*])(?P<l2>[A-J])[.):]|(?:^|(?<=[\n;,]))[ \t]*(?P<l4>[a-j])[.):]"
-    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*|(?:^|(?<=\n))\|[ \t]*\(?(?P<l5>[A-Ja-j])\)?[ \t]*\|)[ \t]*"
+# An option listed as options are: opening its line (after a bullet), after a colon, a
+# semicolon or a comma, or after two spaces ("Options: (A) 5, (B) 6", "a) 22", "(a) 27  (b) 23");
+# not a letter that names a thing in a sentence ("the lower-paying job (A) 2000", "Job A: $5").
+_LISTED_AT = r"(?:^|(?<=\n)|(?<=[:;,])|(?<=[:;,][ \t])|(?<=[ \t]{2})|(?<=\n[-*+][ \t])|(?<=\n[ \t]))"
+_OPTION_VALUE_RE = re.compile(
+    _LISTED_AT + r"[ \t]*(?:\((?P<l1>[A-Ja-j])\)|(?P<l2>[A-J])[.):]|(?P<l4>[a-j])[.):]"
+    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*|\|[ \t]*\(?(?P<l5>[A-Ja-j])\)?[ \t]*\|)[ \t]*"
     r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
 _OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
 # (a cheap scan first: an option's letter and its value, "b) 12", "(C) 7", "**A.** 15")

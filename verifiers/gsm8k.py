@@ -300,8 +300,9 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     if unit is not None and gold_unit is not None and unit != gold_unit:
         details["units"] = (gold_unit, unit)
         return Verdict(0.0, WRONG, f"{pred_norm} {unit}", gold_text, details)
-    at = completion.rfind(found.text)
-    work_unit = unit_in_working(completion[:at], pred) if unit is not None and at > 0 else None
+    number = _LEADING_NUMBER_RE.search(found.text)
+    at = completion.rfind(number.group()) if number is not None else -1  # (the answer's own number stands last)
+    work_unit = unit_in_working(completion[:at], pred, latex=True) if unit is not None and at > 0 else None
     if work_unit is not None and work_unit != unit and same_dimension(work_unit, unit):
         # ("Ali now has $71.\n#### 71 cents": the working's own number, in another unit)
         why = f"the working gives {pred_norm} in {work_unit}, the answer in {unit}"
@@ -324,6 +325,7 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     return Verdict(0.0, WRONG, pred_norm, gold_text, details)
 
 
+_LEADING_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _BOX_ONLY_RE = re.compile(r"\\(?:boxed|fbox)\{([^{}]{1,60})\}")
 
 

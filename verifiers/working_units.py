@@ -26,9 +26,11 @@ __all__ = ["COUNT", "same_dimension", "unit_in_working"]
 COUNT = "count"  # the number counts things: a unit of measure or money for it is wrong
 _NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
 _CALCULATOR_RE = re.compile(r"<<[^<>]*>>")
-# In LaTeX, "$5$" is math, not dollars: math delimiters are dropped and text wrappers read as
-# their text ("$5$ cm", "$= 550$ gallons", "5\text{ cm}"); "\$5" is a dollar sign.
-_MATH_DELIMITER_RE = re.compile(r"(?<!\\)\$")
+# "$5$" is math, not dollars: a number alone in math reads as the number ("$97$ kg"); in LaTeX
+# a math span before a word reads as its content ("$800 - 250 = 550$ gallons") and text wrappers
+# as their text ("5\text{ cm}"); "\$5" is a dollar sign, and so is "$71" in prose.
+_MATH_NUMBER_RE = re.compile(r"(?<!\\)\$[ \t]*(\d[\d,]*(?:\.\d+)?)[ \t]*(?<!\\)\$")
+_MATH_SPAN_BEFORE_WORD_RE = re.compile(r"(?<!\\)\$([^$\n]{1,200}?)(?<!\\)\$(?=[ \t]*[A-Za-z])")
 _TEXT_WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*([A-Za-z ]{1,30})\}")
 _WINDOW = 4_000  # characters read back: the working near its end
 # What each unit measures: two units of one dimension name the same quantity two ways ("5 cm"
@@ -57,8 +59,9 @@ def unit_in_working(body: str, value: Fraction, *, latex: bool = False) -> str |
     """The unit ``body`` last writes ``value`` with (a unit's canonical name, ``"dollar"`` for
     ``$``, or ``COUNT`` for a count noun such as ``10 guests``), or None."""
     body = _CALCULATOR_RE.sub("", body[-_WINDOW:])
+    body = _MATH_NUMBER_RE.sub(r"\1", body)
     if latex:
-        body = _TEXT_WRAPPER_RE.sub(r" \1", _MATH_DELIMITER_RE.sub("", body)).replace("\\$", "$")
+        body = _TEXT_WRAPPER_RE.sub(r" \1", _MATH_SPAN_BEFORE_WORD_RE.sub(r"\1", body)).replace("\\$", "$")
     unit = None
     for m in _NUMBER_RE.finditer(body):
         if parse_number(m.group(2).replace(",", "")) != value:
