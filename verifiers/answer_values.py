@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 
 from verifiers.answer_text import NUMERIC_CHARS, read_visible
-from verifiers.exact_numbers import parse_number
+from verifiers.exact_numbers import parse_number, parse_quantity
 from verifiers.spelled_numbers import TAIL_WORD, spelled_value
 
 
@@ -322,6 +322,9 @@ def _value_keys(value: str) -> set[str]:
     if number is None and not text[:1].isdigit():
         words = spelled_value(text)  # "five", "fünf", "пять", "दो"
         number = None if words is None else Fraction(words)
+    if number is None and text[:1].isdigit():
+        quantity = parse_quantity(_clean(value))  # "120 dollars" restated as "120 dollars" or 120
+        number = None if quantity is None else quantity[0]
     if number is not None:
         keys.add(str(number))
     return keys

@@ -85,7 +85,8 @@ _NEGATED_AFTER_RE = re.compile(
 # A check or a recomputation that gives a value ("Checking again gives 604.", "Wait, recomputing: 70.").
 _RECHECK_RE = re.compile(
     r"\b(?:(?:re-?)?checking|check(?:ed)?[ \t]+(?:it[ \t]+)?again|recomput\w*|recount\w*|recalculat\w*|verifying|"
-    r"double[- ]checking)\b[^\n.;!?\d]{0,30}?"
+    r"double[- ]checking|(?:a[ \t]+second|another|the[ \t]+other|an[ \t]+alternative)[ \t]+(?:method|approach|way))\b"
+    r"[^\n.;!?\d]{0,30}?"
     r"(?:gives?|yields?|get|gets|got|shows?|is|:)[ \t]*\$?(?<![\d.,])(?P<value>[-\u2212]?\d[\d,]*(?:\.\d+)?)(?![\d]|[.,]\d)"
     r"(?![ \t]*(?:[-+*/x\u00d7\u00f7=^]|\\(?:cdot|times|div)))",  # (not an operand: "Rechecking: 40-32=8.")
     re.IGNORECASE)
@@ -119,7 +120,7 @@ _DENIAL_HINTS_RE = re.compile(
     "\u3067\u306f|\u3058\u3083|\u9593\u9055|\uc544\ub2c8|\uc544\ub2d9|\ucd5c\ub300|\uc57d|\u0644\u064a\u0633|\u062d\u0648\u0627\u0644\u064a|"
     "\u0928\u0939\u0940\u0902|\u0932\u0917\u092d\u0917|\u0905\u0927\u093f\u0915\u0924\u092e|wrong|incorrect|mistake|error|rule|exclude|"
     "eliminat|discard")
-_RECHECK_HINTS = ("check", "recomput", "recount", "recalcul", "verif")
+_RECHECK_HINTS = ("check", "recomput", "recount", "recalcul", "verif", "method", "approach", "way")
 _OFFER_HINTS = ("also", "say", "argue", "claim", "differently", "another way", "otherwise", "book", "key", "source",
                 "reference", "teacher", "manual", "cases", "alternatively")
 _APPROX_HINTS = ("approx", "sim", "\u2248", "\u2243", "\u223c")
