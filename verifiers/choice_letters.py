@@ -123,7 +123,7 @@ _OPTION_VALUE_RE = re.compile(
     r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
 _OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
 # (a cheap scan first: an option's letter and its value, "b) 12", "(C) 7", "**A.** 15")
-_LISTING_HINT_RE = re.compile(r"[A-Ja-j]\)?[.):]?\**[ \t]*\|?[ \t]+\$?[-+\u2212]?\d")
+_LISTING_HINT_RE = re.compile(r"(?<!\w)[A-Ja-j](?:\)|\.|:|\*\*|[ \t]*\|)\**[ \t]*\$?[-+\u2212]?\d")
 # A letter mentioned after the options are listed, as a choice is: in brackets or bold, or
 # standing alone before a stop, a comma, a colon or "is"/"matches"/"fits"/"works" ("Also
 # (b).", "Final choice: **B**", "c is the one.", "Réponse : d", "alternativa B."); not in a

@@ -202,7 +202,8 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
     if collective is not None:  # "#### 248 dozen eggs" for 248 eggs
         why = f"the answer counts collections of the gold's items: {collective!r}"
         return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": why})
-    unit_problem = None if names_unit(gold) else _unit_against_working(completion, found.answer)
+    unit_problem = None if found.rejected or not any(c.isalpha() for c in found.answer) or names_unit(gold) else (
+        _unit_against_working(completion, found.answer))
     if unit_problem is not None:  # "The height is $5$ cm." then "\boxed{5\text{ meters}}"
         return Verdict(0.0, WRONG, pred, gold, {"source": source, "path": "unit", "problem": unit_problem})
     if found.unit is not None and names_unit(gold) and sign_mismatch(gold, found.unit):
