@@ -249,7 +249,10 @@ def r21_unit_against_working(draw: st.DrawFn) -> Case:
     another dimension ("5 minutes") is another quantity of the working, and the answer's unit is
     compared as before."""
     g = draw(st.integers(2, 900))
-    kind = draw(st.sampled_from(["other", "same", "none"]))
+    kind = draw(st.sampled_from(["other", "same", "none", "in_total"]))
+    if kind == "in_total":  # "in" before a word is a preposition, no inches
+        text = f"The rope is {g} feet long.\nSo the answer is {g} in total."  # (math refuses "in all": left)
+        return Case(text, str(g), "paid", ("r21_unit_against_working", kind))
     if draw(st.booleans()):
         work = f"So Ali now has $21 + ${g - 21 if g > 21 else g} = ${g}." if g > 21 else f"So Ali now has ${g}."
         unit = {"other": "cents", "same": "dollars", "none": ""}[kind]

@@ -304,8 +304,10 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
     at = completion.rfind(number.group()) if number is not None else -1  # (the answer's own number stands last)
     if unit is None and at > 0:  # "\boxed{720} cents", "1 cents": the unit after the box or the last number
         after = _UNIT_AFTER_RE.match(completion, at + len(number.group()))  # type: ignore[union-attr]
-        read = None if after is None else read_words(after.group(1))
+        read = None if after is None or after.group(1).lower() == "in" else read_words(after.group(1))  # ("72 in all")
         unit = None if read is None else read[1]
+    if unit == "in" and at > 0 and _IN_PHRASE_RE.match(completion, at + len(number.group())):  # type: ignore[union-attr]
+        unit = None  # "72 in total": a preposition, no inches
     work_unit = unit_in_working(completion[:at], pred, latex=True) if unit is not None and at > 0 else None
     if work_unit is not None and work_unit != unit and same_dimension(work_unit, unit):
         # ("Ali now has $71.\n#### 71 cents": the working's own number, in another unit)
@@ -330,6 +332,7 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
 
 
 _LEADING_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_IN_PHRASE_RE = re.compile(r"[ \t]+in[ \t]+[A-Za-z]")
 _UNIT_AFTER_RE = re.compile(r"(?:[ \t]|\}|\$|\*\*)*(?:\\text\{[ \t]*)?([A-Za-z]+)")
 _BOX_ONLY_RE = re.compile(r"\\(?:boxed|fbox)\{([^{}]{1,60})\}")
 
