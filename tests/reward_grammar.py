@@ -690,7 +690,7 @@ _PLACEHOLDER_LETTERS = {"todo", "tbd", "tba", "tbc", "na", "none", "null", "nil"
                         "idontknow", "idk", "noidea", "notsure", "answer", "youranswer", "theanswer", "myanswer",
                         "finalanswer", "answerhere", "youranswerhere", "answergoeshere", "insertanswer",
                         "insertyouranswer", "insertanswerhere", "insertyouranswerhere", "placeholder", "fillin",
-                        "fillthisin", "blank", "yourresult", "yoursolution", "finalresult", "finalsolution"}
+                        "fillthisin", "blank", "insert", "yourresult", "yoursolution", "finalresult", "finalsolution"}
 _tagless = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                           blacklist_characters="<>&\\{}"),
                    min_size=1, max_size=40).filter(_visible).filter(

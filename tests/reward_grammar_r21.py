@@ -139,7 +139,7 @@ R21_PROPERTIES.append(Property("r21_math_inequalities_and", "math", r21_inequali
 
 
 _PLACEHOLDERS = ["TODO", "N/A", "None", "null", '""', "I don't know", "[answer]", "\ufffc", "\u300c\u300d", "TBD",
-                 "your answer here", "(TODO)", "n/a", "...", "?", "()", "[ ]", "%", "(blank)"]
+                 "your answer here", "(TODO)", "n/a", "...", "?", "()", "[ ]", "%", "(blank)", "[insert]", "<>"]
 
 
 @st.composite
@@ -300,4 +300,51 @@ R21_PROPERTIES += [
     Property("r21_math_unit_against_working", "math", r21_unit_against_working(), 200),
     Property("r21_gsm8k_verification_after", "gsm8k", r21_verification_after(), 150),
     Property("r21_math_verification_after", "math", r21_verification_after(), 150),
+]
+
+
+@st.composite
+def r21_more_claims(draw: st.DrawFn) -> Case:
+    """(h59, second pass) More speakers' claims in the working's last line: a hedged claim
+    ("Alice: I think it's 43."), a bare "should be" after a label ("> Reviewer: should be 16"),
+    a word of address or a shrug after the value ("Mom: That's 24, sweetie.", "In the end it's
+    41, I guess."), a question answered ("Q: Is it 92? A: It's 92."): paid only when the
+    claimed value is the answer."""
+    g = draw(st.integers(2, 900))
+    same = draw(st.booleans())
+    v = g if same else g + draw(st.sampled_from([-1, 1, 10]))
+    line = draw(st.sampled_from(["Alice: I think it's {v}.", "> Reviewer: should be {v}", "Mom: That's {v}, sweetie.",
+                                 "In the end it's {v}, I guess.", "Q: Is it {v}? A: It's {v}."]))
+    text = f"We add the parts: {g} in all.\n{line.format(v=v)}\n\n{draw(st.sampled_from(_FINAL)).format(g=g)}"
+    return Case(text, str(g), "paid" if same else "not_paid", ("r21_more_claims", line))
+
+
+@st.composite
+def r21_choice_listings(draw: st.DrawFn) -> Case:
+    """(h59, second pass) Options listed inline with bullets ("- (A) 16; - (B) 12"), in bold
+    lower case ("**a.** 22  **b.** 18") or with fractions as values ("a) \\frac{48}{7}"), then a
+    choice ("We pick (A).", "Choice D matches.", "So the answer is d.", "答案是a。") and a
+    committed value: paid only when the chosen option's value is the committed one."""
+    n = 4
+    frac = draw(st.booleans())
+    nums = draw(st.lists(st.integers(1, 99), min_size=n, max_size=n, unique=True))
+    values = [f"\\frac{{{k}}}{{7}}" for k in nums] if frac else [str(k) for k in nums]
+    pick = draw(st.integers(0, n - 1))
+    committed = draw(st.integers(0, n - 1))
+    lower = draw(st.booleans())
+    letters = "abcd" if lower else "ABCD"
+    form = draw(st.sampled_from(["- ({l}) {v}", "**{l}.** {v}", "{l}) {v}"]))
+    sep = draw(st.sampled_from(["; ", "  ", ", "]))
+    listing = sep.join(form.format(l=letters[i], v=values[i]) for i in range(n))
+    c = letters[pick]
+    said = draw(st.sampled_from(["We pick ({c}).", "Choice {c} matches.", "So the answer is {c}.", "\u7b54\u6848\u662f{c}\u3002"]))
+    gold = values[committed]
+    text = f"Answer choices: {listing}\n\n{said.format(c=c)}\n\nThe answer is $\\boxed{{{gold}}}$."
+    return Case(text, gold, "paid" if pick == committed else "not_paid", ("r21_choice_listings", form, said))
+
+
+R21_PROPERTIES += [
+    Property("r21_math_more_claims", "math", r21_more_claims(), 150),
+    Property("r21_gsm8k_more_claims", "gsm8k", r21_more_claims(), 150),
+    Property("r21_math_choice_listings", "math", r21_choice_listings(), 200),
 ]

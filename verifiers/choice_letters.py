@@ -118,19 +118,20 @@ _CHOICE_SAID_RE = re.compile(_CHOICE_CLOSING_RE.pattern[: _CHOICE_CLOSING_RE.pat
 # not a letter that names a thing in a sentence ("the lower-paying job (A) 2000", "Job A: $5").
 _LISTED_AT = r"(?:^|(?<=\n)|(?<=[:;,])|(?<=[:;,][ \t])|(?<=[ \t]{2})|(?<=\n[-*+][ \t])|(?<=\n[ \t]))"
 _OPTION_VALUE_RE = re.compile(
-    _LISTED_AT + r"[ \t]*(?:\((?P<l1>[A-Ja-j])\)|(?P<l2>[A-J])[.):]|(?P<l4>[a-j])[.):]"
-    r"|\*\*\(?(?P<l3>[A-J])\)?[.):]?\*\*|\|[ \t]*\(?(?P<l5>[A-Ja-j])\)?[ \t]*\|)[ \t]*"
-    r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d))")
+    _LISTED_AT + r"[ \t]*(?:[-*+][ \t]+)?(?:\((?P<l1>[A-Ja-j])\)|(?P<l2>[A-J])[.):]|(?P<l4>[a-j])[.):]"
+    r"|\*\*\(?(?P<l3>[A-Ja-j])\)?[.):]?\*\*|\|[ \t]*\(?(?P<l5>[A-Ja-j])\)?[ \t]*\|)[ \t]*"
+    r"(?:\$(?P<math>[^$\n]{1,40})\$|(?P<number>[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:/\d+)?)(?!\w|[.,]\d)"
+    r"|(?P<frac>[-\u2212]?\\[dt]?frac\{\d+\}\{\d+\}))")
 _OPTIONS_WINDOW = 4_000  # characters read back for the options and the choice
 # (a cheap scan first: an option's letter and its value, "b) 12", "(C) 7", "**A.** 15")
-_LISTING_HINT_RE = re.compile(r"(?<!\w)[A-Ja-j](?:\)|\.|:|\*\*|[ \t]*\|)\**[ \t]*\$?[-+\u2212]?\d")
+_LISTING_HINT_RE = re.compile(r"(?<!\w)[A-Ja-j](?:\)|\.|:|\*\*|[ \t]*\|)\**[ \t]*\$?[-+\u2212]?(?:\d|\\[dt]?frac)")
 # A letter mentioned after the options are listed, as a choice is: in brackets or bold, or
 # standing alone before a stop, a comma, a colon or "is"/"matches"/"fits"/"works" ("Also
 # (b).", "Final choice: **B**", "c is the one.", "Réponse : d", "alternativa B."); not in a
 # word, a name ("Plan B's"), a path or a number.
 _LETTER_MENTION_RE = re.compile(
     r"\((?P<a>[A-Ja-j])\)|\*\*\(?(?P<b>[A-Ja-j])\)?[.:]?\*\*"
-    r"|(?<![\w'\u2019/.\\-])(?P<c>[A-HJa-j])(?![\w'\u2019(])"
+    r"|(?<![A-Za-z0-9_'\u2019/.\\-])(?P<c>[A-HJa-j])(?![\w'\u2019(])"
     r"(?=[ \t]*(?:[.!?;,:)\u3002\n]|\Z)|[ \t]+(?i:is|matches|fits|works|wins)\b)")
 _NOT_BEFORE_RE = re.compile(r"(?i:\bnot|n['\u2019]t)[ \t]+(?:\(|\*\*)?\Z")
 
@@ -170,7 +171,7 @@ def _listing(text: str, before_at: int) -> tuple[dict[str, str], int]:
     end = 0
     for m in _OPTION_VALUE_RE.finditer(text, max(0, before_at - _OPTIONS_WINDOW), before_at):
         letter = (m.group("l1") or m.group("l2") or m.group("l3") or m.group("l4") or m.group("l5")).upper()
-        listed.setdefault(letter, (m.group("math") or m.group("number")).strip())
+        listed.setdefault(letter, (m.group("math") or m.group("number") or m.group("frac")).strip())
         end = m.end()
     return listed, end
 

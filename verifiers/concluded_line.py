@@ -87,13 +87,16 @@ _CLAIM_RE = re.compile(
     # (a speaker's label and a short interjection may open it, in any script: "Teacher: Close,
     # but it's 2.", "Lehrer: Nein, es sind 70."; after an interjection the value may stand
     # alone: "En resumen, 8.")
-    r"\A[ \t*_>]*(?:[^\W\d_]{2,20}[ \t*_]*[:\uff1a][ \t*_]*)?"
+    r"\A[ \t*_>]*(?:[^\W\d_]{1,20}[ \t*_]*[:\uff1a][ \t*_]*)?"
     r"(?P<inter>(?:(?:[^\W\d_']+[ \t]+){0,3}[^\W\d_']+[ \t]*[,\uff0c\u3001][ \t]*){1,2})?(?:but[ \t]+)?"
-    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually|this[ \t]+time)[ \t,]+)?"
+    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually|this[ \t]+time|"
+    r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+in[ \t]+all|overall)[ \t,]+)?"
+    # (a hedged claim is a claim: "I think it's 43.")
+    r"(?:i[ \t]+(?:think|believe|guess|bet|reckon)[ \t]+)?"
     r"(?:(?:(?:i|we|you)[ \t]+(?:got|get|have|obtain(?:ed)?|found|find|end[ \t]+up[ \t]+with)|"
     r"(?:it|that|this|everything|all|the[ \t]+(?:answer|total|result))(?:['\u2019]s|[ \t]+is|[ \t]+was|[ \t]+gives|"
     r"[ \t]+yields|[ \t]+comes[ \t]+(?:out[ \t]+)?to|[ \t]+works[ \t]+out[ \t]+to|[ \t]+(?:should|must|would)[ \t]+be|"
-    r"[ \t]+becomes|[ \t]+makes|[ \t]+totals|[ \t]+equals)|"
+    r"[ \t]+becomes|[ \t]+makes|[ \t]+totals|[ \t]+equals)|(?:should|must|would)[ \t]+be|"
     r"(?:checking|counting|computing)(?:[ \t]+(?:it|again|once[ \t]+more))*[ \t]+(?:gives|yields)|"
     # (the same claim in other languages: it is, they are, that makes)
     r"(?:es|das)[ \t]+(?:sind|ist)|c['\u2019]est|(?:\u00e7a|ca)[ \t]+fait|il[ \t]+y[ \t]+en[ \t]+a|son|es|sono|\u00e8|"
@@ -102,6 +105,9 @@ _CLAIM_RE = re.compile(
     r"|(?:\u5c31\u662f|\u662f|\u4e3a|\u70ba)[ \t]*"
     r"|(?(inter)|(?!)))"
     r"(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))(?:[ \t,]+actually)?"
+    # (a word of address or a shrug after it: "That's 24, sweetie.", "it's 41, I guess.")
+    r"(?:[ \t]*,[ \t]*(?:sweetie|dear|honey|buddy|friend|kid|folks|everyone|i[ \t]+guess|i[ \t]+think|i[ \t]+believe|"
+    r"probably|maybe|right))?"
     r"[ \t*_]*[.!\u3002\uff01]*[ \t*_]*\Z", re.IGNORECASE)
 # A step's or a list item's label before the sentence ("**Step 4:**", "### Step 3", "2.").
 _STEP_LABEL_RE = re.compile(r"\A[ \t*_#>]*(?:(?:step|part)[ \t]*\d+[ \t]*[:.)]?|\d{1,2}[.)])[ \t*_]*", re.IGNORECASE)

@@ -207,11 +207,12 @@ _PLACEHOLDER_MARKS = (
     "\u300e\u300f\ufffc")
 _PLACEHOLDER_RE = re.compile(
     # (an empty pair of brackets is a blank to fill: "( )", "[]")
-    rf"[{_PLACEHOLDER_MARKS}%]*|[{_PLACEHOLDER_MARKS}]*(?:\([{_PLACEHOLDER_MARKS}]*\)|\[[{_PLACEHOLDER_MARKS}]*\])[{_PLACEHOLDER_MARKS}]*"
+    rf"[{_PLACEHOLDER_MARKS}%]*|[{_PLACEHOLDER_MARKS}]*(?:\([{_PLACEHOLDER_MARKS}]*\)|\[[{_PLACEHOLDER_MARKS}]*\]|<[ \t]*>)"
+    rf"[{_PLACEHOLDER_MARKS}]*"
     rf"|[{_PLACEHOLDER_MARKS}\[\]<>()/]*"
     r"(?i:todo|tb[dac]|n/?a|none|null|nil|undefined|nan|unknown|i[ \t]+don['\u2019]?t[ \t]+know|idk|no[ \t]+idea|"
     r"not[ \t]+sure|(?:(?:your|the|my|final)[ \t]+)?answer(?:[ \t]+(?:goes[ \t]+)?here)?|"
-    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|blank|fill[ \t]+(?:this[ \t]+)?in|"
+    r"insert[ \t]+(?:(?:your|the)[ \t]+)?answer(?:[ \t]+here)?|placeholder|blank|insert|fill[ \t]+(?:this[ \t]+)?in|"
     r"(?:your|final)[ \t]+(?:result|solution)(?:[ \t]+here)?)"
     rf"[{_PLACEHOLDER_MARKS}\[\]<>()/]*")
 # A Markdown line of block markers only renders no text: an empty list item ("-", "+ "), an
