@@ -314,7 +314,7 @@ def r21_more_claims(draw: st.DrawFn) -> Case:
     same = draw(st.booleans())
     v = g if same else g + draw(st.sampled_from([-1, 1, 10]))
     line = draw(st.sampled_from(["Alice: I think it's {v}.", "> Reviewer: should be {v}", "Mom: That's {v}, sweetie.",
-                                 "In the end it's {v}, I guess.", "Q: Is it {v}? A: It's {v}."]))
+                                 "In the end it's {v}, I guess.", "Q: Is it {v}? A: It's {v}.", "**Tutor:** Actually {v}."]))
     text = f"We add the parts: {g} in all.\n{line.format(v=v)}\n\n{draw(st.sampled_from(_FINAL)).format(g=g)}"
     return Case(text, str(g), "paid" if same else "not_paid", ("r21_more_claims", line))
 
@@ -337,7 +337,8 @@ def r21_choice_listings(draw: st.DrawFn) -> Case:
     sep = draw(st.sampled_from(["; ", "  ", ", "]))
     listing = sep.join(form.format(l=letters[i], v=values[i]) for i in range(n))
     c = letters[pick]
-    said = draw(st.sampled_from(["We pick ({c}).", "Choice {c} matches.", "So the answer is {c}.", "\u7b54\u6848\u662f{c}\u3002"]))
+    said = draw(st.sampled_from(["We pick ({c}).", "Choice {c} matches.", "So the answer is {c}.", "\u7b54\u6848\u662f{c}\u3002",
+                                 "\u6b63\u89e3\u306f{c}\u3067\u3059\u3002"]))
     gold = values[committed]
     text = f"Answer choices: {listing}\n\n{said.format(c=c)}\n\nThe answer is $\\boxed{{{gold}}}$."
     return Case(text, gold, "paid" if pick == committed else "not_paid", ("r21_choice_listings", form, said))

@@ -131,8 +131,8 @@ _LISTING_HINT_RE = re.compile(r"(?<!\w)[A-Ja-j](?:\)|\.|:|\*\*|[ \t]*\|)\**[ \t]
 # word, a name ("Plan B's"), a path or a number.
 _LETTER_MENTION_RE = re.compile(
     r"\((?P<a>[A-Ja-j])\)|\*\*\(?(?P<b>[A-Ja-j])\)?[.:]?\*\*"
-    r"|(?<![A-Za-z0-9_'\u2019/.\\-])(?P<c>[A-HJa-j])(?![\w'\u2019(])"
-    r"(?=[ \t]*(?:[.!?;,:)\u3002\n]|\Z)|[ \t]+(?i:is|matches|fits|works|wins)\b)")
+    r"|(?<![A-Za-z0-9_'\u2019/.\\-])(?P<c>[A-HJa-j])(?![A-Za-z0-9_'\u2019(])"
+    r"(?=[ \t]*(?:[.!?;,:)\u3002\n]|\Z|\u3067\u3059|\uc785\ub2c8\ub2e4)|[ \t]+(?i:is|matches|fits|works|wins)\b)")
 _NOT_BEFORE_RE = re.compile(r"(?i:\bnot|n['\u2019]t)[ \t]+(?:\(|\*\*)?\Z")
 
 

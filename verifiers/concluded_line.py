@@ -89,7 +89,7 @@ _CLAIM_RE = re.compile(
     # alone: "En resumen, 8.")
     r"\A[ \t*_>]*(?:[^\W\d_]{1,20}[ \t*_]*[:\uff1a][ \t*_]*)?"
     r"(?P<inter>(?:(?:[^\W\d_']+[ \t]+){0,3}[^\W\d_']+[ \t]*[,\uff0c\u3001][ \t]*){1,2})?(?:but[ \t]+)?"
-    r"(?:(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually|this[ \t]+time|"
+    r"(?P<adv>(?:so|thus|hence|therefore|then|finally|now|ok(?:ay)?|hmm+|well|wait|actually|this[ \t]+time|"
     r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+in[ \t]+all|overall)[ \t,]+)?"
     # (a hedged claim is a claim: "I think it's 43.")
     r"(?:i[ \t]+(?:think|believe|guess|bet|reckon)[ \t]+)?"
@@ -103,7 +103,8 @@ _CLAIM_RE = re.compile(
     r"s\u00e3o|\u00e9|het[ \t]+is|dat[ \t]+is|det[ \t]+(?:\u00e4r|er|blir)|to[ \t]+je|jest|\u044d\u0442\u043e|"
     r"\u0431\u0443\u0434\u0435\u0442|\u0432\u044b\u0445\u043e\u0434\u0438\u0442)[ \t]+"
     r"|(?:\u5c31\u662f|\u662f|\u4e3a|\u70ba)[ \t]*"
-    r"|(?(inter)|(?!)))"
+    # (after an interjection or an adverb the value may stand alone: "En resumen, 8.", "Actually 44.")
+    r"|(?(inter)|(?(adv)|(?!))))"
     r"(?P<sign>[-\u2212]?)\$?(?P<value>\d[\d,]*(?:\.\d+)?|(?-i:[IVXLCDM]{2,12}))(?:[ \t,]+actually)?"
     # (a word of address or a shrug after it: "That's 24, sweetie.", "it's 41, I guess.")
     r"(?:[ \t]*,[ \t]*(?:sweetie|dear|honey|buddy|friend|kid|folks|everyone|i[ \t]+guess|i[ \t]+think|i[ \t]+believe|"
