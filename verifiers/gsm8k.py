@@ -66,7 +66,7 @@ from verifiers.types import (
     Verdict,
     not_a_string,
 )
-from verifiers.working_units import same_dimension, unit_in_working
+from verifiers.working_units import in_is_a_preposition, same_dimension, unit_in_working
 
 __all__ = ["POLICIES", "gsm8k_check", "gsm8k_reward", "parse_gsm8k_answer"]
 
@@ -306,7 +306,7 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
         after = _UNIT_AFTER_RE.match(completion, at + len(number.group()))  # type: ignore[union-attr]
         read = None if after is None or after.group(1).lower() == "in" else read_words(after.group(1))  # ("72 in all")
         unit = None if read is None else read[1]
-    if unit == "in" and at > 0 and _IN_PHRASE_RE.match(completion, at + len(number.group())):  # type: ignore[union-attr]
+    if unit == "in" and at > 0 and in_is_a_preposition(completion, at + len(number.group())):  # type: ignore[union-attr]
         unit = None  # "72 in total": a preposition, no inches
     work_unit = unit_in_working(completion[:at], pred, latex=True) if unit is not None and at > 0 else None
     if work_unit is not None and work_unit != unit and same_dimension(work_unit, unit):
@@ -332,7 +332,6 @@ def gsm8k_check(completion: str, answer: str, *, policy: Policy = "flexible") ->
 
 
 _LEADING_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_IN_PHRASE_RE = re.compile(r"[ \t]+in[ \t]+[A-Za-z]")
 _UNIT_AFTER_RE = re.compile(r"(?:[ \t]|\}|\$|\*\*)*(?:\\text\{[ \t]*)?([A-Za-z]+)")
 _BOX_ONLY_RE = re.compile(r"\\(?:boxed|fbox)\{([^{}]{1,60})\}")
 

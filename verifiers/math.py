@@ -145,7 +145,7 @@ from verifiers.types import (
     not_a_string,
 )
 from verifiers.unit_words import read_words
-from verifiers.working_units import same_dimension, unit_in_working
+from verifiers.working_units import in_is_a_preposition, same_dimension, unit_in_working
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -245,7 +245,6 @@ def math_check(completion: str, answer: str, *, timeout: float = DEFAULT_TIMEOUT
 
 
 _LEADING_NUMBER_RE = re.compile(r"[ \t]*(-?\d[\d,]*(?:\.\d+)?)")
-_IN_PHRASE_RE = re.compile(r"[ \t]+in[ \t]+[A-Za-z]")
 
 
 def _unit_against_working(completion: str, answer: str) -> str | None:
@@ -257,7 +256,7 @@ def _unit_against_working(completion: str, answer: str) -> str | None:
         return None  # (a count noun, a power of a unit, several units: compared as before)
     at = completion.rfind(number.group(1))  # (the answer's own number: it stands last)
     value = parse_number(number.group(1).replace(",", ""))
-    if at <= 0 or value is None or (units[0] == "in" and _IN_PHRASE_RE.match(completion, at + len(number.group(1)))):
+    if at <= 0 or value is None or (units[0] == "in" and in_is_a_preposition(completion, at + len(number.group(1)))):
         return None  # ("72 in total": a preposition, no inches)
     work_unit = unit_in_working(completion[:at], value, latex=True)
     if work_unit is None or not same_dimension(work_unit, units[0]) or work_unit == units[0]:

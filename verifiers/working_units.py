@@ -21,7 +21,7 @@ from fractions import Fraction
 from verifiers.exact_numbers import parse_number
 from verifiers.unit_words import CURRENCIES, read_words
 
-__all__ = ["COUNT", "same_dimension", "unit_in_working"]
+__all__ = ["COUNT", "in_is_a_preposition", "same_dimension", "unit_in_working"]
 
 COUNT = "count"  # the number counts things: a unit of measure or money for it is wrong
 _NUMBER_RE = re.compile(r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)(?:\s+([A-Za-z]+))?")
@@ -77,3 +77,12 @@ def unit_in_working(body: str, value: Fraction, *, latex: bool = False) -> str |
                 # "#### 10 cents" for it is wrong, "#### 10 people" is compared by its number
                 unit = read[1] or (COUNT if m.group(3).lower().endswith("s") else unit)
     return unit
+
+
+_IN_PHRASE_RE = re.compile(r"[ \t]+in[ \t]+[A-Za-z]")
+
+
+def in_is_a_preposition(text: str, end: int) -> bool:
+    """Whether the "in" after the number that ends at ``end`` opens a phrase ("72 in total",
+    "9 in all") rather than naming inches ("72 in.", "72 in")."""
+    return _IN_PHRASE_RE.match(text, end) is not None
